@@ -1,0 +1,146 @@
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import helmet from '@fastify/helmet';
+import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { messages } from '@hp/contract';
+import type { Env } from './env.ts';
+import type { Db } from './db/client.ts';
+import type { Mailer } from './drivers/mail/mail.ts';
+import type { Secrets } from './lib/secrets.ts';
+import { AppError, validationCodeFor } from './http/errors.ts';
+import { authPlugin, type RegisteredRoute } from './http/auth.ts';
+import { isDatabaseDown } from './http/db-errors.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { accountRoutes } from './modules/accounts/accounts.routes.ts';
+import { statusRoutes } from './modules/status/status.routes.ts';
+import { siteRoutes } from './modules/site/site.routes.ts';
+import { webRoutes } from './http/web.ts';
+
+export interface Deps {
+  db: Db;
+  mail: Mailer;
+  env: Env;
+  secrets: Secrets;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    deps: Deps;
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: deps.env.logLevel,
+      // Secrets must never reach the log, whatever a future log line includes.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.code', '*.token', '*.resetToken', '*.mfaToken', '*.backupCode', '*.secret'],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (req) => ({ method: req.method, url: (req.url as string).split('?')[0], remoteAddress: req.ip }),
+      },
+    },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    trustProxy: deps.env.trustProxy,
+    bodyLimit: 256 * 1024,
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true },
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', deps.db);
+  app.decorate('deps', deps);
+  app.decorate('registeredRoutes', [] as RegisteredRoute[]);
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        // Prerendered markup and Radix primitives set style attributes (positions, sizes).
+        styleSrcAttr: ["'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: deps.env.publicUrl.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+  await app.register(cookie);
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(authPlugin, { jwtKey: deps.secrets.jwtKey, routes: app.registeredRoutes });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Hosting Portal API', version: '1.0.0', description: 'REST-API des Kundenportals. Fehler: { error: { code, message }, requestId }.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { docExpansion: 'list' } });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ ok: true }));
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const send = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+      reply.status(status).type('application/json').send({ error: { code, message, ...(details ? { details } : {}) }, requestId: req.id });
+
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return send(err.statusCode, err.code, err.message, err.details);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issue = err.validation[0];
+      const text = typeof issue?.message === 'string' && /[äöüÄÖÜß]|Bitte|ungültig|Passw|Code|Benutzer|E-Mail/.test(issue.message) ? issue.message : messages.invalidInput;
+      const field = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replace(/\//g, '.') : undefined;
+      return send(400, validationCodeFor(text), text, field ? { field } : undefined);
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err }, 'response did not match its schema');
+      return send(500, 'SERVER_ERROR', messages.serverError);
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (err instanceof SyntaxError && err.statusCode === 400)) {
+      return send(400, 'INVALID_JSON', messages.invalidJson);
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(413, 'PAYLOAD_TOO_LARGE', messages.payloadTooLarge);
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return send(415, 'UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType);
+    if (err.statusCode === 429) return send(429, 'RATE_LIMITED', messages.rateLimited);
+    if (isDatabaseDown(err)) {
+      req.log.error({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return send(503, 'UNAVAILABLE', messages.unavailable);
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return send(err.statusCode, 'BAD_REQUEST', messages.invalidInput);
+    req.log.error({ err }, 'unhandled error');
+    return send(500, 'SERVER_ERROR', messages.serverError);
+  });
+
+  // One visible list of every module.
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+  await app.register(statusRoutes);
+  await app.register(siteRoutes);
+  await app.register(webRoutes);
+
+  return app;
+}

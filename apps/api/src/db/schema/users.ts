@@ -1,0 +1,81 @@
+import { pgTable, uuid, text, timestamp, integer, bigint, boolean, index, uniqueIndex, serial } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Human-facing customer number, also the `customerId` claim. */
+  customerNumber: serial('customer_number').notNull(),
+  username: text('username').notNull(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  role: text('role', { enum: ['customer', 'employee', 'owner'] }).notNull().default('customer'),
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  totpSecret: text('totp_secret'),
+  totpPendingSecret: text('totp_pending_secret'),
+  totpEnabled: boolean('totp_enabled').notNull().default(false),
+  /** Last accepted TOTP time step; a code of this step or earlier is refused (no replay). */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  phone: text('phone').notNull().default(''),
+  street: text('street').notNull().default(''),
+  zipCode: text('zip_code').notNull().default(''),
+  city: text('city').notNull().default(''),
+  country: text('country', { enum: ['DE', 'AT', 'CH'] }).notNull().default('DE'),
+  companyName: text('company_name').notNull().default(''),
+  industry: text('industry').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+  uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+  uniqueIndex('users_customer_number_idx').on(t.customerNumber),
+]);
+
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  refreshTokenHash: text('refresh_token_hash').notNull(),
+  /** The role the session was opened with; a role change therefore invalidates it at once. */
+  role: text('role').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  userAgent: text('user_agent').notNull().default(''),
+}, (t) => [index('sessions_user_idx').on(t.userId), uniqueIndex('sessions_refresh_idx').on(t.refreshTokenHash)]);
+
+/** E-mail verification and password-reset codes. Only a keyed hash of the code is stored. */
+export const oneTimeCodes = pgTable('one_time_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+  /** Keyed hash of the normalised e-mail address: throttles reset requests for known and unknown addresses alike. */
+  emailKey: text('email_key'),
+  codeHash: text('code_hash'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  /** Set when the reset token issued after a correct code was spent. */
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+}, (t) => [index('codes_user_purpose_idx').on(t.userId, t.purpose), index('codes_email_key_idx').on(t.emailKey, t.createdAt)]);
+
+export const backupCodes = pgTable('backup_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+}, (t) => [index('backup_codes_user_idx').on(t.userId)]);
+
+/** Fixed-window counters shared by all API instances (rate limits must hold behind a load balancer). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/** Installation secrets generated on first start when no environment variable provides them. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { users, settings, sessions } from './schema/index.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { seedStatusPage } from '../modules/status/status.seed.ts';
+
+interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
+
+const demoUsers = [
+  { role: 'owner' as const, username: 'inhaber', email: 'inhaber@example.com' },
+  { role: 'employee' as const, username: 'mitarbeiter', email: 'mitarbeiter@example.com' },
+  { role: 'customer' as const, username: 'kunde', email: 'kunde@example.com' },
+];
+
+/** A random password that satisfies every rule of the product (upper, lower, digit, special). */
+export function randomPassword() {
+  return `${crypto.randomBytes(12).toString('base64url')}-Aa1!`;
+}
+
+/**
+ * Demo data, loaded once per installation (embedded mode). Passwords are random per installation and
+ * written to data/demo-credentials.json; if that file is lost the demo passwords are rolled anew.
+ */
+export async function seedDemoData(db: Db, credentialsFile: string) {
+  const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
+  if (marker && fs.existsSync(credentialsFile)) return;
+
+  const accounts: DemoAccount[] = [];
+  for (const demo of demoUsers) {
+    const password = randomPassword();
+    const passwordHash = await hashPassword(password);
+    await db
+      .insert(users)
+      .values({ username: demo.username, email: demo.email, role: demo.role, passwordHash, emailVerifiedAt: new Date(), city: 'Frankfurt am Main', zipCode: '60311', street: 'Musterstraße 1' })
+      .onConflictDoNothing();
+    await db.update(users).set({ passwordHash }).where(eq(users.username, demo.username));
+    accounts.push({ role: demo.role, username: demo.username, password });
+  }
+  // Rolling the passwords also ends every old demo session.
+  const ids = (await db.select({ id: users.id }).from(users).where(inArray(users.username, demoUsers.map((d) => d.username)))).map((r) => r.id);
+  if (ids.length) await db.update(sessions).set({ revokedAt: new Date() }).where(inArray(sessions.userId, ids));
+
+  if (!marker) {
+    await seedStatusPage(db);
+    await db.insert(settings).values({ key: 'demo_seeded', value: new Date().toISOString() }).onConflictDoNothing();
+  }
+  fs.mkdirSync(path.dirname(credentialsFile), { recursive: true });
+  fs.writeFileSync(credentialsFile, JSON.stringify(accounts, null, 2) + '\n', { mode: 0o600 });
+}

@@ -1,0 +1,91 @@
+import fp from 'fastify-plugin';
+import { and, eq, isNull, gt } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '@hp/contract';
+import { messages } from '@hp/contract';
+import { sessions, users } from '../db/schema/index.ts';
+import { verifyToken } from '../lib/tokens.ts';
+import { forbidden, unauthorized } from './errors.ts';
+
+/**
+ * Access policies. Every route declares one in `config.access`; a route without one is refused at
+ * request time and fails the generated route test.
+ * - public: anyone
+ * - customer: any signed-in account (staff have own servers, tickets and a profile too)
+ * - staff: employee or owner
+ * - owner: owner only
+ */
+export type AccessPolicy = 'public' | 'customer' | 'staff' | 'owner';
+export const accessPolicies: AccessPolicy[] = ['public', 'customer', 'staff', 'owner'];
+
+export interface RequestUser {
+  id: string;
+  sessionId: string;
+  customerId: string;
+  username: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessPolicy;
+  }
+  interface FastifyRequest {
+    user: RequestUser | null;
+  }
+}
+
+export interface RegisteredRoute { method: string; url: string; access: AccessPolicy | undefined }
+
+const allowed: Record<AccessPolicy, (role: Role) => boolean> = {
+  public: () => true,
+  customer: () => true,
+  staff: (role) => role === 'employee' || role === 'owner',
+  owner: (role) => role === 'owner',
+};
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { jwtKey: Uint8Array; routes: RegisteredRoute[] }) => {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      opts.routes.push({ method, url: route.url, access: (route.config as { access?: AccessPolicy } | undefined)?.access });
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const policy = req.routeOptions.config?.access;
+    // Unmatched URLs reach the not-found handler, which needs no policy.
+    if (!req.routeOptions.url) return;
+    if (!policy || !accessPolicies.includes(policy)) throw forbidden();
+    const header = req.headers.authorization;
+    if (policy === 'public') {
+      if (header) req.user = await authenticate(app, req, opts.jwtKey).catch(() => null);
+      return;
+    }
+    const user = await authenticate(app, req, opts.jwtKey);
+    if (!user) throw unauthorized();
+    if (!allowed[policy](user.role)) throw forbidden();
+    req.user = user;
+  });
+});
+
+/** Token → user, checked against the session table so that revocation takes effect at once. */
+async function authenticate(app: FastifyInstance, req: FastifyRequest, key: Uint8Array): Promise<RequestUser | null> {
+  const header = req.headers.authorization;
+  if (!header || !header.startsWith('Bearer ')) return null;
+  const claims = await verifyToken(key, header.slice(7).trim(), 'access');
+  if (!claims || typeof claims.sid !== 'string') return null;
+  if (!/^[0-9a-f-]{36}$/i.test(claims.sid) || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return null;
+  const [row] = await app.db
+    .select({ userId: users.id, role: users.role, sessionRole: sessions.role, customerNumber: users.customerNumber, username: users.username, disabledAt: users.disabledAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  if (!row || row.disabledAt || row.role !== row.sessionRole || row.role !== claims.role) {
+    throw unauthorized(messages.sessionExpired, 'SESSION_EXPIRED');
+  }
+  return { id: row.userId, sessionId: claims.sid, customerId: String(row.customerNumber), username: row.username, role: row.role };
+}

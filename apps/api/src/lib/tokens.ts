@@ -1,0 +1,36 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Role } from '@hp/contract';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
+export const RESET_TOKEN_TTL_SECONDS = 10 * 60;
+
+export type TokenPurpose = 'access' | 'mfa' | 'password_reset';
+
+interface BaseClaims { sub: string; pur: TokenPurpose }
+export interface AccessTokenClaims extends BaseClaims { pur: 'access'; sid: string; customerId: string; role: Role }
+export interface MfaTokenClaims extends BaseClaims { pur: 'mfa' }
+export interface ResetTokenClaims extends BaseClaims { pur: 'password_reset'; cid: string }
+type ClaimsOf<P extends TokenPurpose> = Extract<AccessTokenClaims | MfaTokenClaims | ResetTokenClaims, { pur: P }>;
+
+export async function signToken<P extends TokenPurpose>(key: Uint8Array, claims: ClaimsOf<P>, ttlSeconds: number) {
+  const { sub, ...rest } = claims;
+  return new SignJWT({ ...rest })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(key);
+}
+
+/** Verifies signature, algorithm, expiry and purpose; returns null for any failure. */
+export async function verifyToken<P extends TokenPurpose>(key: Uint8Array, token: string, purpose: P): Promise<ClaimsOf<P> | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+    if (payload.pur !== purpose || typeof payload.sub !== 'string') return null;
+    return payload as unknown as ClaimsOf<P>;
+  } catch (err) {
+    if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+    throw err;
+  }
+}

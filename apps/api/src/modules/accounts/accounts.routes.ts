@@ -1,0 +1,2 @@
+import type { FastifyInstance } from 'fastify';
+export async function accountRoutes(_app: FastifyInstance) {}

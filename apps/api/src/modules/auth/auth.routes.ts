@@ -1,0 +1,2 @@
+import type { FastifyInstance } from 'fastify';
+export async function authRoutes(_app: FastifyInstance) {}

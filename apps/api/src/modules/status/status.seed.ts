@@ -1,0 +1,3 @@
+import type { Db } from '../../db/client.ts';
+
+export async function seedStatusPage(_db: Db) {}

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { readEnv } from './env.ts';
+import { createRuntime } from './main.ts';
+import { seedDemoData } from './db/seed.ts';
+
+const started = performance.now();
+const env = readEnv();
+const { app, database } = await createRuntime(env);
+
+const credentialsFile = path.join(env.dataDir, 'demo-credentials.json');
+if (database.kind === 'pglite' || process.env.SEED_DEMO === 'true') {
+  await seedDemoData(database.db, credentialsFile);
+}
+
+await app.listen({ port: env.port, host: env.host });
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+process.stdout.write(
+  `\nHosting-Portal läuft auf ${env.publicUrl} (gestartet in ${seconds} s)\n` +
+    `Datenbank: ${database.kind === 'pglite' ? `PGlite in ${path.join(env.dataDir, 'pglite')}` : 'PostgreSQL'} · Mail: ${env.smtpUrl ? 'SMTP' : `Outbox in ${path.join(env.dataDir, 'outbox')}`}\n` +
+    (database.kind === 'pglite' || process.env.SEED_DEMO === 'true' ? `Demo-Zugänge (Inhaber, Mitarbeiter, Kunde): ${credentialsFile}\n` : '') +
+    `API-Dokumentation: ${env.publicUrl}/api/docs\n\n`,
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}

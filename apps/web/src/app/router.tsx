@@ -1,0 +1,71 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { PublicLayout } from '../components/layouts/public-layout.tsx';
+import { Spinner } from '../components/ui/card.tsx';
+import { HomePage } from '../routes/public/home.tsx';
+import { RootServerPage } from '../routes/public/root-server.tsx';
+import { WebhostingPage } from '../routes/public/webhosting.tsx';
+import { CloudStoragePage } from '../routes/public/cloud-speicher.tsx';
+import { VdcPage } from '../routes/public/virtual-data-center.tsx';
+import { DomainPage } from '../routes/public/domain.tsx';
+import { ImpressumPage, DatenschutzPage, AgbPage } from '../routes/public/legal.tsx';
+import { FaqPage } from '../routes/public/faq.tsx';
+import { StatusPage } from '../routes/public/status.tsx';
+import { ComingSoonPage } from '../routes/public/coming-soon.tsx';
+import { NotFoundPage, ErrorPage } from '../routes/public/not-found.tsx';
+import { LoginPage } from '../routes/account/login.tsx';
+import { RegisterPage } from '../routes/account/register.tsx';
+import { ResetPasswordPage } from '../routes/account/reset-password.tsx';
+
+// Signed-in and staff areas load only when visited.
+const VerificationPage = lazy(() => import('../routes/account/verification.tsx'));
+const MfaPage = lazy(() => import('../routes/account/mfa.tsx'));
+const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
+const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
+const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
+const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
+
+const page = (node: ReactNode) => (
+  <Suspense fallback={<div className="mx-auto max-w-7xl px-4 py-16"><Spinner /></div>}>{node}</Suspense>
+);
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<PublicLayout />}>
+        <Route index element={<HomePage />} />
+        <Route path="root-server" element={<RootServerPage />} />
+        <Route path="webhosting" element={<WebhostingPage />} />
+        <Route path="cloud-speicher" element={<CloudStoragePage />} />
+        <Route path="virtual-data-center" element={<VdcPage />} />
+        <Route path="domain" element={<DomainPage />} />
+        <Route path="impressum" element={<ImpressumPage />} />
+        <Route path="datenschutz" element={<DatenschutzPage />} />
+        <Route path="agb" element={<AgbPage />} />
+        <Route path="faq" element={<FaqPage />} />
+        <Route path="status" element={<StatusPage />} />
+        <Route path="status-create" element={page(<StatusCreatePage />)} />
+        <Route path="shop/root-server" element={<Navigate to="/shop/kvm-server" replace />} />
+        <Route path="shop/kvm-server" element={page(<KvmConfiguratorPage />)} />
+        <Route path="upgrade/kvm-server/:serverId" element={page(<KvmConfiguratorPage />)} />
+        <Route path="shop/webhosting" element={<ComingSoonPage product="Webhosting" />} />
+        <Route path="shop/cloud-storage" element={<ComingSoonPage product="Cloud-Speicher" />} />
+        <Route path="shop/vdc-request" element={<ComingSoonPage product="Virtual Data Center" />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="register" element={<RegisterPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="password-reset" element={<ResetPasswordPage />} />
+        <Route path="user/verification/:userId" element={page(<VerificationPage />)} />
+        <Route path="Changelog" element={page(<ChangelogPlaceholder />)} />
+        <Route path="changelog" element={page(<ChangelogPlaceholder />)} />
+        <Route path="changelog/:id" element={page(<ChangelogPlaceholder />)} />
+        <Route path="notfound" element={<NotFoundPage />} />
+        <Route path="404" element={<NotFoundPage />} />
+        <Route path="error" element={<ErrorPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route path="dashboard/mfa" element={page(<MfaPage />)} />
+      <Route path="dashboard/*" element={page(<PortalRoutes />)} />
+    </Routes>
+  );
+}

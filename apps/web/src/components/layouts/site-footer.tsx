@@ -1,0 +1,48 @@
+import { Link } from 'react-router';
+
+const linkClass = 'text-slate-300 hover:text-white';
+
+export function SiteFooter() {
+  const year = new Date().getFullYear();
+  return (
+    <footer className="bg-slate-900 text-slate-300">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Über uns</h2>
+          <ul className="space-y-2 text-sm">
+            <li>Unternehmen</li>
+            <li>Rechenzentrum</li>
+            <li><Link className={linkClass} to="/Changelog">Changelog</Link></li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Produkte</h2>
+          <ul className="space-y-2 text-sm">
+            <li><Link className={linkClass} to="/root-server">Root Server</Link></li>
+            <li><Link className={linkClass} to="/webhosting">WebHosting</Link></li>
+            <li><Link className={linkClass} to="/cloud-speicher">Cloud Speicher</Link></li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Support</h2>
+          <ul className="space-y-2 text-sm">
+            <li><Link className={linkClass} to="/faq">FAQ</Link></li>
+            <li><Link className={linkClass} to="/status">Status</Link></li>
+            <li>Dokumentation</li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Rechtliches</h2>
+          <ul className="space-y-2 text-sm">
+            <li><Link className={linkClass} to="/agb">AGB</Link></li>
+            <li><Link className={linkClass} to="/datenschutz">Datenschutz</Link></li>
+            <li><Link className={linkClass} to="/impressum">Impressum</Link></li>
+          </ul>
+        </div>
+      </div>
+      <div className="border-t border-slate-800 py-6 text-center text-sm text-slate-400">
+        © {year} {__COMPANY__.name}. All Rights Reserved.
+      </div>
+    </footer>
+  );
+}

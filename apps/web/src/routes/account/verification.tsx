@@ -1,0 +1,3 @@
+export default function VerificationPage() {
+  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">VerificationPage</h1></div>;
+}

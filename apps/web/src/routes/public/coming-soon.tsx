@@ -1,0 +1,3 @@
+export function ComingSoonPage({ product }: { product: string }) {
+  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">{product} – bald verfügbar</h1></div>;
+}

@@ -1,0 +1,4 @@
+// Placeholder: replaced by the page implementation.
+export function WebhostingPage() {
+  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">WebhostingPage</h1></div>;
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+import { PasswordField, passwordMeetsRules, registrationPasswordRules, changePasswordRules } from './password.ts';
+
+export const Role = z.enum(['customer', 'employee', 'owner']);
+export type Role = z.infer<typeof Role>;
+
+const trimmed = (max: number, required: string) => z.string({ error: required }).trim().min(1, required).max(max, messages.invalidInput);
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 32;
+
+export const RegisterInput = z
+  .object({
+    username: z
+      .string({ error: messages.NULL_FORUM })
+      .trim()
+      .min(1, messages.NULL_FORUM)
+      .min(USERNAME_MIN, messages.USER_TO_SHORT)
+      .max(USERNAME_MAX, messages.USER_INVALID)
+      .regex(/^[A-Za-z0-9._-]+$/, messages.USER_INVALID),
+    email: z.string({ error: messages.NULL_FORUM }).trim().min(1, messages.NO_EMAIL).max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
+    password: z.string({ error: messages.NULL_FORUM }).min(1, messages.NULL_FORUM).pipe(PasswordField),
+    confirmPassword: z.string({ error: messages.NULL_FORUM }).min(1, messages.NULL_FORUM),
+  })
+  .refine((v) => passwordMeetsRules(v.password, registrationPasswordRules), { message: messages.PASSWORT_NOT, path: ['password'] })
+  .refine((v) => v.password === v.confirmPassword, { message: messages.PASSWORT_NOT_IDENTICALLY, path: ['confirmPassword'] });
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+export const RegisterResult = z.object({
+  code: z.literal('REGISTRATION_SUCCESSFUL'),
+  message: z.string(),
+  verificationId: z.string(),
+});
+
+export const VerificationCode = z
+  .string({ error: messages.codeIncomplete })
+  .trim()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9]{4}$/, messages.codeIncomplete));
+
+export const VerifyEmailInput = z.object({
+  verificationId: z.uuid({ error: messages.invalidVerificationCode }),
+  code: VerificationCode,
+});
+export const ResendVerificationInput = z.object({ verificationId: z.uuid({ error: messages.resendError }) });
+export const ResendVerificationResult = z.object({ retryAfterSeconds: z.number().int() });
+export const MessageResult = z.object({ message: z.string() });
+
+export const LoginInput = z.object({
+  username: trimmed(254, messages.usernameRequired),
+  password: z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(1024, messages.invalidLogin),
+});
+export type LoginInput = z.infer<typeof LoginInput>;
+
+export const LoginResult = z.union([
+  z.object({ token: z.string() }),
+  z.object({ mfaRequired: z.literal(true), mfaToken: z.string() }),
+]);
+export type LoginResult = z.infer<typeof LoginResult>;
+export const TokenResult = z.object({ token: z.string() });
+
+export const MfaCode = z.string({ error: messages.mfaCodeInvalid }).regex(/^\d{6}$/, messages.mfaCodeInvalid);
+export const BackupCode = z
+  .string({ error: messages.mfaBackupCodeInvalid })
+  .trim()
+  .transform((s) => s.toUpperCase().replace(/[^A-Z0-9]/g, ''))
+  .pipe(z.string().regex(/^[A-Z0-9]{10}$/, messages.mfaBackupCodeInvalid));
+
+export const MfaLoginInput = z.union([
+  z.object({ mfaToken: z.string().min(1).max(4096), code: MfaCode }),
+  z.object({ mfaToken: z.string().min(1).max(4096), backupCode: BackupCode }),
+], { error: messages.mfaCodeInvalid });
+
+export const ResetRequestInput = z.object({
+  email: z.string({ error: messages.NO_EMAIL }).trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
+});
+export const ResetRequestResult = z.object({ resetId: z.string() });
+export const ResetVerifyInput = z.object({ resetId: z.uuid({ error: messages.invalidOrExpiredCode }), code: VerificationCode });
+export const ResetVerifyResult = z.object({ resetToken: z.string() });
+export const ResetCompleteInput = z
+  .object({
+    resetToken: z.string().min(1).max(4096),
+    newPassword: PasswordField,
+  })
+  .refine((v) => passwordMeetsRules(v.newPassword, changePasswordRules), { message: messages.resetPasswordRulesUnmet, path: ['newPassword'] });
+
+export const CurrentUser = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: Role,
+  mfaEnabled: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+/** Claims of the access token as the SPA reads them (spec: customerId and role). */
+export interface AccessClaims {
+  sub: string;
+  customerId: string;
+  role: Role;
+  pur: 'access';
+  exp: number;
+}
