@@ -30,7 +30,8 @@ export type RegisterInput = z.infer<typeof RegisterInput>;
 export const RegisterResult = z.object({
   code: z.literal('REGISTRATION_SUCCESSFUL'),
   message: z.string(),
-  verificationId: z.string(),
+  /** The account to verify on /user/verification/{userId}. */
+  userId: z.string(),
 });
 
 export const VerificationCode = z
@@ -40,10 +41,10 @@ export const VerificationCode = z
   .pipe(z.string().regex(/^[A-Z0-9]{4}$/, messages.codeIncomplete));
 
 export const VerifyEmailInput = z.object({
-  verificationId: z.uuid({ error: messages.invalidVerificationCode }),
+  userId: z.uuid({ error: messages.invalidVerificationCode }),
   code: VerificationCode,
 });
-export const ResendVerificationInput = z.object({ verificationId: z.uuid({ error: messages.resendError }) });
+export const ResendVerificationInput = z.object({ userId: z.uuid({ error: messages.resendError }) });
 export const ResendVerificationResult = z.object({ retryAfterSeconds: z.number().int() });
 export const MessageResult = z.object({ message: z.string() });
 

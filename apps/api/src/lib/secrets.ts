@@ -7,6 +7,8 @@ export interface Secrets {
   jwtKey: Uint8Array;
   /** Key for the HMAC of one-time codes, refresh tokens and e-mail throttling keys. */
   hmacKey: Buffer;
+  /** Key for encrypting TOTP seeds at rest. */
+  encryptionKey: Buffer;
 }
 
 /** JWT_SECRET wins; otherwise a random installation secret is generated once and kept in the database. */
@@ -19,7 +21,7 @@ export async function loadSecrets(db: Db, configured?: string): Promise<Secrets>
     master = row!.value;
   }
   const derive = (label: string) => crypto.createHmac('sha256', master!).update(label).digest();
-  return { jwtKey: new Uint8Array(derive('jwt-hs256')), hmacKey: derive('hmac') };
+  return { jwtKey: new Uint8Array(derive('jwt-hs256')), hmacKey: derive('hmac'), encryptionKey: derive('aes-256-gcm') };
 }
 
 export const hmac = (key: Buffer, value: string) => crypto.createHmac('sha256', key).update(value).digest('hex');
@@ -38,4 +40,19 @@ export function safeEqualHex(a: string, b: string) {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+/** AES-256-GCM for secrets we must read back (TOTP seeds); the key derives from the master secret. */
+export function encryptSecret(key: Buffer, plain: string) {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+}
+
+export function decryptSecret(key: Buffer, sealed: string) {
+  const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key, iv!);
+  decipher.setAuthTag(tag!);
+  return Buffer.concat([decipher.update(data!), decipher.final()]).toString('utf8');
 }

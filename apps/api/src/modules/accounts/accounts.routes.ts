@@ -1,2 +1,51 @@
 import type { FastifyInstance } from 'fastify';
-export async function accountRoutes(_app: FastifyInstance) {}
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError, ChangePasswordInput, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult, UpdateProfileInput } from '@hp/contract';
+import { REFRESH_COOKIE, REFRESH_TTL_DAYS } from '../auth/sessions.ts';
+import { changePassword, disableMfa, enableMfa, getProfile, startMfaSetup, updateProfile } from './accounts.service.ts';
+
+const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
+
+export async function accountRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const secure = deps.env.publicUrl.startsWith('https://');
+
+  r.get('/api/account/profile', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'Eigenes Profil', security: [{ bearer: [] }], response: { 200: Profile, ...errors } },
+  }, async (req) => getProfile(deps, req.user!));
+
+  r.put('/api/account/profile', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'Profil speichern', security: [{ bearer: [] }], body: UpdateProfileInput, response: { 200: Profile, ...errors } },
+  }, async (req) => updateProfile(deps, req.user!, req.body));
+
+  r.post('/api/account/password', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'Passwort ändern (beendet alle anderen Sitzungen)', security: [{ bearer: [] }], body: ChangePasswordInput, response: { 200: TokenResult, ...errors } },
+  }, async (req, reply) => {
+    const session = await changePassword(deps, req.user!, req.body, req.headers['user-agent'] ?? '');
+    reply.setCookie(REFRESH_COOKIE, session.refreshToken, { httpOnly: true, sameSite: 'strict', secure, path: '/api/auth', maxAge: REFRESH_TTL_DAYS * 86400 });
+    return { token: session.token };
+  });
+
+  r.post('/api/account/mfa/setup', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'TOTP-Einrichtung starten (QR-Code)', security: [{ bearer: [] }], response: { 200: MfaSetupResult, ...errors } },
+  }, async (req) => startMfaSetup(deps, req.user!));
+
+  r.post('/api/account/mfa/enable', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'TOTP mit einem Code aktivieren; liefert die Backup-Codes einmalig', security: [{ bearer: [] }], body: MfaEnableInput, response: { 200: MfaEnableResult, ...errors } },
+  }, async (req) => enableMfa(deps, req.user!, req.body));
+
+  r.post('/api/account/mfa/disable', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'TOTP abschalten (Passwort und Code nötig)', security: [{ bearer: [] }], body: MfaDisableInput, response: { 204: z.null(), ...errors } },
+  }, async (req, reply) => {
+    await disableMfa(deps, req.user!, req.body);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,100 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import * as OTPAuth from 'otpauth';
+import QRCode from 'qrcode';
+import { messages, type Profile, type UpdateProfileInput } from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import { backupCodes, users } from '../../db/schema/index.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { encryptSecret, decryptSecret, hmac, randomCode } from '../../lib/secrets.ts';
+import { acceptTotp, totpFor } from '../auth/auth.service.ts';
+import { openSession, revokeAllSessions } from '../auth/sessions.ts';
+import { passwordChangedMail } from '../../drivers/mail/templates.ts';
+
+type AccountDeps = Pick<Deps, 'db' | 'mail' | 'secrets'>;
+
+async function loadUser(deps: AccountDeps, id: string) {
+  const user = await deps.db.query.users.findFirst({ where: eq(users.id, id) });
+  if (!user) throw notFound();
+  return user;
+}
+
+const toProfile = (u: typeof users.$inferSelect): Profile => ({
+  username: u.username,
+  customerId: String(u.customerNumber),
+  email: u.email,
+  phone: u.phone,
+  street: u.street,
+  zipCode: u.zipCode,
+  city: u.city,
+  country: u.country,
+  companyName: u.companyName,
+  industry: u.industry,
+  mfaEnabled: u.totpEnabled,
+});
+
+export async function getProfile(deps: AccountDeps, actor: RequestUser) {
+  return toProfile(await loadUser(deps, actor.id));
+}
+
+export async function updateProfile(deps: AccountDeps, actor: RequestUser, input: UpdateProfileInput) {
+  const email = input.email.toLowerCase();
+  const clash = await deps.db.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${email}`, ne(users.id, actor.id)));
+  if (clash.length) throw badRequest('EMAIL_TAKEN', messages.emailTaken);
+  const [updated] = await deps.db.update(users).set({ ...input, email }).where(eq(users.id, actor.id)).returning();
+  if (!updated) throw notFound();
+  return toProfile(updated);
+}
+
+/** Changes the password, ends every other session and returns a fresh session for this browser. */
+export async function changePassword(deps: AccountDeps, actor: RequestUser, input: { currentPassword: string; newPassword: string }, userAgent: string) {
+  const user = await loadUser(deps, actor.id);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw badRequest('CURRENT_PASSWORD_WRONG', messages.currentPasswordWrong);
+  await deps.db.update(users).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(users.id, user.id));
+  await revokeAllSessions(deps.db, user.id);
+  await deps.mail.send(passwordChangedMail(user.email, user.username)).catch(() => {});
+  return openSession(deps.db, deps.secrets, user, userAgent);
+}
+
+/** Starts TOTP enrolment: a new secret that becomes active only after a correct code. */
+export async function startMfaSetup(deps: AccountDeps, actor: RequestUser) {
+  const user = await loadUser(deps, actor.id);
+  if (user.totpEnabled) throw badRequest('MFA_ALREADY_ENABLED', messages.mfaAlreadyEnabled);
+  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  await deps.db.update(users).set({ totpPendingSecret: encryptSecret(deps.secrets.encryptionKey, secret) }).where(eq(users.id, user.id));
+  const otpauthUrl = totpFor(secret, user.username).toString();
+  const qrDataUrl = await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 });
+  return { secret, otpauthUrl, qrDataUrl };
+}
+
+export const BACKUP_CODE_COUNT = 10;
+
+export async function enableMfa(deps: AccountDeps, actor: RequestUser, input: { code: string }) {
+  const user = await loadUser(deps, actor.id);
+  if (user.totpEnabled) throw badRequest('MFA_ALREADY_ENABLED', messages.mfaAlreadyEnabled);
+  if (!user.totpPendingSecret) throw badRequest('MFA_SETUP_MISSING', messages.mfaSetupMissing);
+  const totp = totpFor(decryptSecret(deps.secrets.encryptionKey, user.totpPendingSecret), user.username);
+  const delta = totp.validate({ token: input.code, window: 1 });
+  if (delta === null) throw badRequest('MFA_INVALID', messages.mfaWrongCode);
+  const step = Math.floor(Date.now() / 30_000) + delta;
+  const codes = Array.from({ length: BACKUP_CODE_COUNT }, () => randomCode(10));
+  await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ totpSecret: user.totpPendingSecret, totpPendingSecret: null, totpEnabled: true, totpLastStep: step }).where(eq(users.id, user.id));
+    await tx.delete(backupCodes).where(eq(backupCodes.userId, user.id));
+    await tx.insert(backupCodes).values(codes.map((c) => ({ userId: user.id, codeHash: hmac(deps.secrets.hmacKey, `backup:${c}`) })));
+  });
+  // Shown once, formatted for reading; the login accepts them with or without the dash.
+  return { backupCodes: codes.map((c) => `${c.slice(0, 5)}-${c.slice(5)}`) };
+}
+
+export async function disableMfa(deps: AccountDeps, actor: RequestUser, input: { password: string; code: string }) {
+  const user = await loadUser(deps, actor.id);
+  if (!user.totpEnabled || !user.totpSecret) throw badRequest('MFA_NOT_ENABLED', messages.mfaNotEnabled);
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw badRequest('CURRENT_PASSWORD_WRONG', messages.currentPasswordWrong);
+  if (!(await acceptTotp(deps, user, user.totpSecret, input.code))) throw new AppError(400, 'MFA_INVALID', messages.mfaWrongCode);
+  await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ totpEnabled: false, totpSecret: null, totpPendingSecret: null }).where(eq(users.id, user.id));
+    await tx.delete(backupCodes).where(eq(backupCodes.userId, user.id));
+  });
+}

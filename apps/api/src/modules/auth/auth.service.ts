@@ -1,0 +1,234 @@
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import * as OTPAuth from 'otpauth';
+import { messages, type LoginInput, type RegisterInput } from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import { users, oneTimeCodes, backupCodes } from '../../db/schema/index.ts';
+import { AppError, badRequest, tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { assertBelowLimit, enforceLimit, hitCounter, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
+import { decryptSecret, hmac } from '../../lib/secrets.ts';
+import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
+import { passwordChangedMail, registrationAttemptMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
+import { consumeCode, issueCode } from './codes.ts';
+import { openSession, revokeAllSessions } from './sessions.ts';
+
+type AuthDeps = Pick<Deps, 'db' | 'mail' | 'secrets'> & { log?: { error: (obj: object, msg: string) => void } };
+
+export const RESEND_BLOCK_SECONDS = 60;
+export const RESET_INTERVAL_SECONDS = 5 * 60;
+const WINDOW = 15 * 60;
+export const limits = {
+  loginPerIp: 30,
+  loginPerIpAndAccount: 10,
+  registerPerIp: 20,
+  codeTriesPerIp: 30,
+  resetRequestsPerIp: 10,
+  mfaTriesPerAccount: 10,
+};
+
+const emailKey = (deps: AuthDeps, email: string) => hmac(deps.secrets.hmacKey, `email:${email.trim().toLowerCase()}`);
+
+/** Mail failures must not turn a stored change into an error; the user can ask for a new code. */
+async function sendMail(deps: AuthDeps, message: Parameters<AuthDeps['mail']['send']>[0]) {
+  try {
+    await deps.mail.send(message);
+    return true;
+  } catch (err) {
+    deps.log?.error({ err: { message: (err as Error).message } }, 'mail delivery failed');
+    return false;
+  }
+}
+
+// ── Registration and e-mail verification ────────────────────────────────────────────────────────
+
+/**
+ * Creates a customer account and mails the verification code. A taken e-mail address is not
+ * revealed: the answer looks the same and the address owner gets a notice instead.
+ */
+export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: string) {
+  await enforceLimit(deps.db, { key: `register-ip:${ip}`, limit: limits.registerPerIp, windowSeconds: 3600 });
+  const username = input.username.trim();
+  const email = input.email.trim().toLowerCase();
+  const taken = await deps.db.select({ id: users.id, username: users.username, email: users.email }).from(users)
+    .where(or(sql`lower(${users.username}) = ${username.toLowerCase()}`, sql`lower(${users.email}) = ${email}`));
+  if (taken.some((u) => u.username.toLowerCase() === username.toLowerCase())) {
+    throw badRequest('DATA_EXISTS', messages.DATA_EXISTS);
+  }
+  const passwordHash = await hashPassword(input.password);
+  if (taken.length) {
+    await sendMail(deps, registrationAttemptMail(email));
+    return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: crypto.randomUUID() };
+  }
+  const inserted = await deps.db.insert(users).values({ username, email, passwordHash, role: 'customer' }).onConflictDoNothing().returning({ id: users.id });
+  const created = inserted[0];
+  if (!created) {
+    // Lost a race against a parallel registration of the same name or address.
+    const again = await deps.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
+    if (again.length) throw badRequest('DATA_EXISTS', messages.DATA_EXISTS);
+    return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: crypto.randomUUID() };
+  }
+  const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: created.id, purpose: 'verify_email' });
+  await sendMail(deps, verificationMail(email, username, code!));
+  return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: created.id };
+}
+
+export async function verifyEmail(deps: AuthDeps, input: { userId: string; code: string }, ip: string) {
+  await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { userId: input.userId, purpose: 'verify_email' }, input.code);
+  if (!ok) {
+    await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+    throw badRequest('INVALID_CODE', messages.invalidVerificationCode);
+  }
+  await deps.db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, ok.userId), isNull(users.emailVerifiedAt)));
+  return { message: messages.emailVerified };
+}
+
+/** Sends a new code unless one was sent in the last 60 s. Unknown or verified accounts get the same answer. */
+export async function resendVerification(deps: AuthDeps, input: { userId: string }, ip: string) {
+  await enforceLimit(deps.db, { key: `resend-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const user = await deps.db.query.users.findFirst({ where: eq(users.id, input.userId) });
+  if (!user || user.emailVerifiedAt) return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
+  const wait = await secondsUntilResend(deps, user.id);
+  if (wait > 0) throw tooManyRequests(wait, messages.resendTooEarly, 'RESEND_TOO_EARLY');
+  const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
+  if (!(await sendMail(deps, verificationMail(user.email, user.username, code!)))) throw new AppError(503, 'MAIL_FAILED', messages.resendError);
+  return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
+}
+
+async function secondsUntilResend(deps: AuthDeps, userId: string) {
+  const [last] = await deps.db.select({ createdAt: oneTimeCodes.createdAt }).from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'verify_email')))
+    .orderBy(desc(oneTimeCodes.createdAt)).limit(1);
+  if (!last) return 0;
+  return Math.ceil(RESEND_BLOCK_SECONDS - (Date.now() - last.createdAt.getTime()) / 1000);
+}
+
+// ── Login, MFA, sessions ────────────────────────────────────────────────────────────────────────
+
+export async function login(deps: AuthDeps, input: LoginInput, ip: string, userAgent: string) {
+  const name = input.username.trim().toLowerCase();
+  const ipRule = { key: `login-ip:${ip}`, limit: limits.loginPerIp, windowSeconds: WINDOW };
+  const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
+  await assertBelowLimit(deps.db, ipRule);
+  await assertBelowLimit(deps.db, accountRule);
+
+  const user = await deps.db.query.users.findFirst({ where: or(sql`lower(${users.username}) = ${name}`, sql`lower(${users.email}) = ${name}`) });
+  const valid = user ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
+  if (!user || !valid) {
+    await hitCounter(deps.db, ipRule);
+    await hitCounter(deps.db, accountRule);
+    throw unauthorized(messages.invalidLogin, 'INVALID_DATA');
+  }
+  await resetCounter(deps.db, accountRule.key);
+  if (user.disabledAt) throw new AppError(403, 'ACCOUNT_DISABLED', messages.accountDisabled);
+  if (!user.emailVerifiedAt) {
+    if ((await secondsUntilResend(deps, user.id)) <= 0) {
+      const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
+      await sendMail(deps, verificationMail(user.email, user.username, code!));
+    }
+    throw new AppError(403, 'EMAIL_NOT_VERIFIED', messages.emailNotVerified, { userId: user.id });
+  }
+  if (user.totpEnabled) {
+    return { mfaRequired: true as const, mfaToken: await signToken(deps.secrets.jwtKey, { sub: user.id, pur: 'mfa' }, MFA_TOKEN_TTL_SECONDS) };
+  }
+  return finishLogin(deps, user, userAgent);
+}
+
+async function finishLogin(deps: AuthDeps, user: typeof users.$inferSelect, userAgent: string) {
+  await deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+  return openSession(deps.db, deps.secrets, user, userAgent);
+}
+
+export function totpFor(secretBase32: string, label: string) {
+  return new OTPAuth.TOTP({ issuer: 'Musterhost', label, algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secretBase32) });
+}
+
+/**
+ * Accepts a TOTP code of the previous, current or next 30-s step, and only once: the step is stored
+ * and a code of the same or an earlier step is refused afterwards.
+ */
+export async function acceptTotp(deps: Pick<Deps, 'db' | 'secrets'>, user: { id: string; username: string }, sealedSecret: string, code: string) {
+  const totp = totpFor(decryptSecret(deps.secrets.encryptionKey, sealedSecret), user.username);
+  const delta = totp.validate({ token: code, window: 1 });
+  if (delta === null) return false;
+  const step = Math.floor(Date.now() / 1000 / 30) + delta;
+  const updated = rowsOf(await deps.db.execute(sql`
+    update users set totp_last_step = ${step} where id = ${user.id} and (totp_last_step is null or totp_last_step < ${step}) returning id`));
+  return updated.length === 1;
+}
+
+export async function completeMfaLogin(deps: AuthDeps, input: { mfaToken: string; code?: string; backupCode?: string }, userAgent: string) {
+  const claims = await verifyToken(deps.secrets.jwtKey, input.mfaToken, 'mfa');
+  if (!claims) throw unauthorized(messages.sessionExpired, 'MFA_TOKEN_INVALID');
+  const rule = { key: `mfa-account:${claims.sub}`, limit: limits.mfaTriesPerAccount, windowSeconds: WINDOW };
+  await assertBelowLimit(deps.db, rule);
+  const user = await deps.db.query.users.findFirst({ where: eq(users.id, claims.sub) });
+  if (!user || !user.totpEnabled || !user.totpSecret || user.disabledAt) throw unauthorized(messages.sessionExpired, 'MFA_TOKEN_INVALID');
+
+  let ok = false;
+  if (input.code) {
+    ok = await acceptTotp(deps, user, user.totpSecret, input.code);
+  } else if (input.backupCode) {
+    const used = await deps.db.update(backupCodes).set({ usedAt: new Date() })
+      .where(and(eq(backupCodes.userId, user.id), eq(backupCodes.codeHash, hmac(deps.secrets.hmacKey, `backup:${input.backupCode}`)), isNull(backupCodes.usedAt)))
+      .returning({ id: backupCodes.id });
+    ok = used.length === 1;
+  }
+  if (!ok) {
+    await hitCounter(deps.db, rule);
+    throw badRequest('MFA_INVALID', input.backupCode ? messages.mfaBackupCodeInvalid : messages.mfaWrongCode);
+  }
+  await resetCounter(deps.db, rule.key);
+  return finishLogin(deps, user, userAgent);
+}
+
+// ── Password reset ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Step 1. Answers the same for known and unknown addresses (a reset id either way) and allows one
+ * request per address per 5 minutes, decided under a per-address lock so parallel requests send one mail.
+ */
+export async function requestPasswordReset(deps: AuthDeps, input: { email: string }, ip: string) {
+  await enforceLimit(deps.db, { key: `reset-ip:${ip}`, limit: limits.resetRequestsPerIp, windowSeconds: WINDOW });
+  const key = emailKey(deps, input.email);
+  const outcome = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+    const recent = await tx.select({ id: oneTimeCodes.id }).from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.emailKey, key), eq(oneTimeCodes.purpose, 'reset_password'), gt(oneTimeCodes.createdAt, new Date(Date.now() - RESET_INTERVAL_SECONDS * 1000))))
+      .limit(1);
+    if (recent.length) return null;
+    const user = await tx.query.users.findFirst({ where: sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}` });
+    const issued = await issueCode(tx, deps.secrets.hmacKey, { userId: user && !user.disabledAt ? user.id : null, purpose: 'reset_password', emailKey: key });
+    return { resetId: issued.id, code: issued.code, user };
+  });
+  if (!outcome) throw badRequest('RESET_TOO_EARLY', messages.resetTooEarly);
+  if (outcome.user && outcome.code) await sendMail(deps, resetMail(outcome.user.email, outcome.user.username, outcome.code));
+  return { resetId: outcome.resetId };
+}
+
+/** Step 2. A correct code yields a short-lived, single-use reset token for step 3. */
+export async function verifyResetCode(deps: AuthDeps, input: { resetId: string; code: string }, ip: string) {
+  await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { id: input.resetId, purpose: 'reset_password' }, input.code);
+  if (!ok) {
+    await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+    throw badRequest('INVALID_CODE', messages.invalidOrExpiredCode);
+  }
+  return { resetToken: await signToken(deps.secrets.jwtKey, { sub: ok.userId, pur: 'password_reset', cid: ok.id }, RESET_TOKEN_TTL_SECONDS) };
+}
+
+/** Step 3. Sets the new password and ends every session. MFA stays as it was. */
+export async function completePasswordReset(deps: AuthDeps, input: { resetToken: string; newPassword: string }) {
+  const claims = await verifyToken(deps.secrets.jwtKey, input.resetToken, 'password_reset');
+  if (!claims || typeof claims.cid !== 'string') throw badRequest('RESET_FAILED', messages.resetFailed);
+  const spent = await deps.db.update(oneTimeCodes).set({ consumedAt: new Date() })
+    .where(and(eq(oneTimeCodes.id, claims.cid), eq(oneTimeCodes.userId, claims.sub), isNull(oneTimeCodes.consumedAt), sql`${oneTimeCodes.usedAt} is not null`))
+    .returning({ id: oneTimeCodes.id });
+  if (!spent.length) throw badRequest('RESET_FAILED', messages.resetFailed);
+  const passwordHash = await hashPassword(input.newPassword);
+  const [user] = await deps.db.update(users).set({ passwordHash }).where(eq(users.id, claims.sub)).returning({ email: users.email, username: users.username });
+  if (!user) throw badRequest('RESET_FAILED', messages.resetFailed);
+  await revokeAllSessions(deps.db, claims.sub);
+  await sendMail(deps, passwordChangedMail(user.email, user.username));
+  return { message: messages.passwordChanged };
+}

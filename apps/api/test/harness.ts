@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { Role } from '@hp/contract';
+import { readEnv } from '../src/env.ts';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { loadSecrets } from '../src/lib/secrets.ts';
+import { buildApp } from '../src/app.ts';
+import type { Mailer, MailMessage } from '../src/drivers/mail/mail.ts';
+import { users } from '../src/db/schema/index.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+import { openSession } from '../src/modules/auth/sessions.ts';
+
+export class MemoryMailer implements Mailer {
+  readonly kind = 'outbox' as const;
+  sent: MailMessage[] = [];
+  async send(message: MailMessage) {
+    this.sent.push(message);
+  }
+  /** The last 4-character code mailed to the address. */
+  lastCode(to: string): string | undefined {
+    const mail = [...this.sent].reverse().find((m) => m.to === to.toLowerCase() || m.to === to);
+    return mail?.text.match(/lautet: ([A-Z0-9]{4})/)?.[1];
+  }
+  countTo(to: string) {
+    return this.sent.filter((m) => m.to === to).length;
+  }
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  mail: MemoryMailer;
+  kind: 'pglite' | 'postgres';
+}
+
+/** A fresh, migrated database: PGlite in memory, or a throwaway database on TEST_DATABASE_URL. */
+async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    return { database, drop: async () => {} };
+  }
+  const { default: pg } = await import('pg');
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `hp_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite'): Promise<TestContext & { close: () => Promise<void> }> {
+  const { database, drop } = await freshDatabase(kind);
+  const env = { ...readEnv({ ...process.env, VITEST: 'true' }), logLevel: 'silent', isTest: true };
+  const secrets = await loadSecrets(database.db, undefined);
+  const mail = new MemoryMailer();
+  const app = await buildApp({ db: database.db, mail, env, secrets });
+  await app.ready();
+  return {
+    app, database, mail, kind,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export const databaseKinds = (): ('pglite' | 'postgres')[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
+
+/**
+ * Runs a suite once per database: always PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
+ * The context is created once per suite; tests use unique names so they do not collide.
+ */
+export function describeEachDatabase(name: string, body: (ctx: () => TestContext) => void) {
+  for (const kind of databaseKinds()) {
+    describe(`${name} [${kind}]`, () => {
+      let ctx: (TestContext & { close: () => Promise<void> }) | undefined;
+      beforeAll(async () => {
+        ctx = await createTestContext(kind);
+      });
+      afterAll(async () => {
+        await ctx?.close();
+      });
+      body(() => ctx!);
+    });
+  }
+}
+
+let counter = 0;
+export const uniqueName = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
+
+export const STRONG_PASSWORD = 'Sicher!Passwort1';
+
+/** Creates a verified account directly in the database and signs it in. */
+export async function createUser(ctx: TestContext, opts: { role?: Role; password?: string } = {}) {
+  const username = uniqueName(opts.role ?? 'customer');
+  const password = opts.password ?? STRONG_PASSWORD;
+  const [user] = await ctx.database.db.insert(users).values({
+    username, email: `${username}@example.com`, role: opts.role ?? 'customer', passwordHash: await hashPassword(password), emailVerifiedAt: new Date(),
+  }).returning();
+  const secrets = ctx.app.deps.secrets;
+  const session = await openSession(ctx.database.db, secrets, user!, 'test');
+  return { user: user!, username, email: user!.email, password, token: session.token, refreshToken: session.refreshToken, auth: { authorization: `Bearer ${session.token}` } };
+}
