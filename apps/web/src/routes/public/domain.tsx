@@ -1,4 +1,138 @@
-// Placeholder: replaced by the page implementation.
+import { useId, useState, type ComponentType, type FormEvent, type SVGProps } from 'react';
+import { ArrowRight, Info, Lock, RefreshCw, Search, Server } from 'lucide-react';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { inputClass } from '../../components/ui/field.tsx';
+
+type Icon = ComponentType<SVGProps<SVGSVGElement>>;
+
+// Indicative monthly prices (spec §9); the euro sign is set apart visually, not in the text.
+const extensions = [
+  { tld: '.de', price: '0,90', popular: true },
+  { tld: '.com', price: '1,20', popular: true },
+  { tld: '.net', price: '1,20', popular: false },
+  { tld: '.org', price: '1,20', popular: false },
+  { tld: '.eu', price: '0,90', popular: false },
+  { tld: '.info', price: '0,90', popular: false },
+];
+
+const included: { title: string; icon: Icon; text: string }[] = [
+  { title: 'Kostenlose DNS-Verwaltung', icon: Server, text: 'Verwalten Sie A-, AAAA-, CNAME-, MX- und TXT-Einträge bequem selbst – ohne Aufpreis.' },
+  { title: 'WHOIS-Schutz und Transfersperre', icon: Lock, text: 'Ihre persönlichen Daten bleiben privat, und die Transfersperre schützt Ihre Domain vor unbefugten Umzügen.' },
+  { title: 'Automatische Verlängerung', icon: RefreshCw, text: 'Ihre Domain wird rechtzeitig verlängert, damit Sie sie nie versehentlich verlieren.' },
+];
+
 export function DomainPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">DomainPage</h1></div>;
+  const inputId = useId();
+  const [note, setNote] = useState('');
+
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setNote('Die Domainsuche ist bald verfügbar.');
+  };
+
+  return (
+    <>
+      <PageMeta title="Domains" description="Registrieren Sie Ihre Wunschdomain aus über 300 Endungen – .de ab 0,90 € im Monat, mit kostenloser DNS-Verwaltung, WHOIS-Schutz und Transfersperre." />
+
+      <section className="relative overflow-hidden bg-slate-950 text-white">
+        <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top,rgba(29,78,216,0.45),transparent_65%)]" aria-hidden="true" />
+        <div className="relative mx-auto max-w-3xl px-4 py-16 text-center sm:px-6 sm:py-24">
+          <p className="text-sm font-semibold uppercase tracking-wide text-brand-200">Domains</p>
+          <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Finden Sie Ihre Wunschdomain</h1>
+          <p className="mt-6 text-lg leading-8 text-slate-300">Über 300 Domainendungen für Ihr Projekt – inklusive DNS-Verwaltung, WHOIS-Schutz und Transfersperre.</p>
+
+          <form role="search" aria-label="Domainsuche" onSubmit={onSearch} className="mt-10 rounded-2xl bg-white p-4 text-left shadow-xl sm:p-6">
+            <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">Wunschdomain</label>
+            <div className="mt-2 flex flex-col gap-3 sm:flex-row">
+              <input
+                id={inputId}
+                name="domain"
+                type="text"
+                inputMode="url"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="z. B. meine-firma.de"
+                className={inputClass}
+              />
+              <button type="submit" className={buttonClass('primary', 'lg', 'shrink-0')}>
+                <Search className="size-5" aria-hidden="true" /> Domain suchen
+              </button>
+            </div>
+            <p role="status" className="mt-3 min-h-6 text-sm text-slate-700">
+              {note && (
+                <span className="flex items-start gap-2">
+                  <Info className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
+                  <span>{note} Bis dahin helfen wir Ihnen gern per E-Mail an <a className="font-medium text-brand-700 underline hover:text-brand-900" href={`mailto:${__COMPANY__.email}`}>{__COMPANY__.email}</a> weiter.</span>
+                </span>
+              )}
+            </p>
+          </form>
+        </div>
+      </section>
+
+      <section aria-labelledby="endungen-title" className="bg-slate-50 py-16 sm:py-24">
+        <div className="mx-auto max-w-7xl px-4 sm:px-6">
+          <div className="mx-auto max-w-2xl text-center">
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Domainendungen</p>
+            <h2 id="endungen-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Beliebte Domainendungen</h2>
+            <p className="mt-4 text-lg text-slate-600">Eine Auswahl aus über 300 verfügbaren Endungen.</p>
+          </div>
+          <ul className="mt-12 grid grid-cols-2 gap-4 sm:gap-6 md:grid-cols-3 lg:grid-cols-6">
+            {extensions.map((ext) => (
+              <li key={ext.tld}>
+                <Card className={ext.popular ? 'relative h-full p-5 text-center ring-2 ring-brand-600' : 'relative h-full p-5 text-center'}>
+                  {ext.popular && (
+                    <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold text-white">Beliebt</span>
+                  )}
+                  <h3 className="text-2xl font-bold text-slate-900">{ext.tld}</h3>
+                  <p className="mt-3 text-slate-900">
+                    <span className="text-2xl font-bold">{ext.price}</span><span className="ml-0.5 text-lg font-semibold">€</span>
+                  </p>
+                  <p className="text-sm text-slate-600">pro Monat</p>
+                </Card>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-6 text-center text-sm text-slate-600">Unverbindliche Richtpreise pro Monat.</p>
+        </div>
+      </section>
+
+      <section aria-labelledby="inklusive-title" className="bg-white py-16 sm:py-24">
+        <div className="mx-auto max-w-7xl px-4 sm:px-6">
+          <div className="max-w-2xl">
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Inklusive</p>
+            <h2 id="inklusive-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Bei jeder Domain inklusive</h2>
+          </div>
+          <ul className="mt-12 grid gap-6 md:grid-cols-3">
+            {included.map(({ title, icon: ServiceIcon, text }) => (
+              <li key={title}>
+                <Card className="h-full p-6">
+                  <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
+                    <ServiceIcon className="size-6" aria-hidden="true" />
+                  </span>
+                  <h3 className="mt-5 text-lg font-semibold text-slate-900">{title}</h3>
+                  <p className="mt-2 text-slate-600">{text}</p>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section aria-labelledby="domain-cta-title" className="bg-brand-700">
+        <div className="mx-auto flex max-w-7xl flex-col items-start gap-6 px-4 py-14 sm:px-6 lg:flex-row lg:items-center lg:justify-between">
+          <div>
+            <h2 id="domain-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Sichern Sie sich Ihren Namen im Netz</h2>
+            <p className="mt-2 text-lg text-brand-100">Erstellen Sie jetzt Ihr Kundenkonto – gute Domains sind schnell vergeben.</p>
+          </div>
+          <ButtonLink to="/register" variant="outline" size="lg">
+            Domain registrieren <ArrowRight className="size-4" aria-hidden="true" />
+          </ButtonLink>
+        </div>
+      </section>
+    </>
+  );
 }

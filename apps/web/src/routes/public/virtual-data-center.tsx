@@ -1,4 +1,98 @@
-// Placeholder: replaced by the page implementation.
+import type { ComponentType, SVGProps } from 'react';
+import { ArrowRight, Boxes, Disc3, KeyRound, SlidersHorizontal } from 'lucide-react';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { ButtonLink } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+
+type Icon = ComponentType<SVGProps<SVGSVGElement>>;
+
+const features: { title: string; icon: Icon; text: string }[] = [
+  { title: 'Virtuelle Maschinen', icon: Boxes, text: 'Erstellen Sie innerhalb Ihres Ressourcen-Pools so viele VMs, wie Ihr Projekt braucht – und löschen Sie sie wieder, wenn nicht.' },
+  { title: 'Voller Root-Zugriff', icon: KeyRound, text: 'Sie haben auf jeder VM die volle Kontrolle über Betriebssystem, Software und Konfiguration.' },
+  { title: 'Eigene ISO-Images', icon: Disc3, text: 'Laden Sie eigene ISO-Dateien hoch und installieren Sie genau das System, das Sie benötigen.' },
+  { title: 'Flexible Ressourcen', icon: SlidersHorizontal, text: 'Verteilen Sie CPU, RAM und Speicher frei auf Ihre VMs und passen Sie die Aufteilung jederzeit an.' },
+];
+
+const steps = [
+  { title: 'Anfrage senden', text: 'Teilen Sie uns mit, wie viele Ressourcen Sie ungefähr benötigen.' },
+  { title: 'Angebot erhalten', text: 'Wir erstellen Ihnen ein individuelles Angebot für Ihr Virtual Data Center.' },
+  { title: 'Loslegen', text: 'Nach der Bereitstellung verwalten Sie Ihre VMs selbstständig.' },
+];
+
 export function VdcPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">VdcPage</h1></div>;
+  return (
+    <>
+      <PageMeta title="Virtual Data Center" description="Ihr eigenes virtuelles Rechenzentrum: virtuelle Maschinen mit Root-Zugriff, ISO-Upload und flexibel verteilbarer CPU, RAM und Speicher." />
+
+      <section className="relative overflow-hidden bg-slate-950 text-white">
+        <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(29,78,216,0.45),transparent_60%)]" aria-hidden="true" />
+        <div className="relative mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-24">
+          <div className="max-w-3xl">
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-200">Virtual Data Center</p>
+            <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Ihr eigenes Rechenzentrum – virtuell</h1>
+            <p className="mt-6 text-lg leading-8 text-slate-300">
+              Ein fester Pool aus CPU, RAM und Speicher, den Sie frei auf beliebig viele virtuelle Maschinen aufteilen. Für Entwicklungsumgebungen, Testsysteme und komplexe Infrastrukturen.
+            </p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <ButtonLink to="/shop/vdc-request" size="lg">
+                Angebot anfragen <ArrowRight className="size-4" aria-hidden="true" />
+              </ButtonLink>
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="vdc-funktionen-title" className="bg-slate-50 py-16 sm:py-24">
+        <div className="mx-auto max-w-7xl px-4 sm:px-6">
+          <div className="max-w-2xl">
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Funktionen</p>
+            <h2 id="vdc-funktionen-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Volle Flexibilität für Ihre Infrastruktur</h2>
+          </div>
+          <ul className="mt-12 grid gap-6 sm:grid-cols-2">
+            {features.map(({ title, icon: FeatureIcon, text }) => (
+              <li key={title}>
+                <Card className="flex h-full gap-5 p-6">
+                  <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
+                    <FeatureIcon className="size-6" aria-hidden="true" />
+                  </span>
+                  <div>
+                    <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
+                    <p className="mt-2 text-slate-600">{text}</p>
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section aria-labelledby="ablauf-title" className="bg-white py-16 sm:py-24">
+        <div className="mx-auto max-w-7xl px-4 sm:px-6">
+          <div className="mx-auto max-w-2xl text-center">
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">So funktioniert’s</p>
+            <h2 id="ablauf-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">In drei Schritten zum Virtual Data Center</h2>
+          </div>
+          <ol className="mt-12 grid gap-6 md:grid-cols-3">
+            {steps.map((step, i) => (
+              <li key={step.title} className="rounded-xl border border-slate-200 p-6">
+                <span className="inline-flex size-10 items-center justify-center rounded-full bg-brand-600 font-bold text-white" aria-hidden="true">{i + 1}</span>
+                <h3 className="mt-4 text-lg font-semibold text-slate-900">{step.title}</h3>
+                <p className="mt-2 text-slate-600">{step.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section aria-labelledby="vdc-cta-title" className="bg-brand-700">
+        <div className="mx-auto flex max-w-7xl flex-col items-start gap-6 px-4 py-14 sm:px-6 lg:flex-row lg:items-center lg:justify-between">
+          <div>
+            <h2 id="vdc-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Bereit für Ihr eigenes Rechenzentrum?</h2>
+            <p className="mt-2 text-lg text-brand-100">Wir beraten Sie gern zu Größe und Aufbau.</p>
+          </div>
+          <ButtonLink to="/shop/vdc-request" variant="outline" size="lg">Virtual Data Center anfragen</ButtonLink>
+        </div>
+      </section>
+    </>
+  );
 }
