@@ -1,15 +1,21 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { createRequire } from 'node:module';
 import { readEnv } from '../api/src/env.ts';
+
+const require = createRequire(import.meta.url);
 
 // Company details for the legal pages come from the same configuration as the API (read at build time;
 // `npm start` builds before serving).
 const company = readEnv().company;
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react(), tailwindcss()],
+  // React Router's package exports only its development build; production builds use the smaller
+  // production build that ships alongside it (same API, no dev-only warnings).
+  resolve: mode === 'production' ? { alias: { 'react-router': require.resolve('react-router').replace(/development([/\\])index\.m?js$/, 'production$1index.mjs') } } : {},
   define: { __COMPANY__: JSON.stringify(company) },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
   server: { port: 5173, proxy: { '/api': 'http://localhost:5000' } },
-});
+}));

@@ -14,6 +14,7 @@ import type { Secrets } from './lib/secrets.ts';
 import { AppError, validationCodeFor } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
 import { isDatabaseDown } from './http/db-errors.ts';
+import { allowedInlineStyleHashes } from './http/csp.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
@@ -70,7 +71,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        styleSrc: ["'self'", ...allowedInlineStyleHashes()],
         // Prerendered markup and Radix primitives set style attributes (positions, sizes).
         styleSrcAttr: ["'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],

@@ -17,7 +17,7 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 fs.writeFileSync(path.join(dist, 'spa.html'), template.replace('<!--app-->', '').replace('<!--head-->', '<meta name="robots" content="noindex" />'));
 
 for (const route of prerenderedPaths) {
-  const { html, head } = render(route);
+  const { html, head } = await render(route);
   let page = template.replace('<!--app-->', html);
   if (head.title) page = page.replace(/<title>.*?<\/title>/, `<title>${escape(head.title)}</title>`);
   page = page.replace('<!--head-->', head.description ? `<meta name="description" content="${escape(head.description)}" />` : '<meta name="description" content="Root Server, Webhosting und Cloud-Speicher aus Frankfurt am Main." />');

@@ -1,13 +1,15 @@
-import { useState, type ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'sonner';
+import { lazy, Suspense, type ReactNode } from 'react';
+
+// The toast host loads after the first paint; toasts only fire from interactive (lazy) pages.
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
 export function Providers({ children }: { children: ReactNode }) {
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 } } }));
   return (
-    <QueryClientProvider client={client}>
+    <>
       {children}
-      <Toaster position="top-right" richColors closeButton duration={5000} />
-    </QueryClientProvider>
+      <Suspense fallback={null}>
+        <Toaster position="top-right" richColors closeButton duration={5000} />
+      </Suspense>
+    </>
   );
 }

@@ -10,14 +10,15 @@ import { VdcPage } from '../routes/public/virtual-data-center.tsx';
 import { DomainPage } from '../routes/public/domain.tsx';
 import { ImpressumPage, DatenschutzPage, AgbPage } from '../routes/public/legal.tsx';
 import { FaqPage } from '../routes/public/faq.tsx';
-import { StatusPage } from '../routes/public/status.tsx';
 import { ComingSoonPage } from '../routes/public/coming-soon.tsx';
 import { NotFoundPage, ErrorPage } from '../routes/public/not-found.tsx';
-import { LoginPage } from '../routes/account/login.tsx';
-import { RegisterPage } from '../routes/account/register.tsx';
-import { ResetPasswordPage } from '../routes/account/reset-password.tsx';
 
-// Signed-in and staff areas load only when visited.
+// Everything that needs forms, schemas or data loads only when visited; the home page stays small.
+// Prerendering waits for these (react-dom/static), and hydration picks them up when loaded.
+const LoginPage = lazy(() => import('../routes/account/login.tsx').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('../routes/account/register.tsx').then((m) => ({ default: m.RegisterPage })));
+const ResetPasswordPage = lazy(() => import('../routes/account/reset-password.tsx').then((m) => ({ default: m.ResetPasswordPage })));
+const StatusPage = lazy(() => import('../routes/public/status.tsx').then((m) => ({ default: m.StatusPage })));
 const VerificationPage = lazy(() => import('../routes/account/verification.tsx'));
 const MfaPage = lazy(() => import('../routes/account/mfa.tsx'));
 const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
@@ -25,8 +26,12 @@ const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'))
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
 
+const QueryProvider = lazy(() => import('./query-provider.tsx'));
+
 const page = (node: ReactNode) => (
-  <Suspense fallback={<div className="mx-auto max-w-7xl px-4 py-16"><Spinner /></div>}>{node}</Suspense>
+  <Suspense fallback={<div className="mx-auto max-w-7xl px-4 py-16"><Spinner /></div>}>
+    <QueryProvider>{node}</QueryProvider>
+  </Suspense>
 );
 
 export function AppRoutes() {
@@ -43,7 +48,7 @@ export function AppRoutes() {
         <Route path="datenschutz" element={<DatenschutzPage />} />
         <Route path="agb" element={<AgbPage />} />
         <Route path="faq" element={<FaqPage />} />
-        <Route path="status" element={<StatusPage />} />
+        <Route path="status" element={page(<StatusPage />)} />
         <Route path="status-create" element={page(<StatusCreatePage />)} />
         <Route path="shop/root-server" element={<Navigate to="/shop/kvm-server" replace />} />
         <Route path="shop/kvm-server" element={page(<KvmConfiguratorPage />)} />
@@ -51,10 +56,10 @@ export function AppRoutes() {
         <Route path="shop/webhosting" element={<ComingSoonPage product="Webhosting" />} />
         <Route path="shop/cloud-storage" element={<ComingSoonPage product="Cloud-Speicher" />} />
         <Route path="shop/vdc-request" element={<ComingSoonPage product="Virtual Data Center" />} />
-        <Route path="login" element={<LoginPage />} />
-        <Route path="register" element={<RegisterPage />} />
-        <Route path="reset-password" element={<ResetPasswordPage />} />
-        <Route path="password-reset" element={<ResetPasswordPage />} />
+        <Route path="login" element={page(<LoginPage />)} />
+        <Route path="register" element={page(<RegisterPage />)} />
+        <Route path="reset-password" element={page(<ResetPasswordPage />)} />
+        <Route path="password-reset" element={page(<ResetPasswordPage />)} />
         <Route path="user/verification/:userId" element={page(<VerificationPage />)} />
         <Route path="Changelog" element={page(<ChangelogPlaceholder />)} />
         <Route path="changelog" element={page(<ChangelogPlaceholder />)} />

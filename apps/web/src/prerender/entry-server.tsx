@@ -1,13 +1,14 @@
 import { StrictMode } from 'react';
-import { renderToString } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { Providers } from '../app/providers.tsx';
 import { AppRoutes } from '../app/router.tsx';
 import { HeadContext, type HeadCollector } from '../components/page-meta.tsx';
 
-export function render(url: string) {
+/** Renders a route to HTML, waiting for lazy pages so their content is in the static HTML. */
+export async function render(url: string) {
   const head: HeadCollector = {};
-  const html = renderToString(
+  const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <HeadContext.Provider value={head}>
         <StaticRouter location={url}>
@@ -18,5 +19,7 @@ export function render(url: string) {
       </HeadContext.Provider>
     </StrictMode>,
   );
+  let html = '';
+  for await (const chunk of prelude) html += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk as Uint8Array);
   return { html, head };
 }

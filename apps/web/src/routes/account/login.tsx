@@ -1,4 +1,59 @@
-// Placeholder: replaced by the page implementation.
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { LoginInput, messages } from '@hp/contract';
+import { Button } from '../../components/ui/button.tsx';
+import { Field } from '../../components/ui/field.tsx';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { AuthCard } from '../../features/auth/components/auth-card.tsx';
+import { loginRequest, MFA_TOKEN_KEY } from '../../features/auth/api.ts';
+import { setToken } from '../../features/auth/session.ts';
+import { ApiRequestError } from '../../lib/api.ts';
+
 export function LoginPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">LoginPage</h1></div>;
+  const navigate = useNavigate();
+  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const result = await loginRequest(values);
+      if ('token' in result) {
+        setToken(result.token);
+        navigate('/dashboard');
+      } else {
+        sessionStorage.setItem(MFA_TOKEN_KEY, result.mfaToken);
+        navigate('/dashboard/mfa');
+      }
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.code === 'EMAIL_NOT_VERIFIED' && typeof err.details?.userId === 'string') {
+        toast.info(err.message, { duration: 7000 });
+        navigate(`/user/verification/${err.details.userId}`);
+      } else if (err instanceof ApiRequestError && err.status !== 0) {
+        toast.error(err.code === 'INVALID_DATA' ? messages.invalidLogin : err.message, { duration: 7000 });
+      } else {
+        toast.error(messages.loginNetwork, { duration: 7000 });
+      }
+    }
+  });
+
+  return (
+    <>
+      <PageMeta title="Login" description="Melden Sie sich im Kundenportal an, um Ihre Server, Rechnungen und Tickets zu verwalten." />
+      <AuthCard
+        title="Login"
+        subtitle="Melden Sie sich mit Ihrem Benutzernamen an."
+        footer={<>Noch kein Konto? <Link className="font-medium text-brand-700 underline" to="/register">Jetzt registrieren</Link></>}
+      >
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
+          <Field label="Passwort" type="password" autoComplete="current-password" {...register('password')} error={errors.password?.message} />
+          <div className="flex justify-end">
+            <Link to="/password-reset" className="text-sm font-medium text-brand-700 underline">Passwort vergessen?</Link>
+          </div>
+          <Button type="submit" className="w-full" loading={isSubmitting}>Anmelden</Button>
+        </form>
+      </AuthCard>
+    </>
+  );
 }

@@ -1,3 +1,9 @@
+import { PlaceholderPage } from './placeholder.tsx';
+
 export default function ChangelogPlaceholder() {
-  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">ChangelogPlaceholder</h1></div>;
+  return (
+    <div className="px-4 py-12">
+      <PlaceholderPage title="Changelog" text="Die Versionshinweise werden hier veröffentlicht, sobald der Changelog freigeschaltet ist." />
+    </div>
+  );
 }

@@ -1,3 +1,49 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import type { Role } from '@hp/contract';
+import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
+import { Spinner } from '../../components/ui/card.tsx';
+import { useSession } from '../../features/auth/session.ts';
+import { PlaceholderPage } from './placeholder.tsx';
+
+const ProfilePage = lazy(() => import('./profile.tsx'));
+
+function RequireRole({ roles, children }: { roles: Role[]; children: ReactNode }) {
+  const { claims } = useSession();
+  if (!claims || !roles.includes(claims.role)) return <Navigate to="/notfound" replace />;
+  return <>{children}</>;
+}
+
+const staff: Role[] = ['employee', 'owner'];
+const soon = (title: string, text = 'Diese Funktion folgt mit einem der nächsten Updates.') => <PlaceholderPage title={title} text={text} />;
+
+/** Everything under /dashboard: requires a stored token (spec), otherwise /login. */
 export default function PortalRoutes() {
-  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">PortalRoutes</h1></div>;
+  const { token, claims } = useSession();
+  if (!token || !claims) return <Navigate to="/login" replace />;
+  return (
+    <Routes>
+      <Route element={<DashboardLayout />}>
+        <Route index element={soon('Meine Server', 'Hier erscheinen Ihre Server, sobald die Serververwaltung freigeschaltet ist.')} />
+        <Route path="profil" element={<Suspense fallback={<Spinner />}><ProfilePage /></Suspense>} />
+        <Route path="order" element={soon('Bestellungen')} />
+        <Route path="order/:orderId" element={soon('Bestellung')} />
+        <Route path="invoices" element={soon('Rechnungen')} />
+        <Route path="support" element={soon('Support')} />
+        <Route path="my-tickets" element={soon('Meine Tickets')} />
+        <Route path="linux/:serverId" element={soon('Serververwaltung')} />
+        <Route path="windows/:serverId" element={soon('Serververwaltung')} />
+        <Route path="other/:serverId" element={soon('Serververwaltung')} />
+        <Route path="WebDetails" element={soon('Webhosting-Paket')} />
+        <Route path="support-overview" element={<RequireRole roles={staff}>{soon('Ticket-Übersicht')}</RequireRole>} />
+        <Route path="customer-overview" element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
+        <Route path="customer-details/:customerId" element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
+        <Route path="servers" element={<RequireRole roles={staff}>{soon('Server-Management')}</RequireRole>} />
+        <Route path="physical-servers" element={<RequireRole roles={staff}>{soon('Physische Server')}</RequireRole>} />
+        <Route path="ipaddressmanagement" element={<RequireRole roles={staff}>{soon('IP-Adressverwaltung')}</RequireRole>} />
+        <Route path="statistics" element={<RequireRole roles={['owner']}>{soon('Statistiken')}</RequireRole>} />
+        <Route path="*" element={<Navigate to="/404" replace />} />
+      </Route>
+    </Routes>
+  );
 }

@@ -1,3 +1,9 @@
+import { PlaceholderPage } from '../portal/placeholder.tsx';
+
 export default function KvmConfiguratorPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-16"><h1 className="text-3xl font-bold">KvmConfiguratorPage</h1></div>;
+  return (
+    <div className="px-4 py-12">
+      <PlaceholderPage title="KVM Server konfigurieren" text="Der Server-Konfigurator mit Live-Preis und Bezahlung wird gerade fertiggestellt und ist in Kürze hier verfügbar." />
+    </div>
+  );
 }

@@ -1,0 +1,32 @@
+import type { LoginResult, Profile } from '@hp/contract';
+import { api } from '../../lib/api.ts';
+import { clearToken } from './session.ts';
+
+export const MFA_TOKEN_KEY = 'mfaToken';
+
+export const loginRequest = (body: { username: string; password: string }) => api<LoginResult>('/auth/login', { body, anonymous: true });
+export const registerRequest = (body: { username: string; email: string; password: string; confirmPassword: string }) =>
+  api<{ code: string; message: string; userId: string }>('/auth/register', { body, anonymous: true });
+export const verifyEmailRequest = (body: { userId: string; code: string }) => api<{ message: string }>('/auth/verify-email', { body, anonymous: true });
+export const resendVerificationRequest = (body: { userId: string }) => api<{ retryAfterSeconds: number }>('/auth/verify-email/resend', { body, anonymous: true });
+export const mfaLoginRequest = (body: { mfaToken: string; code: string } | { mfaToken: string; backupCode: string }) => api<{ token: string }>('/auth/mfa', { body, anonymous: true });
+export const resetRequest = (body: { email: string }) => api<{ resetId: string }>('/auth/password-reset/request', { body, anonymous: true });
+export const resetVerify = (body: { resetId: string; code: string }) => api<{ resetToken: string }>('/auth/password-reset/verify', { body, anonymous: true });
+export const resetComplete = (body: { resetToken: string; newPassword: string }) => api<{ message: string }>('/auth/password-reset/complete', { body, anonymous: true });
+
+export const profileRequest = () => api<Profile>('/account/profile');
+export const updateProfileRequest = (body: Omit<Profile, 'username' | 'customerId' | 'mfaEnabled'>) => api<Profile>('/account/profile', { method: 'PUT', body });
+export const changePasswordRequest = (body: { currentPassword: string; newPassword: string }) => api<{ token: string }>('/account/password', { body });
+export const mfaSetupRequest = () => api<{ secret: string; otpauthUrl: string; qrDataUrl: string }>('/account/mfa/setup', { method: 'POST' });
+export const mfaEnableRequest = (body: { code: string }) => api<{ backupCodes: string[] }>('/account/mfa/enable', { body });
+export const mfaDisableRequest = (body: { password: string; code: string }) => api<void>('/account/mfa/disable', { body });
+
+/** Ends the session on the server (refresh cookie and token) and forgets the token here. */
+export async function logout() {
+  try {
+    await api<void>('/auth/logout', { method: 'POST' });
+  } catch {
+    // The token is dropped locally either way.
+  }
+  clearToken();
+}
