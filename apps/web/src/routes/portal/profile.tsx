@@ -104,7 +104,8 @@ const pickEditable = (p: Profile): UpdateProfileInput => ({
 
 function SecurityCard({ profile }: { profile: Profile }) {
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const [mfaOpen, setMfaOpen] = useState(false);
+  // Chosen when the switch is pressed, so the enrolment dialog stays open after MFA became active.
+  const [mfaDialog, setMfaDialog] = useState<'enable' | 'disable' | null>(null);
   return (
     <Card className="p-6">
       <h2 className="text-lg font-semibold text-slate-900">Sicherheit</h2>
@@ -129,7 +130,7 @@ function SecurityCard({ profile }: { profile: Profile }) {
           </div>
           <Switch.Root
             checked={profile.mfaEnabled}
-            onCheckedChange={() => setMfaOpen(true)}
+            onCheckedChange={() => setMfaDialog(profile.mfaEnabled ? 'disable' : 'enable')}
             aria-labelledby="mfa-label"
             className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition-colors data-[state=checked]:bg-green-600"
           >
@@ -138,9 +139,8 @@ function SecurityCard({ profile }: { profile: Profile }) {
         </div>
       </div>
       <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
-      {profile.mfaEnabled
-        ? <DisableMfaDialog open={mfaOpen} onOpenChange={setMfaOpen} />
-        : <EnableMfaDialog open={mfaOpen} onOpenChange={setMfaOpen} />}
+      <EnableMfaDialog open={mfaDialog === 'enable'} onOpenChange={(o) => setMfaDialog(o ? 'enable' : null)} />
+      <DisableMfaDialog open={mfaDialog === 'disable'} onOpenChange={(o) => setMfaDialog(o ? 'disable' : null)} />
     </Card>
   );
 }

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+export const dataDir = () => process.env.E2E_DATA_DIR!;
+
+export interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
+export function demoAccount(role: DemoAccount['role']): DemoAccount {
+  const list = JSON.parse(fs.readFileSync(path.join(dataDir(), 'demo-credentials.json'), 'utf8')) as DemoAccount[];
+  return list.find((a) => a.role === role)!;
+}
+
+/** Decodes quoted-printable soft breaks and escapes well enough to read a code from an .eml file. */
+function decodeQuotedPrintable(raw: string) {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** Waits for a new mail to `to` in the outbox and returns the 4-character code in it. */
+export async function codeFromOutbox(to: string, since: number): Promise<string> {
+  const dir = path.join(dataDir(), 'outbox');
+  let found: string | undefined;
+  await expect.poll(() => {
+    if (!fs.existsSync(dir)) return undefined;
+    const files = fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).mtimeMs >= since - 5).sort();
+    for (const file of files.reverse()) {
+      const text = decodeQuotedPrintable(fs.readFileSync(file, 'utf8'));
+      if (!new RegExp(`^To: .*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text)) continue;
+      const code = text.match(/lautet: ([A-Z0-9]{4})/)?.[1];
+      if (code) return (found = code);
+    }
+    return undefined;
+  }, { timeout: 15_000, message: `Mail an ${to}` }).toBeTruthy();
+  return found!;
+}
+
+export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+export const PASSWORD = 'Sicher!Passwort1';
+
+export async function login(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Benutzername').fill(username);
+  await page.getByLabel('Passwort', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+}
+
+/** Types a code into the box row by pasting it into the first box (the boxes spread pasted text). */
+export async function pasteCode(page: Page, label: string, code: string) {
+  const first = page.getByLabel(`${label}: Zeichen 1 von`, { exact: false });
+  await first.focus();
+  await page.evaluate(async (text) => {
+    const el = document.activeElement as HTMLInputElement;
+    const data = new DataTransfer();
+    data.setData('text', text);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, code);
+}
