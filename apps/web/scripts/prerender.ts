@@ -21,6 +21,8 @@ for (const route of prerenderedPaths) {
   let page = template.replace('<!--app-->', html);
   if (head.title) page = page.replace(/<title>.*?<\/title>/, `<title>${escape(head.title)}</title>`);
   page = page.replace('<!--head-->', head.description ? `<meta name="description" content="${escape(head.description)}" />` : '<meta name="description" content="Root Server, Webhosting und Cloud-Speicher aus Frankfurt am Main." />');
+  // The CSP allows no inline scripts; a prerendered page must not depend on one.
+  if (/<script(?![^>]*\bsrc=)[^>]*>/.test(page)) throw new Error(`prerendered ${route} contains an inline script`);
   const out = route === '/' ? path.join(dist, 'index.html') : path.join(dist, route.slice(1), 'index.html');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, page);

@@ -18,6 +18,8 @@ export async function render(url: string) {
         </StaticRouter>
       </HeadContext.Provider>
     </StrictMode>,
+    // Never split boundaries into out-of-line chunks: revealing them needs inline scripts, which the CSP forbids.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   let html = '';
   for await (const chunk of prelude) html += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk as Uint8Array);

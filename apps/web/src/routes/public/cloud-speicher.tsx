@@ -13,7 +13,7 @@ const accessMethods: { title: string; icon: Icon; text: string }[] = [
 ];
 
 const features: { title: string; icon: Icon; text: string }[] = [
-  { title: 'Bis zu 10 TB', icon: HardDrive, text: 'Wählen Sie den Speicherplatz, den Sie brauchen – bis zu 10 TB pro Konto.' },
+  { title: 'Bis zu 10\u00a0TB', icon: HardDrive, text: 'Wählen Sie den Speicherplatz, den Sie brauchen – bis zu 10 TB pro Konto.' },
   { title: 'Automatische Synchronisation', icon: RefreshCw, text: 'Änderungen werden zwischen all Ihren Geräten automatisch abgeglichen.' },
   { title: 'Mobile Apps', icon: FolderSync, text: 'Fotos und Dokumente direkt vom Smartphone sichern – unterwegs und zu Hause.' },
   { title: 'Freigabelinks', icon: Share2, text: 'Teilen Sie Dateien und Ordner einfach per Link – auch mit Personen ohne eigenes Konto.' },
@@ -40,7 +40,7 @@ export function CloudStoragePage() {
             </div>
           </div>
           <div className="rounded-2xl border border-white/10 bg-white/5 p-8 text-center backdrop-blur">
-            <p className="text-6xl font-bold text-white">10 TB</p>
+            <p className="text-6xl font-bold text-white">10&nbsp;TB</p>
             <p className="mt-2 text-slate-300">maximaler Speicherplatz pro Konto</p>
           </div>
         </div>

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ComponentType, type SVGProps } from 'react';
 import { Link } from 'react-router';
 import {
-  ArrowRight, Check, Cloud, Construction, Gauge, Globe, HardDrive, Headset, Layers, Network, Pause, Play, Server,
-  ShieldCheck, Undo2, Wrench,
+  ArrowRight, Boxes, Check, Cloud, Construction, Gauge, Globe, HardDrive, Headset, Mail, Network, Pause, Play, Server,
+  ShieldCheck, Undo2,
 } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
@@ -19,22 +19,22 @@ const services: { title: string; to: string; icon: Icon; description: string }[]
   { title: 'Webhosting', to: '/webhosting', icon: Globe, description: 'Schnelles Webhosting mit PHP, MySQL, kostenlosem SSL-Zertifikat und One-Click-Installer für Ihre Website.' },
   { title: 'Domain Name', to: '/domain', icon: Network, description: 'Ihre Wunschdomain aus über 300 Endungen – mit DNS-Verwaltung, WHOIS-Schutz und Transfersperre.' },
   { title: 'Cloud-Speicher', to: '/cloud-speicher', icon: Cloud, description: 'Bis zu 10 TB Speicherplatz, erreichbar per Browser, App oder Samba – mit Synchronisation und Freigabelinks.' },
-  { title: 'Virtual Data Center', to: '/virtual-data-center', icon: Layers, description: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.' },
+  { title: 'Virtual Data Center', to: '/virtual-data-center', icon: Boxes, description: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.' },
 ];
 
 const claims: { title: string; icon: Icon; text: string }[] = [
   { title: '24/7 Ticket-Support', icon: Headset, text: 'Unser Support-Team nimmt Ihre Anfrage rund um die Uhr über das Ticket-System entgegen.' },
-  { title: '99,9 % Uptime', icon: Gauge, text: 'Redundante Infrastruktur und Monitoring sorgen dafür, dass Ihre Dienste erreichbar bleiben.' },
+  { title: '99,9\u00a0% Uptime', icon: Gauge, text: 'Redundante Infrastruktur und Monitoring sorgen dafür, dass Ihre Dienste erreichbar bleiben.' },
   { title: 'DDoS-Schutz', icon: ShieldCheck, text: 'Angriffe werden automatisch erkannt und gefiltert, bevor sie Ihren Server erreichen.' },
   { title: 'NVMe-Speicher', icon: HardDrive, text: 'Schnelle NVMe-SSDs für kurze Ladezeiten und performante Datenbanken.' },
   { title: '30 Tage Geld-zurück-Garantie', icon: Undo2, text: 'Testen Sie unsere Produkte ohne Risiko – sind Sie nicht zufrieden, erhalten Sie Ihr Geld zurück.' },
-  { title: '1 Gbit/s Netzwerk', icon: Network, text: 'Jeder Server ist mit bis zu 1 Gbit/s an unser Netzwerk angebunden.' },
+  { title: '1\u00a0Gbit/s Netzwerk', icon: Network, text: 'Jeder Server ist mit bis zu 1 Gbit/s an unser Netzwerk angebunden.' },
 ];
 
 const heroStats = [
-  { value: '99,9 %', label: 'Uptime' },
+  { value: '99,9\u00a0%', label: 'Uptime' },
   { value: '24/7', label: 'Ticket-Support' },
-  { value: '1 Gbit/s', label: 'Netzwerkanbindung' },
+  { value: '1\u00a0Gbit/s', label: 'Netzwerkanbindung' },
   { value: 'NVMe', label: 'SSD-Speicher' },
 ];
 
@@ -91,7 +91,7 @@ function Hero() {
             <ShieldCheck className="size-4 text-brand-200" aria-hidden="true" />
             Hosting für Unternehmen und Privatkunden
           </p>
-          <h1 className="text-4xl font-bold tracking-tight sm:text-5xl lg:text-6xl">
+          <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">
             <span className="block">Leistungsstark und zuverlässig:</span>
             {/* All phrases share one grid cell, so the box is as tall as the longest phrase and never shifts layout. */}
             <span className="mt-2 grid text-brand-200" aria-hidden="true">
@@ -178,7 +178,7 @@ function Services() {
           <li>
             <div className="flex h-full flex-col rounded-xl bg-brand-800 p-6 text-white shadow-sm">
               <span className="inline-flex size-12 items-center justify-center rounded-lg bg-white/10">
-                <Wrench className="size-6" aria-hidden="true" />
+                <Mail className="size-6" aria-hidden="true" />
               </span>
               <h3 className="mt-5 text-lg font-semibold">Individuelle Anforderungen?</h3>
               <p className="mt-2 flex-1 text-brand-100">Sie planen ein größeres Projekt oder brauchen eine maßgeschneiderte Lösung? Sprechen Sie uns an – wir beraten Sie gern.</p>

@@ -11,8 +11,8 @@ type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
 const configLimits = [
   { value: '1–88', label: 'vCPU-Kerne' },
-  { value: '2–512 GB', label: 'Arbeitsspeicher' },
-  { value: '25–500 GB', label: 'NVMe-Speicher' },
+  { value: '2–512\u00a0GB', label: 'Arbeitsspeicher' },
+  { value: '25–500\u00a0GB', label: 'NVMe-Speicher' },
   { value: '1–12', label: 'Monate Laufzeit' },
 ];
 
@@ -65,11 +65,11 @@ export function RootServerPage() {
               {configLimits.map((item) => (
                 <div key={item.label} className="rounded-xl bg-white/5 p-4 ring-1 ring-white/10">
                   <dt className="text-sm text-slate-300">{item.label}</dt>
-                  <dd className="mt-1 text-2xl font-bold text-white">{item.value}</dd>
+                  <dd className="mt-1 text-xl font-bold whitespace-nowrap text-white sm:text-2xl">{item.value}</dd>
                 </div>
               ))}
             </dl>
-            <p className="mt-6 text-sm text-slate-200">Bis zu 15 % Rabatt bei längerer Laufzeit: 5 % ab 3 Monaten, 10 % ab 6 Monaten, 15 % ab 9 Monaten.</p>
+            <p className="mt-6 text-sm text-slate-200">Bis zu 15&nbsp;% Rabatt bei längerer Laufzeit: 5&nbsp;% ab 3&nbsp;Monaten, 10&nbsp;% ab 6&nbsp;Monaten, 15&nbsp;% ab 9&nbsp;Monaten.</p>
           </div>
         </div>
       </section>
@@ -111,7 +111,7 @@ export function RootServerPage() {
         <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 sm:px-6 lg:grid-cols-2">
           <div>
             <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Netzwerk</p>
-            <h2 id="netzwerk-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Schnell angebunden mit 1 Gbit/s</h2>
+            <h2 id="netzwerk-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Schnell angebunden mit 1&nbsp;Gbit/s</h2>
             <p className="mt-4 text-lg text-slate-600">
               Jeder Root Server ist mit bis zu 1 Gbit/s an unser redundantes Netzwerk angebunden. So laden Ihre Anwendungen schnell – auch wenn viele Besucher gleichzeitig zugreifen.
             </p>
@@ -121,8 +121,8 @@ export function RootServerPage() {
               <Network className="size-8" aria-hidden="true" />
             </span>
             <div>
-              <p className="text-4xl font-bold text-brand-900">1 Gbit/s</p>
-              <p className="mt-1 text-slate-700">Netzwerkanbindung mit DDoS-Schutz und 99,9 % Uptime</p>
+              <p className="text-4xl font-bold text-brand-900">1&nbsp;Gbit/s</p>
+              <p className="mt-1 text-slate-700">Netzwerkanbindung mit DDoS-Schutz und 99,9&nbsp;% Uptime</p>
             </div>
           </div>
         </div>

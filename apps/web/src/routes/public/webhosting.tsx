@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
-import { Archive, ArrowRight, Check, Code, FolderSync, Globe, LockKeyhole, MousePointerClick } from 'lucide-react';
+import { Archive, ArrowRight, Check, Code, FolderSync, Globe, Lock, MousePointerClick } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -12,7 +12,7 @@ const features: { title: string; icon: Icon; text: string }[] = [
   { title: 'One-Click-Backups', icon: Archive, text: 'Sichern und wiederherstellen mit einem Klick – so ist Ihre Website jederzeit geschützt.' },
   { title: 'One-Click-Installer', icon: MousePointerClick, text: 'Beliebte Anwendungen wie WordPress installieren Sie in wenigen Sekunden, ganz ohne Vorkenntnisse.' },
   { title: 'Kostenlose Subdomain', icon: Globe, text: 'Starten Sie sofort mit einer kostenlosen Subdomain – eine eigene Domain können Sie jederzeit verbinden.' },
-  { title: 'SSL-Zertifikat inklusive', icon: LockKeyhole, text: 'Kostenlose SSL-Zertifikate sorgen für verschlüsselte Verbindungen und das Schloss-Symbol im Browser.' },
+  { title: 'SSL-Zertifikat inklusive', icon: Lock, text: 'Kostenlose SSL-Zertifikate sorgen für verschlüsselte Verbindungen und das Schloss-Symbol im Browser.' },
 ];
 
 const useCases = [
