@@ -5,3 +5,4 @@ export * from './auth.ts';
 export * from './profile.ts';
 export * from './errors.ts';
 export * from './site.ts';
+export * from './status.ts';
