@@ -21,11 +21,23 @@ import { statusRoutes } from './modules/status/status.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { webRoutes } from './http/web.ts';
 
+/** Headers for the few responses that bypass the helmet hook. */
+const baselineSecurityHeaders = {
+  'content-security-policy': "default-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
 export interface Deps {
   db: Db;
   mail: Mailer;
   env: Env;
   secrets: Secrets;
+  /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */
+  logStream?: NodeJS.WritableStream;
 }
 
 declare module 'fastify' {
@@ -40,6 +52,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.env.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
       // Secrets must never reach the log, whatever a future log line includes.
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.code', '*.token', '*.resetToken', '*.mfaToken', '*.backupCode', '*.secret'],
@@ -53,7 +66,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     requestIdHeader: false,
     trustProxy: deps.env.trustProxy,
     bodyLimit: 256 * 1024,
-    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true },
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors the router raises before any hook runs (malformed percent-encoding): German JSON and the
+    // security headers, instead of Fastify's English text echoing the URL.
+    frameworkErrors: (err, req, reply) => {
+      reply.headers({ ...baselineSecurityHeaders, 'x-request-id': req.id });
+      const status = err.code === 'FST_ERR_BAD_URL' ? 400 : (err as FastifyError).statusCode ?? 400;
+      return reply.status(status).type('application/json').send({ error: { code: 'BAD_REQUEST', message: messages.invalidInput }, requestId: req.id });
+    },
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -67,6 +87,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   await app.register(helmet, {
+    // A fresh nonce per response; HTML pages hand the style nonce to the client (meta csp-nonce) for
+    // libraries that inject <style> elements (Radix's scroll lock).
+    enableCSPNonces: true,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

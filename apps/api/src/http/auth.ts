@@ -6,6 +6,7 @@ import { messages } from '@hp/contract';
 import { sessions, users } from '../db/schema/index.ts';
 import { verifyToken } from '../lib/tokens.ts';
 import { forbidden, unauthorized } from './errors.ts';
+import { rejectNulCharacters } from './input.ts';
 
 /**
  * Access policies. Every route declares one in `config.access`; a route without one is refused at
@@ -35,6 +36,10 @@ declare module 'fastify' {
   }
 }
 
+/** The Swagger UI mounted by app.ts (routePrefix '/api/docs'). */
+const DOCS_PREFIX = '/api/docs';
+const isDocsRoute = (url: string) => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+
 export interface RegisteredRoute { method: string; url: string; access: AccessPolicy | undefined }
 
 const allowed: Record<AccessPolicy, (role: Role) => boolean> = {
@@ -48,12 +53,17 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { jwtKey: Uint8A
   app.decorateRequest('user', null);
 
   app.addHook('onRoute', (route) => {
+    // Swagger UI registers its own routes and cannot be given a policy: its pages are public.
+    if (!route.config?.access && isDocsRoute(route.url)) route.config = { ...route.config, access: 'public' };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
       opts.routes.push({ method, url: route.url, access: (route.config as { access?: AccessPolicy } | undefined)?.access });
     }
   });
+
+  // Input hygiene for every route, decided before validation and handlers run.
+  app.addHook('preValidation', rejectNulCharacters);
 
   app.addHook('onRequest', async (req) => {
     const policy = req.routeOptions.config?.access;

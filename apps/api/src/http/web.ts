@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { matchesKnownRoute, messages } from '@hp/contract';
 
@@ -18,6 +18,24 @@ export async function webRoutes(app: FastifyInstance) {
     } catch {
       return false;
     }
+  };
+
+  // Methods without a route (OPTIONS, DELETE /api/auth/me, POST /api/health …) answer like every other error.
+  app.setNotFoundHandler((req, reply) =>
+    reply.status(404).type('application/json').send({ error: { code: 'NOT_FOUND', message: messages.notFound }, requestId: req.id }));
+
+  // HTML is small and read often: cache it by path and modification time, then stamp the nonce in.
+  const htmlCache = new Map<string, { mtimeMs: number; text: string }>();
+  const sendHtml = (reply: FastifyReply, rel: string, status = 200) => {
+    const file = path.join(root, rel);
+    const stat = fs.statSync(file);
+    let cached = htmlCache.get(file);
+    if (!cached || cached.mtimeMs !== stat.mtimeMs) {
+      cached = { mtimeMs: stat.mtimeMs, text: fs.readFileSync(file, 'utf8') };
+      htmlCache.set(file, cached);
+    }
+    const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
+    return reply.status(status).type('text/html; charset=utf-8').send(cached.text.replace('__CSP_NONCE__', nonce));
   };
 
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
@@ -39,9 +57,9 @@ export async function webRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-cache');
     const route = '/' + rel.replace(/\/+$/, '');
     const prerendered = path.join(rel.replace(/\/+$/, ''), 'index.html');
-    if (matchesKnownRoute(route) && exists(path.join(root, prerendered))) return reply.type('text/html').sendFile(prerendered);
-    if (matchesKnownRoute(route) && exists(path.join(root, 'spa.html'))) return reply.type('text/html').sendFile('spa.html');
-    if (exists(path.join(root, '404/index.html'))) return reply.status(matchesKnownRoute(route) ? 200 : 404).type('text/html').sendFile('404/index.html');
+    if (matchesKnownRoute(route) && exists(path.join(root, prerendered))) return sendHtml(reply, prerendered);
+    if (matchesKnownRoute(route) && exists(path.join(root, 'spa.html'))) return sendHtml(reply, 'spa.html');
+    if (exists(path.join(root, '404/index.html'))) return sendHtml(reply, '404/index.html', matchesKnownRoute(route) ? 200 : 404);
     return reply.status(404).type('text/plain').send('Oops! Diese Seite wurde nicht gefunden (die Weboberfläche wurde noch nicht gebaut: npm run build).');
   });
 }

@@ -68,7 +68,8 @@ export async function authRoutes(app: FastifyInstance) {
     const parsed = parseRefreshToken(req.cookies[REFRESH_COOKIE]);
     const rotated = parsed && (await rotateSession(app.db, app.deps.secrets, parsed.sessionId, parsed.secret));
     const user = rotated && (await app.db.query.users.findFirst({ where: eq(users.id, rotated.userId) }));
-    if (!parsed || !rotated || !user || user.disabledAt) {
+    // A role change ends the session (as for the access token): no new token for the old role.
+    if (!parsed || !rotated || !user || user.disabledAt || user.role !== rotated.role) {
       clearRefreshCookie(reply);
       throw unauthorized(messages.sessionExpired, 'SESSION_EXPIRED');
     }

@@ -5,7 +5,7 @@ import type { Deps } from '../../app.ts';
 import { users, oneTimeCodes, backupCodes } from '../../db/schema/index.ts';
 import { AppError, badRequest, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { assertBelowLimit, enforceLimit, hitCounter, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
+import { assertBelowLimit, enforceLimit, hitCounter, peekCounter, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
 import { decryptSecret, hmac } from '../../lib/secrets.ts';
 import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
 import { passwordChangedMail, registrationAttemptMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
@@ -57,7 +57,7 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
   const passwordHash = await hashPassword(input.password);
   if (taken.length) {
     await sendMail(deps, registrationAttemptMail(email));
-    return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: crypto.randomUUID() };
+    return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
   const inserted = await deps.db.insert(users).values({ username, email, passwordHash, role: 'customer' }).onConflictDoNothing().returning({ id: users.id });
   const created = inserted[0];
@@ -65,12 +65,23 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
     // Lost a race against a parallel registration of the same name or address.
     const again = await deps.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
     if (again.length) throw badRequest('DATA_EXISTS', messages.DATA_EXISTS);
-    return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: crypto.randomUUID() };
+    return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
   const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: created.id, purpose: 'verify_email' });
   await sendMail(deps, verificationMail(email, username, code!));
   return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: created.id };
 }
+
+/**
+ * The id handed out when no account was created. Its resend timer starts now, as a real account's
+ * would with its first code, so the verification page cannot tell the two apart.
+ */
+async function stubAccountId(deps: AuthDeps) {
+  const id = crypto.randomUUID();
+  await hitCounter(deps.db, stubResendRule(id));
+  return id;
+}
+const stubResendRule = (userId: string) => ({ key: `resend-stub:${userId}`, limit: 1, windowSeconds: RESEND_BLOCK_SECONDS });
 
 export async function verifyEmail(deps: AuthDeps, input: { userId: string; code: string }, ip: string) {
   await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
@@ -87,7 +98,13 @@ export async function verifyEmail(deps: AuthDeps, input: { userId: string; code:
 export async function resendVerification(deps: AuthDeps, input: { userId: string }, ip: string) {
   await enforceLimit(deps.db, { key: `resend-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
   const user = await deps.db.query.users.findFirst({ where: eq(users.id, input.userId) });
-  if (!user || user.emailVerifiedAt) return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
+  if (!user || user.emailVerifiedAt) {
+    // Same answers as for a real, unverified account: blocked for 60 s after each (pretended) code.
+    const stub = await peekCounter(deps.db, stubResendRule(input.userId));
+    if (stub.count > 0) throw tooManyRequests(Math.ceil(stub.retryAfter), messages.resendTooEarly, 'RESEND_TOO_EARLY');
+    await hitCounter(deps.db, stubResendRule(input.userId));
+    return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
+  }
   const wait = await secondsUntilResend(deps, user.id);
   if (wait > 0) throw tooManyRequests(wait, messages.resendTooEarly, 'RESEND_TOO_EARLY');
   const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
@@ -108,11 +125,12 @@ async function secondsUntilResend(deps: AuthDeps, userId: string) {
 export async function login(deps: AuthDeps, input: LoginInput, ip: string, userAgent: string) {
   const name = input.username.trim().toLowerCase();
   const ipRule = { key: `login-ip:${ip}`, limit: limits.loginPerIp, windowSeconds: WINDOW };
-  const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
   await assertBelowLimit(deps.db, ipRule);
-  await assertBelowLimit(deps.db, accountRule);
 
   const user = await deps.db.query.users.findFirst({ where: or(sql`lower(${users.username}) = ${name}`, sql`lower(${users.email}) = ${name}`) });
+  // Keyed by the account, not by the name typed: user name and e-mail address share one budget.
+  const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, user ? `user:${user.id}` : name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
+  await assertBelowLimit(deps.db, accountRule);
   const valid = user ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
   if (!user || !valid) {
     await hitCounter(deps.db, ipRule);

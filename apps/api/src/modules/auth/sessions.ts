@@ -51,7 +51,7 @@ export async function rotateSession(db: Db, secrets: Secrets, sessionId: string,
     .where(and(eq(sessions.id, sessionId), eq(sessions.refreshTokenHash, row.refreshTokenHash), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id, userId: sessions.userId });
   if (!updated.length) return null;
-  return { userId: row.userId, refreshToken: `${sessionId}.${next}` };
+  return { userId: row.userId, role: row.role, refreshToken: `${sessionId}.${next}` };
 }
 
 export async function revokeSession(db: Db, sessionId: string) {
