@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
@@ -72,7 +72,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     frameworkErrors: (err, req, reply) => {
       reply.headers({ ...baselineSecurityHeaders, 'x-request-id': req.id });
       const status = err.code === 'FST_ERR_BAD_URL' ? 400 : (err as FastifyError).statusCode ?? 400;
-      return reply.status(status).type('application/json').send({ error: { code: 'BAD_REQUEST', message: messages.invalidInput }, requestId: req.id });
+      return (reply as unknown as FastifyReply).status(status).type('application/json').send({ error: { code: 'BAD_REQUEST', message: messages.invalidInput }, requestId: req.id });
     },
   });
 

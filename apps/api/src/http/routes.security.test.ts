@@ -480,9 +480,8 @@ describeEachDatabase('routes: access matrix, fuzzing, headers (security)', (ctx)
     expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: user.auth })).statusCode).toBe(200);
   });
 
-  // Known defect, kept visible: Fastify answers malformed percent-encoding (FST_ERR_BAD_URL) and path
-  // parameters over 100 characters (FST_ERR_MAX_PARAM_LENGTH, 414) itself, with an English body that
-  // echoes the URL and without the security headers. The fix needs the `frameworkErrors` option in
+  // Fastify's router answers malformed percent-encoding itself, before any hook; `frameworkErrors` in
+  // app.ts turns that into German JSON with the security headers. Over-long parameters reach the routes.
   it('answers malformed URLs and over-long path parameters with German JSON and the security headers', async () => {
     for (const url of ['/api/auth/me%', '/api/status/services/%E0%A4%A', '/%E0%A4%A', `/api/status/services/${'9'.repeat(101)}`]) {
       const res = await ctx().app.inject({ method: 'GET', url, remoteAddress: nextIp() });
