@@ -1,9 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { setNonce } from 'get-nonce';
 import { Providers } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
 import './styles.css';
+
+// The server puts a per-response style nonce here; libraries that inject <style> elements use it.
+const nonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content');
+if (nonce && nonce !== '__CSP_NONCE__') setNonce(nonce);
 
 const container = document.getElementById('root')!;
 const app = (

@@ -4,6 +4,7 @@ import { Menu, X } from 'lucide-react';
 import { useToken } from '../../features/auth/session.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 export function Logo({ className }: { className?: string }) {
   return (
@@ -22,6 +23,7 @@ const navItems = [
 export function SiteHeader() {
   const [open, setOpen] = useState(false);
   const token = useToken();
+  const hydrated = useHydrated();
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     cn('block rounded-md px-3 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900');
 
@@ -46,6 +48,7 @@ export function SiteHeader() {
             type="button"
             className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden"
             aria-expanded={open}
+            disabled={!hydrated}
             aria-controls="mobile-nav"
             aria-label={open ? 'Menü schließen' : 'Menü öffnen'}
             onClick={() => setOpen((v) => !v)}

@@ -10,9 +10,11 @@ import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { loginRequest, MFA_TOKEN_KEY } from '../../features/auth/api.ts';
 import { setToken } from '../../features/auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 export function LoginPage() {
   const navigate = useNavigate();
+  const hydrated = useHydrated();
   const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -46,13 +48,15 @@ export function LoginPage() {
         footer={<>Noch kein Konto? <Link className="font-medium text-brand-700 underline" to="/register">Jetzt registrieren</Link></>}
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
+            <fieldset disabled={!hydrated} className="space-y-4">
           <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
           <Field label="Passwort" type="password" autoComplete="current-password" {...register('password')} error={errors.password?.message} />
           <div className="flex justify-end">
             <Link to="/password-reset" className="text-sm font-medium text-brand-700 underline">Passwort vergessen?</Link>
           </div>
           <Button type="submit" className="w-full" loading={isSubmitting}>Anmelden</Button>
-        </form>
+          </fieldset>
+          </form>
       </AuthCard>
     </>
   );

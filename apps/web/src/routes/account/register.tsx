@@ -13,12 +13,14 @@ import { PasswordChecklist } from '../../features/auth/components/password-check
 import { registerRequest } from '../../features/auth/api.ts';
 import { useToken } from '../../features/auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 export const REDIRECT_AFTER_REGISTRATION_MS = 3000;
 
 export function RegisterPage() {
   const token = useToken();
   const navigate = useNavigate();
+  const hydrated = useHydrated();
   const [createdId, setCreatedId] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const { register, handleSubmit, control, setError, formState: { errors, isSubmitting } } = useForm<RegisterInput>({
@@ -70,6 +72,7 @@ export function RegisterPage() {
           </Alert>
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-4">
+            <fieldset disabled={!hydrated} className="space-y-4">
             <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
             <Field label="E-Mail" type="email" autoComplete="email" {...register('email')} error={errors.email?.message} />
             <Field label="Passwort" type="password" autoComplete="new-password" aria-describedby="pw-rules" {...register('password')} error={errors.password?.message} />
@@ -82,6 +85,7 @@ export function RegisterPage() {
               error={errors.confirmPassword?.message ?? (confirm && confirm !== password ? messages.PASSWORT_NOT_IDENTICALLY : undefined)}
             />
             <Button type="submit" className="w-full" disabled={!canSubmit} loading={isSubmitting}>Konto erstellen</Button>
+            </fieldset>
           </form>
         )}
       </AuthCard>

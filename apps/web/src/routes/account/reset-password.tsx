@@ -12,6 +12,7 @@ import { PasswordChecklist } from '../../features/auth/components/password-check
 import { resetComplete, resetRequest, resetVerify } from '../../features/auth/api.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 type Step = 'email' | 'code' | 'password' | 'success';
 const steps: { id: Step; label: string }[] = [
@@ -36,6 +37,7 @@ function StepIndicator({ current }: { current: Step }) {
 }
 
 export function ResetPasswordPage() {
+  const hydrated = useHydrated();
   const [step, setStep] = useState<Step>('email');
   const [email, setEmail] = useState('');
   const [resetId, setResetId] = useState('');
@@ -105,9 +107,11 @@ export function ResetPasswordPage() {
         {error && <Alert tone="error" className="mb-4">{error}</Alert>}
         {step === 'email' && (
           <form onSubmit={submitEmail} noValidate className="space-y-4">
+            <fieldset disabled={!hydrated} className="space-y-4">
             <p className="text-sm text-slate-600">Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen 4-stelligen Code.</p>
             <Field label="E-Mail" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
             <Button type="submit" className="w-full" loading={busy}>Code anfordern</Button>
+            </fieldset>
           </form>
         )}
         {step === 'code' && (

@@ -4,6 +4,7 @@ import { ChevronDown, Mail, MessageCircleQuestionMark } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 const company = __COMPANY__;
 
@@ -117,6 +118,7 @@ export function FaqPage() {
 function FaqAccordion() {
   const baseId = useId();
   const [openId, setOpenId] = useState<string | null>(null);
+  const hydrated = useHydrated();
   return (
     <div className="space-y-12">
       {sections.map((section) => (
@@ -134,6 +136,7 @@ function FaqAccordion() {
                       id={`${panelId}-trigger`}
                       aria-expanded={isOpen}
                       aria-controls={panelId}
+                      disabled={!hydrated}
                       onClick={() => setOpenId(isOpen ? null : entry.id)}
                       className="flex w-full items-center justify-between gap-4 rounded-xl px-5 py-4 text-left font-semibold text-slate-900 hover:text-brand-700 aria-expanded:text-brand-700"
                     >
