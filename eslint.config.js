@@ -19,5 +19,5 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
-  { files: ['scripts/**', 'apps/web/scripts/**', 'apps/api/src/cli/**', 'e2e/**'], rules: { 'no-console': 'off' } },
+  { files: ['scripts/**', 'apps/web/scripts/**', 'apps/api/src/cli/**', 'apps/api/bench/**', 'e2e/**'], rules: { 'no-console': 'off' } },
 );

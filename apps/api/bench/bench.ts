@@ -15,7 +15,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { jwtVerify } from 'jose';
 import { sql } from 'drizzle-orm';
-import { createTestContext, createUser } from '../apps/api/test/harness.ts';
+import { createTestContext, createUser } from '../test/harness.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
