@@ -87,9 +87,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   await app.register(helmet, {
-    // A fresh nonce per response; HTML pages hand the style nonce to the client (meta csp-nonce) for
-    // libraries that inject <style> elements (Radix's scroll lock).
-    enableCSPNonces: true,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { and, eq, isNull, gt } from 'drizzle-orm';
+import { and, eq, isNull, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '@hp/contract';
 import { messages } from '@hp/contract';
@@ -82,6 +82,22 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { jwtKey: Uint8A
   });
 });
 
+// Runs on every authenticated request: a prepared statement, built once per database.
+const lookups = new WeakMap<object, ReturnType<typeof prepareSessionLookup>>();
+function prepareSessionLookup(app: FastifyInstance) {
+  return app.db
+    .select({ userId: users.id, role: users.role, sessionRole: sessions.role, customerNumber: users.customerNumber, username: users.username, disabledAt: users.disabledAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder('sid')), eq(sessions.userId, sql.placeholder('sub')), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
+    .prepare('session_lookup');
+}
+function sessionLookup(app: FastifyInstance) {
+  let lookup = lookups.get(app.db);
+  if (!lookup) lookups.set(app.db, (lookup = prepareSessionLookup(app)));
+  return lookup;
+}
+
 /** Token → user, checked against the session table so that revocation takes effect at once. */
 async function authenticate(app: FastifyInstance, req: FastifyRequest, key: Uint8Array): Promise<RequestUser | null> {
   const header = req.headers.authorization;
@@ -89,11 +105,7 @@ async function authenticate(app: FastifyInstance, req: FastifyRequest, key: Uint
   const claims = await verifyToken(key, header.slice(7).trim(), 'access');
   if (!claims || typeof claims.sid !== 'string') return null;
   if (!/^[0-9a-f-]{36}$/i.test(claims.sid) || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return null;
-  const [row] = await app.db
-    .select({ userId: users.id, role: users.role, sessionRole: sessions.role, customerNumber: users.customerNumber, username: users.username, disabledAt: users.disabledAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  const [row] = await sessionLookup(app).execute({ sid: claims.sid, sub: claims.sub });
   if (!row || row.disabledAt || row.role !== row.sessionRole || row.role !== claims.role) {
     throw unauthorized(messages.sessionExpired, 'SESSION_EXPIRED');
   }

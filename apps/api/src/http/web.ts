@@ -38,7 +38,9 @@ export async function webRoutes(app: FastifyInstance) {
     return reply.status(status).type('text/html; charset=utf-8').send(cached.text.replace('__CSP_NONCE__', nonce));
   };
 
-  app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
+  // Only HTML needs a nonce: a fresh one per response, handed to the client (meta csp-nonce) for
+  // libraries that inject <style> elements (Radix's scroll lock).
+  app.get('/*', { config: { access: 'public' }, schema: { hide: true }, helmet: { enableCSPNonces: true } }, async (req, reply) => {
     const url = decodeURIComponent((req.url.split('?')[0] ?? '/').replace(/\+/g, '%2B'));
     if (url.startsWith('/api/') || url === '/api') {
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: messages.notFound }, requestId: req.id });

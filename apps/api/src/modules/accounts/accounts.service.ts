@@ -15,7 +15,7 @@ import { passwordChangedMail } from '../../drivers/mail/templates.ts';
 type AccountDeps = Pick<Deps, 'db' | 'mail' | 'secrets'>;
 
 async function loadUser(deps: AccountDeps, id: string) {
-  const user = await deps.db.query.users.findFirst({ where: eq(users.id, id) });
+  const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
   if (!user) throw notFound();
   return user;
 }
@@ -34,8 +34,17 @@ const toProfile = (u: typeof users.$inferSelect): Profile => ({
   mfaEnabled: u.totpEnabled,
 });
 
+// The profile is read on every portal visit: a prepared statement, built once per database.
+const profileQueries = new WeakMap<object, ReturnType<typeof prepareProfileQuery>>();
+const prepareProfileQuery = (db: AccountDeps['db']) =>
+  db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('profile_by_id');
+
 export async function getProfile(deps: AccountDeps, actor: RequestUser) {
-  return toProfile(await loadUser(deps, actor.id));
+  let query = profileQueries.get(deps.db);
+  if (!query) profileQueries.set(deps.db, (query = prepareProfileQuery(deps.db)));
+  const [user] = await query.execute({ id: actor.id });
+  if (!user) throw notFound();
+  return toProfile(user);
 }
 
 export async function updateProfile(deps: AccountDeps, actor: RequestUser, input: UpdateProfileInput) {
