@@ -15,6 +15,13 @@ const demoUsers = [
   { role: 'customer' as const, username: 'kunde', email: 'kunde@example.com' },
 ];
 
+async function seedOnce(db: Db, key: string, seed: () => Promise<void>) {
+  const [done] = await db.select().from(settings).where(eq(settings.key, key));
+  if (done) return;
+  await seed();
+  await db.insert(settings).values({ key, value: new Date().toISOString() }).onConflictDoNothing();
+}
+
 /** A random password that satisfies every rule of the product (upper, lower, digit, special). */
 export function randomPassword() {
   return `${crypto.randomBytes(12).toString('base64url')}-Aa1!`;
@@ -25,6 +32,8 @@ export function randomPassword() {
  * written to data/demo-credentials.json; if that file is lost the demo passwords are rolled anew.
  */
 export async function seedDemoData(db: Db, credentialsFile: string) {
+  // Each part of the demo data has its own marker, so parts added by later versions still arrive once.
+  await seedOnce(db, 'demo_seeded_status', () => seedStatusPage(db));
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
   if (marker && fs.existsSync(credentialsFile)) return;
 
@@ -43,10 +52,7 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
   const ids = (await db.select({ id: users.id }).from(users).where(inArray(users.username, demoUsers.map((d) => d.username)))).map((r) => r.id);
   if (ids.length) await db.update(sessions).set({ revokedAt: new Date() }).where(inArray(sessions.userId, ids));
 
-  if (!marker) {
-    await seedStatusPage(db);
-    await db.insert(settings).values({ key: 'demo_seeded', value: new Date().toISOString() }).onConflictDoNothing();
-  }
+  await db.insert(settings).values({ key: 'demo_seeded', value: new Date().toISOString() }).onConflictDoNothing();
   fs.mkdirSync(path.dirname(credentialsFile), { recursive: true });
   fs.writeFileSync(credentialsFile, JSON.stringify(accounts, null, 2) + '\n', { mode: 0o600 });
 }
