@@ -1,0 +1,51 @@
+// npm run bench:web — Lighthouse (mobile preset) on the prerendered public pages, in Debian Chromium.
+// Targets (performance.md): performance ≥ 0.98, accessibility = 1, best practices ≥ 0.96, SEO = 1, CLS 0.
+// Needs a build (npm run build); starts its own server on a fresh data directory.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+
+const port = 5198;
+const base = `http://localhost:${port}`;
+const pages = (process.env.LH_PAGES ?? '/,/root-server,/faq,/status,/login,/impressum').split(',');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-lh-'));
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+  stdio: 'ignore',
+});
+for (let i = 0; i < 60; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch { /* not up yet */ }
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const targets = { performance: 0.98, accessibility: 1, 'best-practices': 0.96, seo: 1 };
+let failed = 0;
+try {
+  for (const page of pages) {
+    const result = await lighthouse(`${base}${page}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+    const lhr = result.lhr;
+    const scores = Object.fromEntries(Object.keys(targets).map((k) => [k, lhr.categories[k]?.score ?? 0]));
+    const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? 0;
+    const misses = Object.entries(targets).filter(([k, t]) => scores[k] < t).map(([k]) => k);
+    if (cls > 0) misses.push('CLS');
+    failed += misses.length ? 1 : 0;
+    console.log(`${page.padEnd(14)} perf ${scores.performance.toFixed(2)}  a11y ${scores.accessibility.toFixed(2)}  bp ${scores['best-practices'].toFixed(2)}  seo ${scores.seo.toFixed(2)}  CLS ${cls.toFixed(3)}  ${misses.length ? 'VERFEHLT: ' + misses.join(', ') : 'OK'}`);
+    for (const k of misses.filter((m) => m !== 'CLS')) {
+      const refs = lhr.categories[k].auditRefs.filter((r) => r.weight > 0 && (lhr.audits[r.id].score ?? 1) < 1).map((r) => r.id);
+      console.log(`    ${k}: ${refs.join(', ')}`);
+    }
+  }
+} finally {
+  await chrome.kill();
+  server.kill();
+}
+process.exitCode = failed ? 1 : 0;
