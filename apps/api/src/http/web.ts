@@ -51,7 +51,9 @@ export async function webRoutes(app: FastifyInstance) {
     const file = path.join(root, rel);
     if (!file.startsWith(root)) return reply.status(404).send('Not found');
 
-    if (rel && exists(file) && !rel.endsWith('.html')) {
+    // Build metadata (.vite/manifest.json) and other dot files are not for the public.
+    const hidden = rel.split('/').some((segment) => segment.startsWith('.'));
+    if (rel && !hidden && exists(file) && !rel.endsWith('.html')) {
       const immutable = rel.startsWith('assets/');
       reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       return reply.sendFile(rel);
