@@ -6,3 +6,4 @@ export * from './profile.ts';
 export * from './errors.ts';
 export * from './site.ts';
 export * from './status.ts';
+export * from './status-labels.ts';

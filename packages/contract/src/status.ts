@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { incidentSeverities, incidentStatuses, maintenanceStatuses, serviceStatuses } from './status-labels.ts';
 import { messages } from './messages.ts';
 
 /* Status page (spec §2.7, §2.8, §3, §4): services, incidents with updates, maintenances. */
@@ -19,47 +20,14 @@ export const SERVICE_NAME_MAX = 100;
 export const STATUS_TITLE_MAX = 200;
 export const STATUS_TEXT_MAX = 5000;
 
-export const ServiceStatus = z.enum(['operational', 'partial_outage', 'major_outage'], { error: statusMessages.statusInvalid });
+export const ServiceStatus = z.enum(serviceStatuses, { error: statusMessages.statusInvalid });
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
-export const IncidentStatus = z.enum(['investigating', 'identified', 'monitoring', 'resolved'], { error: statusMessages.statusInvalid });
+export const IncidentStatus = z.enum(incidentStatuses, { error: statusMessages.statusInvalid });
 export type IncidentStatus = z.infer<typeof IncidentStatus>;
-export const IncidentSeverity = z.enum(['minor', 'major', 'critical'], { error: statusMessages.severityInvalid });
+export const IncidentSeverity = z.enum(incidentSeverities, { error: statusMessages.severityInvalid });
 export type IncidentSeverity = z.infer<typeof IncidentSeverity>;
-export const MaintenanceStatus = z.enum(['scheduled', 'in_progress', 'completed'], { error: statusMessages.statusInvalid });
+export const MaintenanceStatus = z.enum(maintenanceStatuses, { error: statusMessages.statusInvalid });
 export type MaintenanceStatus = z.infer<typeof MaintenanceStatus>;
-
-export const serviceStatusLabels: Record<ServiceStatus, string> = {
-  operational: 'Betriebsbereit',
-  partial_outage: 'Teilweise Störung',
-  major_outage: 'Schwere Störung',
-};
-/** Text of the overall banner. */
-export const overallStatusLabels: Record<ServiceStatus, string> = {
-  operational: 'Alle Systeme betriebsbereit',
-  partial_outage: 'Teilweise Störungen',
-  major_outage: 'Schwere Störung',
-};
-export const incidentStatusLabels: Record<IncidentStatus, string> = {
-  investigating: 'Untersuchung',
-  identified: 'Identifiziert',
-  monitoring: 'Beobachtung',
-  resolved: 'Behoben',
-};
-/** Spec §4: an unknown incident status shows 'Unbekannt'. */
-export const incidentStatusLabel = (status: string) => (incidentStatusLabels as Record<string, string>)[status] ?? 'Unbekannt';
-export const incidentSeverityLabels: Record<IncidentSeverity, string> = { minor: 'Gering', major: 'Mittel', critical: 'Kritisch' };
-export const maintenanceStatusLabels: Record<MaintenanceStatus, string> = {
-  scheduled: 'Geplant',
-  in_progress: 'In Bearbeitung',
-  completed: 'Abgeschlossen',
-};
-
-/** Spec §4: any major outage wins, then any partial outage, otherwise operational. */
-export function deriveOverallStatus(services: readonly { status: ServiceStatus }[]): ServiceStatus {
-  if (services.some((s) => s.status === 'major_outage')) return 'major_outage';
-  if (services.some((s) => s.status === 'partial_outage')) return 'partial_outage';
-  return 'operational';
-}
 
 // ---- responses (dates are ISO 8601 strings) ----
 
