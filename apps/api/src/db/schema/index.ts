@@ -1,2 +1,3 @@
 export * from './users.ts';
 export * from './status.ts';
+export * from './infrastructure.ts';

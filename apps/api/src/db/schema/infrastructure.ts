@@ -1,0 +1,97 @@
+import { pgTable, serial, text, timestamp, integer, boolean, uuid, index, uniqueIndex, jsonb, bigint } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { users } from './users.ts';
+
+/** Physical servers (Proxmox nodes). `name` is the node name the hypervisor knows. */
+export const nodes = pgTable('nodes', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  host: text('host').notNull(),
+  cpuCores: integer('cpu_cores').notNull(),
+  ramGb: integer('ram_gb').notNull(),
+  storageGb: integer('storage_gb').notNull(),
+  status: text('status', { enum: ['online', 'offline', 'maintenance', 'unknown'] }).notNull().default('unknown'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('nodes_name_idx').on(sql`lower(${t.name})`), index('nodes_host_idx').on(t.host)]);
+
+export const ipAddresses = pgTable('ip_addresses', {
+  id: serial('id').primaryKey(),
+  address: text('address').notNull(),
+  version: text('version', { enum: ['IPv4', 'IPv6'] }).notNull(),
+  subnet: text('subnet').notNull(),
+  gateway: text('gateway').notNull(),
+  /** Set while a server uses the address (or an open order holds it, see reservedUntil). */
+  serverId: uuid('server_id'),
+  reservedUntil: timestamp('reserved_until', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('ip_addresses_address_idx').on(sql`lower(${t.address})`), index('ip_addresses_server_idx').on(t.serverId)]);
+
+/** Virtual servers. VM ids come from our sequence (Proxmox's nextid does not reserve). */
+export const servers = pgTable('servers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  vmid: integer('vmid').notNull(),
+  name: text('name').notNull(),
+  ownerId: uuid('owner_id').notNull().references(() => users.id),
+  nodeId: integer('node_id').notNull().references(() => nodes.id),
+  os: text('os').notNull(),
+  cpuCores: integer('cpu_cores').notNull(),
+  ramGb: integer('ram_gb').notNull(),
+  storageGb: integer('storage_gb').notNull(),
+  status: text('status', { enum: ['provisioning', 'online', 'offline', 'maintenance', 'restart', 'reinstall', 'install', 'failed'] }).notNull().default('provisioning'),
+  statusMessage: text('status_message'),
+  firewallEnabled: boolean('firewall_enabled').notNull().default(true),
+  sshKeys: text('ssh_keys').notNull().default(''),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  /** The operation that holds the server (one at a time); null when idle. */
+  busyTaskId: uuid('busy_task_id'),
+  lastPowerActionAt: timestamp('last_power_action_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId)]);
+
+/** Long-running hypervisor work (Proxmox tasks), visible to the customer with progress. */
+export const serverTasks = pgTable('server_tasks', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  serverId: uuid('server_id').notNull().references(() => servers.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  upid: text('upid'),
+  status: text('status', { enum: ['running', 'ok', 'failed'] }).notNull().default('running'),
+  progress: integer('progress').notNull().default(0),
+  error: text('error'),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+}, (t) => [index('server_tasks_server_idx').on(t.serverId, t.startedAt)]);
+
+/** Servers shared with other account holders: they may operate the server but see no billing. */
+export const serverAccess = pgTable('server_access', {
+  serverId: uuid('server_id').notNull().references(() => servers.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('server_access_pk').on(t.serverId, t.userId), index('server_access_user_idx').on(t.userId)]);
+
+/**
+ * State of the simulated hypervisor (embedded default). Kept in the database so it survives restarts
+ * and behaves the same for every API instance.
+ */
+export const simVms = pgTable('sim_vms', {
+  vmid: integer('vmid').primaryKey(),
+  node: text('node').notNull(),
+  state: jsonb('state').$type<Record<string, unknown>>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const simTasks = pgTable('sim_tasks', {
+  upid: text('upid').primaryKey(),
+  node: text('node').notNull(),
+  vmid: integer('vmid'),
+  type: text('type').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  durationMs: integer('duration_ms').notNull(),
+  /** 'OK' or the error text the task ends with. */
+  exitStatus: text('exit_status').notNull().default('OK'),
+  /** What happens to the VM state when the task finishes. */
+  effect: jsonb('effect').$type<Record<string, unknown>>().notNull().default({}),
+  appliedAt: timestamp('applied_at', { withTimezone: true }),
+  sizeBytes: bigint('size_bytes', { mode: 'number' }),
+});
