@@ -10,6 +10,7 @@ import { messages } from '@hp/contract';
 import type { Env } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
+import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
 import type { Secrets } from './lib/secrets.ts';
 import { AppError, validationCodeFor } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
@@ -34,6 +35,7 @@ const baselineSecurityHeaders = {
 export interface Deps {
   db: Db;
   mail: Mailer;
+  hypervisor: Hypervisor;
   env: Env;
   secrets: Secrets;
   /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */

@@ -17,6 +17,27 @@ export interface Env {
   logLevel: string;
   trustProxy: boolean;
   company: CompanyDetails;
+  hypervisor: 'simulated' | 'proxmox';
+  proxmox: ProxmoxConfig;
+}
+
+/** HYPERVISOR=proxmox: how to reach the cluster (README, "Proxmox VE"). */
+export interface ProxmoxConfig {
+  /** e.g. https://pve1.example.com:8006 */
+  url: string;
+  /** user@realm!tokenid */
+  tokenId: string;
+  tokenSecret: string;
+  /** SHA-256 fingerprint of the node certificate (AA:BB:…), pinned instead of trusting a CA */
+  fingerprint: string;
+  storage: string;
+  backupStorage: string;
+  bridge: string;
+  /** OS template VM ids, e.g. {"debian-12":9000,"ubuntu-24.04":9001} */
+  templates: Record<string, number>;
+  /** Console-only PVE user for the terminal websocket (ticket auth), e.g. console@pve */
+  consoleUser: string;
+  consolePassword: string;
 }
 
 /** Company details for the legal pages and (later) invoices; placeholders until configured. */
@@ -49,6 +70,19 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     isTest: source.NODE_ENV === 'test' || source.VITEST === 'true',
     logLevel: source.LOG_LEVEL ?? (source.VITEST ? 'silent' : 'info'),
     trustProxy: source.TRUST_PROXY === 'true',
+    hypervisor: source.HYPERVISOR === 'proxmox' ? 'proxmox' : 'simulated',
+    proxmox: {
+      url: source.PROXMOX_URL ?? '',
+      tokenId: source.PROXMOX_TOKEN_ID ?? '',
+      tokenSecret: source.PROXMOX_TOKEN_SECRET ?? '',
+      fingerprint: source.PROXMOX_FINGERPRINT ?? '',
+      storage: source.PROXMOX_STORAGE ?? 'local-lvm',
+      backupStorage: source.PROXMOX_BACKUP_STORAGE ?? 'local',
+      bridge: source.PROXMOX_BRIDGE ?? 'vmbr0',
+      templates: parseTemplates(source.PROXMOX_TEMPLATES),
+      consoleUser: source.PROXMOX_CONSOLE_USER ?? '',
+      consolePassword: source.PROXMOX_CONSOLE_PASSWORD ?? '',
+    },
     company: {
       name: source.COMPANY_NAME ?? 'Musterhost GmbH',
       street: source.COMPANY_STREET ?? 'Musterstraße 1',
@@ -62,4 +96,14 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       taxNumber: source.COMPANY_TAX_NUMBER ?? '000/000/00000',
     },
   };
+}
+
+function parseTemplates(raw: string | undefined): Record<string, number> {
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => Number.isInteger(v)).map(([k, v]) => [k, v as number]));
+  } catch {
+    throw new Error('PROXMOX_TEMPLATES must be JSON, e.g. {"debian-12":9000}');
+  }
 }

@@ -6,6 +6,7 @@ import { createOutboxMailer } from './drivers/mail/outbox.ts';
 import { createSmtpMailer } from './drivers/mail/smtp.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
 import { buildApp } from './app.ts';
+import { createHypervisor } from './drivers/hypervisor/index.ts';
 
 /** The one place where drivers are chosen from the environment. */
 export function createMailer(env: Env): Mailer {
@@ -17,7 +18,8 @@ export async function createRuntime(env: Env = readEnv()) {
   const database: Database = await openDatabase({ url: env.databaseUrl, dataDir: path.join(env.dataDir, 'pglite') });
   const secrets = await loadSecrets(database.db, env.jwtSecret);
   const mail = createMailer(env);
-  const app = await buildApp({ db: database.db, mail, env, secrets });
+  const hypervisor = createHypervisor(env, database.db);
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor });
   app.addHook('onClose', async () => {
     await mail.close?.();
     await database.close();

@@ -10,6 +10,7 @@ import type { Mailer, MailMessage } from '../src/drivers/mail/mail.ts';
 import { users } from '../src/db/schema/index.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { openSession } from '../src/modules/auth/sessions.ts';
+import { createSimulatedHypervisor } from '../src/drivers/hypervisor/simulated/simulated.ts';
 
 export class MemoryMailer implements Mailer {
   readonly kind = 'outbox' as const;
@@ -66,7 +67,9 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite'):
   const env = { ...readEnv({ ...process.env, VITEST: 'true' }), logLevel: 'silent', isTest: true };
   const secrets = await loadSecrets(database.db, undefined);
   const mail = new MemoryMailer();
-  const app = await buildApp({ db: database.db, mail, env, secrets });
+  // Tests run the simulated hypervisor with short task durations.
+  const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor });
   await app.ready();
   return {
     app, database, mail, kind,

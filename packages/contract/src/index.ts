@@ -7,3 +7,5 @@ export * from './errors.ts';
 export * from './site.ts';
 export * from './status.ts';
 export * from './status-labels.ts';
+export * from './infrastructure.ts';
+export * from './servers.ts';

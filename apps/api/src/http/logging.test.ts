@@ -4,6 +4,7 @@
  * real pino logger at level info, writing into a buffer, and the captured text is searched for every
  * secret the flow handled.
  */
+import { createSimulatedHypervisor } from '../drivers/hypervisor/simulated/simulated.ts';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as OTPAuth from 'otpauth';
@@ -32,7 +33,7 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
         callback();
       },
     });
-    app = await buildApp({ db: database.db, mail, env, secrets, logStream });
+    app = await buildApp({ db: database.db, mail, env, secrets, logStream, hypervisor: createSimulatedHypervisor(database.db) });
     await app.ready();
   });
 

@@ -1,0 +1,2 @@
+// Customer-facing server schemas (filled by the servers issue).
+export {};
