@@ -7,6 +7,13 @@ import { useSession } from '../../features/auth/session.ts';
 import { PlaceholderPage } from './placeholder.tsx';
 
 const ProfilePage = lazy(() => import('./profile.tsx'));
+const MyServersPage = lazy(() => import('./my-servers.tsx'));
+const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
+const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
+const PhysicalServersPage = lazy(() => import('../staff/physical-servers.tsx'));
+const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
+
+const lazyPage = (node: ReactNode) => <Suspense fallback={<Spinner />}>{node}</Suspense>;
 
 function RequireRole({ roles, children }: { roles: Role[]; children: ReactNode }) {
   const { claims } = useSession();
@@ -24,23 +31,23 @@ export default function PortalRoutes() {
   return (
     <Routes>
       <Route element={<DashboardLayout />}>
-        <Route index element={soon('Meine Server', 'Hier erscheinen Ihre Server, sobald die Serververwaltung freigeschaltet ist.')} />
+        <Route index element={lazyPage(<MyServersPage />)} />
         <Route path="profil" element={<Suspense fallback={<Spinner />}><ProfilePage /></Suspense>} />
         <Route path="order" element={soon('Bestellungen')} />
         <Route path="order/:orderId" element={soon('Bestellung')} />
         <Route path="invoices" element={soon('Rechnungen')} />
         <Route path="support" element={soon('Support')} />
         <Route path="my-tickets" element={soon('Meine Tickets')} />
-        <Route path="linux/:serverId" element={soon('Serververwaltung')} />
-        <Route path="windows/:serverId" element={soon('Serververwaltung')} />
-        <Route path="other/:serverId" element={soon('Serververwaltung')} />
+        <Route path="linux/:serverId" element={lazyPage(<ServerDetailPage />)} />
+        <Route path="windows/:serverId" element={lazyPage(<ServerDetailPage />)} />
+        <Route path="other/:serverId" element={lazyPage(<ServerDetailPage />)} />
         <Route path="WebDetails" element={soon('Webhosting-Paket')} />
         <Route path="support-overview" element={<RequireRole roles={staff}>{soon('Ticket-Übersicht')}</RequireRole>} />
         <Route path="customer-overview" element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
         <Route path="customer-details/:customerId" element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
-        <Route path="servers" element={<RequireRole roles={staff}>{soon('Server-Management')}</RequireRole>} />
-        <Route path="physical-servers" element={<RequireRole roles={staff}>{soon('Physische Server')}</RequireRole>} />
-        <Route path="ipaddressmanagement" element={<RequireRole roles={staff}>{soon('IP-Adressverwaltung')}</RequireRole>} />
+        <Route path="servers" element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
+        <Route path="physical-servers" element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
+        <Route path="ipaddressmanagement" element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
         <Route path="statistics" element={<RequireRole roles={['owner']}>{soon('Statistiken')}</RequireRole>} />
         <Route path="*" element={<Navigate to="/404" replace />} />
       </Route>
