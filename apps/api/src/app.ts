@@ -20,6 +20,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
+import { infrastructureRoutes } from './modules/infrastructure/infrastructure.routes.ts';
+import { serverRoutes } from './modules/servers/servers.routes.ts';
 import { webRoutes } from './http/web.ts';
 
 /** Headers for the few responses that bypass the helmet hook. */
@@ -163,6 +165,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(statusRoutes);
   await app.register(siteRoutes);
+  await app.register(infrastructureRoutes);
+  await app.register(serverRoutes);
   await app.register(webRoutes);
 
   return app;

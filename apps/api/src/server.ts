@@ -2,6 +2,8 @@ import path from 'node:path';
 import { readEnv } from './env.ts';
 import { createRuntime } from './main.ts';
 import { seedDemoData } from './db/seed.ts';
+import { settleRunningTasks } from './modules/servers/servers.service.ts';
+import { resumeProvisioning } from './jobs/provision-server.ts';
 
 const started = performance.now();
 const env = readEnv();
@@ -13,6 +15,14 @@ if (database.kind === 'pglite' || process.env.SEED_DEMO === 'true') {
 }
 
 await app.listen({ port: env.port, host: env.host });
+
+// Power operations finish even when nobody watches the server: settle running tasks every 2 s.
+const settler = setInterval(() => {
+  settleRunningTasks({ ...app.deps, log: app.log }).catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'task settler failed'));
+}, 2000);
+settler.unref();
+// Servers whose provisioning was interrupted (crash, restart) continue; createServer is idempotent.
+resumeProvisioning({ ...app.deps, log: app.log } as never).catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'resuming provisioning failed'));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 process.stdout.write(
   `\nHosting-Portal läuft auf ${env.publicUrl} (gestartet in ${seconds} s)\n` +

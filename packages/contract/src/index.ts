@@ -9,3 +9,4 @@ export * from './status.ts';
 export * from './status-labels.ts';
 export * from './infrastructure.ts';
 export * from './servers.ts';
+export * from './server-labels.ts';

@@ -1,2 +1,73 @@
-// Customer-facing server schemas (filled by the servers issue).
-export {};
+import { z } from 'zod';
+
+/** Customer-facing server texts (spec §8 of the portal document, verbatim where quoted). */
+export const serverMessages = {
+  maintenance: 'Server ist im Wartungsmodus. Aktionen sind nicht verfügbar.',
+  maintenanceManage: 'Server ist im Wartungsmodus. Verwaltung ist nicht verfügbar.',
+  throttled: 'Bitte warte 5 Sekunden vor erneutem Versuch.',
+  restartNeedsOnline: 'Um dein Server neu zu starten musst der Online sein.',
+  restartRunning: 'Dein Server restartet bereits bitte warten Sie auf den Neustart.',
+  restartMaintenance: 'Dein Server ist im Wartungsmodus bitte warten Sie auf den Neustart.',
+  powerFailed: 'Es ist ein Fehler aufgetreten',
+  busy: 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.',
+  notReady: 'Der Server wird noch eingerichtet.',
+  starting: 'Dein Server wird gestartet.',
+  stopping: 'Dein Server wird heruntergefahren.',
+  restarting: 'Dein Server wird neu gestartet.',
+} as const;
+
+export const SERVER_STATUSES = ['provisioning', 'online', 'offline', 'maintenance', 'restart', 'reinstall', 'install', 'failed', 'starting', 'stopping'] as const;
+export const ServerStatus = z.enum(SERVER_STATUSES);
+export type ServerStatus = z.infer<typeof ServerStatus>;
+
+/** Timings of the spec: restart shows "restart", online again after about 9 s; power retry 5 s. */
+export const POWER_THROTTLE_SECONDS = 5;
+
+export const ServerSpecs = z.object({ cpu: z.number().int(), ram: z.number().int(), storage: z.number().int() });
+
+export const ServerCard = z.object({
+  id: z.string(),
+  vmid: z.number().int(),
+  name: z.string(),
+  status: ServerStatus,
+  ip: z.string().nullable(),
+  os: z.string(),
+  specs: ServerSpecs,
+  /** 'owner' or 'shared' (access granted by the owner: may operate, sees no billing). */
+  access: z.enum(['owner', 'shared']),
+});
+export type ServerCard = z.infer<typeof ServerCard>;
+export const ServerList = z.object({ servers: z.array(ServerCard) });
+
+export const ServerUsage = z.object({
+  status: ServerStatus,
+  running: z.boolean(),
+  cpuUsage: z.number(),
+  ramUsedMb: z.number(),
+  ramTotalMb: z.number(),
+  storageUsedGb: z.number(),
+  storageTotalGb: z.number(),
+  netInBytes: z.number(),
+  netOutBytes: z.number(),
+  uptimeSeconds: z.number(),
+  task: z.object({ kind: z.string(), progress: z.number().int(), status: z.enum(['running', 'ok', 'failed']), error: z.string().nullable() }).nullable(),
+});
+export type ServerUsage = z.infer<typeof ServerUsage>;
+
+export const ServerDetail = ServerCard.extend({
+  statusMessage: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+  firewallEnabled: z.boolean(),
+  network: z.object({ ipv4: z.string().nullable(), subnet: z.string().nullable(), gateway: z.string().nullable(), ipv6: z.string().nullable(), speed: z.string() }),
+});
+export type ServerDetail = z.infer<typeof ServerDetail>;
+
+export const ServerIdParams = z.object({ id: z.uuid({ error: 'Server nicht gefunden.' }) });
+export const PowerInput = z.strictObject({ action: z.enum(['start', 'stop'], { error: 'Unbekannte Aktion.' }) });
+export const PowerResult = z.object({ newStatus: ServerStatus, message: z.string() });
+
+export const UsageHistoryQuery = z.object({ timeframe: z.enum(['hour', 'day', 'week']).default('hour') });
+export const UsageHistory = z.object({
+  points: z.array(z.object({ time: z.number(), cpu: z.number(), ramUsedMb: z.number(), netIn: z.number(), netOut: z.number() })),
+});

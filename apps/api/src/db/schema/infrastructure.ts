@@ -37,7 +37,7 @@ export const servers = pgTable('servers', {
   cpuCores: integer('cpu_cores').notNull(),
   ramGb: integer('ram_gb').notNull(),
   storageGb: integer('storage_gb').notNull(),
-  status: text('status', { enum: ['provisioning', 'online', 'offline', 'maintenance', 'restart', 'reinstall', 'install', 'failed'] }).notNull().default('provisioning'),
+  status: text('status', { enum: ['provisioning', 'online', 'offline', 'maintenance', 'restart', 'reinstall', 'install', 'failed', 'starting', 'stopping'] }).notNull().default('provisioning'),
   statusMessage: text('status_message'),
   firewallEnabled: boolean('firewall_enabled').notNull().default(true),
   sshKeys: text('ssh_keys').notNull().default(''),

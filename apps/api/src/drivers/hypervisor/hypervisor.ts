@@ -179,7 +179,7 @@ export function formatUpid(p: { node: string; pid: number; pstart: number; start
 }
 
 export function parseUpid(upid: string) {
-  const m = /^UPID:([^:]+):([0-9A-F]{8}):([0-9A-F]{8}):([0-9A-F]{8}):([^:]+):([^:]*):([^:]+):$/.exec(upid);
+  const m = /^UPID:([^:]+):([0-9A-F]{8,9}):([0-9A-F]{8,9}):([0-9A-F]{8,9}):([^:]+):([^:]*):([^:]+):$/.exec(upid);
   if (!m) return null;
   return { node: m[1]!, pid: parseInt(m[2]!, 16), pstart: parseInt(m[3]!, 16), starttime: parseInt(m[4]!, 16), type: m[5]!, id: m[6]!, user: m[7]! };
 }

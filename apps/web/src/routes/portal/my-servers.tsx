@@ -1,6 +1,111 @@
-import { PlaceholderPage } from './placeholder.tsx';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Cpu, HardDrive, MemoryStick, Network, Power, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
+import { serverDetailPath, serverMessages, type ServerCard } from '@hp/contract';
+import { Button, buttonClass } from '../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { isTransitional, usePowerAction, useServers } from '../../features/servers/api.ts';
+import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
+import { ApiRequestError } from '../../lib/api.ts';
+import { cn } from '../../lib/cn.ts';
 
-// Placeholder: replaced by the servers issue.
 export default function MyServersPage() {
-  return <PlaceholderPage title="MyServers" text="Folgt in Kürze." />;
+  const servers = useServers();
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageMeta title="Meine Server" />
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold text-slate-900">Meine Server</h1>
+        <Link to="/shop/kvm-server" className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+      </div>
+      {servers.isPending && <div className="mt-8"><Spinner label="Lade Server..." /></div>}
+      {servers.isError && (
+        <Alert tone="error" className="mt-8">
+          {servers.error.message} <button type="button" className="font-medium underline" onClick={() => servers.refetch()}>Erneut versuchen</button>
+        </Alert>
+      )}
+      {servers.data && servers.data.servers.length === 0 && (
+        <Card className="mt-8 flex flex-col items-center gap-3 p-10 text-center">
+          <ServerOff className="size-10 text-slate-400" aria-hidden="true" />
+          <h2 className="text-lg font-semibold text-slate-900">Keine Server gefunden</h2>
+          <p className="text-slate-600">Du hast aktuell noch keinen aktiven Server.</p>
+        </Card>
+      )}
+      {servers.data && servers.data.servers.length > 0 && (
+        <ul className="mt-8 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Server">
+          {servers.data.servers.map((server) => <ServerCardItem key={server.id} server={server} />)}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ServerCardItem({ server }: { server: ServerCard }) {
+  const power = usePowerAction();
+  const inMaintenance = server.status === 'maintenance';
+  const busy = isTransitional(server.status) || power.isPending;
+  const running = server.status !== 'offline' && server.status !== 'failed';
+
+  const run = (action: 'start' | 'stop' | 'restart') => {
+    if (inMaintenance) return toast.error(serverMessages.maintenance, { duration: 7000 });
+    power.mutate({ id: server.id, action }, {
+      onSuccess: (res) => toast.info(res.message),
+      onError: (err) => toast.error(err instanceof ApiRequestError ? err.message : serverMessages.powerFailed, { duration: 7000 }),
+    });
+  };
+
+  return (
+    <li>
+      <Card className="flex h-full flex-col p-5">
+        <div className="flex items-start justify-between gap-3">
+          <div>
+            <h2 className="text-lg font-semibold text-slate-900">{server.name}</h2>
+            <p className="text-sm text-slate-600">{server.os} · ID {String(server.vmid).padStart(3, '0')}{server.access === 'shared' ? ' · geteilt' : ''}</p>
+          </div>
+          <ServerStatusBadge status={server.status} />
+        </div>
+        <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+          <Spec icon={Cpu} label="CPU" value={`${server.specs.cpu} Kerne`} />
+          <Spec icon={MemoryStick} label="RAM" value={`${server.specs.ram} GB`} />
+          <Spec icon={Network} label="IP" value={server.ip ?? '–'} />
+          <Spec icon={HardDrive} label="Speicher" value={`${server.specs.storage} GB`} />
+        </dl>
+        <div className="mt-5 flex flex-wrap gap-2 pt-1">
+          {inMaintenance ? (
+            <span
+              role="link"
+              aria-disabled="true"
+              tabIndex={0}
+              onClick={() => toast.error(serverMessages.maintenanceManage, { duration: 7000 })}
+              onKeyDown={(e) => e.key === 'Enter' && toast.error(serverMessages.maintenanceManage, { duration: 7000 })}
+              className={cn(buttonClass('secondary', 'sm'), 'cursor-not-allowed opacity-50')}
+            >
+              <Settings2 className="size-4" aria-hidden="true" /> Verwalten
+            </span>
+          ) : (
+            <Link to={serverDetailPath(server.os, server.id)} className={buttonClass('secondary', 'sm')} aria-label={`${server.name} verwalten`}>
+              <Settings2 className="size-4" aria-hidden="true" /> Verwalten
+            </Link>
+          )}
+          <Button size="sm" variant={running ? 'outline' : 'primary'} disabled={busy || server.status === 'provisioning'} onClick={() => run(running ? 'stop' : 'start')} aria-disabled={inMaintenance || undefined}>
+            <Power className="size-4" aria-hidden="true" /> {running ? 'Stop' : 'Start'}
+          </Button>
+          <Button size="sm" variant="outline" disabled={busy || server.status === 'provisioning'} onClick={() => run('restart')}>
+            <RotateCcw className="size-4" aria-hidden="true" /> Neustart
+          </Button>
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function Spec({ icon: Icon, label, value }: { icon: typeof Cpu; label: string; value: string }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Icon className="size-4 text-slate-500" aria-hidden="true" />
+      <dt className="text-slate-600">{label}:</dt>
+      <dd className="font-medium text-slate-900">{value}</dd>
+    </div>
+  );
 }

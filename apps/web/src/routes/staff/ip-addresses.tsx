@@ -1,6 +1,168 @@
-import { PlaceholderPage } from '../portal/placeholder.tsx';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { toast } from 'sonner';
+import { Plus, Trash2 } from 'lucide-react';
+import { CreateIpAddressInput, defaultSubnet, formatIpId, formatVmId, infrastructureMessages, ipVersions, type IpAddressRow, type IpVersionValue } from '@hp/contract';
+import { Button } from '../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import { Field } from '../../components/ui/field.tsx';
+import { Modal } from '../../components/ui/modal.tsx';
+import { Pagination } from '../../components/ui/pagination.tsx';
+import { SearchField } from '../../components/ui/search-field.tsx';
+import { SelectField } from '../../components/ui/select.tsx';
+import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
+import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../../features/infrastructure/api.ts';
+import { AdminPageHeader, PAGE_SIZE } from '../../features/infrastructure/components/admin-page.tsx';
+import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { IpUseBadge } from '../../features/infrastructure/components/status-badges.tsx';
+import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 
-// Placeholder: replaced by the servers issue.
+const iconDeleteClass = 'inline-flex size-10 items-center justify-center rounded-lg text-red-700 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent';
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : infrastructureMessages.saveFailed);
+
+/** The pool of IP addresses that new servers take their address from. */
 export default function IpAddressesPage() {
-  return <PlaceholderPage title="IpAddresses" text="Folgt in Kürze." />;
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [adding, setAdding] = useState(false);
+  const debounced = useDebouncedValue(search);
+  const query = useIpAddresses({ search: debounced, limit: PAGE_SIZE, offset });
+  const items = query.data?.items ?? [];
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <AdminPageHeader
+        title="IP-Adressverwaltung"
+        description="Adressen, die neue Server erhalten. Belegte Adressen können nicht gelöscht werden."
+        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> IP-Adresse hinzufügen</Button>}
+      >
+        <p className="mt-2 text-sm"><Link to="/dashboard/servers" className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
+      </AdminPageHeader>
+
+      <SearchField
+        label="IP-Adressen suchen"
+        placeholder="Suche nach Adresse oder ID …"
+        className="mt-6 max-w-md"
+        value={search}
+        onChange={(e) => { setSearch(e.target.value); setOffset(0); }}
+      />
+
+      <div className="mt-4">
+        <ListState
+          query={query}
+          isEmpty={!items.length}
+          loadingLabel="Lade IP-Adressen …"
+          errorText="Die IP-Adressen konnten nicht geladen werden."
+          empty={debounced ? `Keine IP-Adressen zu „${debounced}“ gefunden.` : 'Es sind noch keine IP-Adressen eingetragen.'}
+        >
+          <Table caption="IP-Adressen">
+            <thead>
+              <tr>
+                <Th>ID</Th><Th>Version</Th><Th>Adresse</Th><Th>Subnetz</Th><Th>Gateway</Th><Th>Status</Th>
+                <Th><span className="sr-only">Aktionen</span></Th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((ip) => <IpTableRow key={ip.id} ip={ip} />)}
+            </tbody>
+          </Table>
+          <Pagination offset={offset} limit={PAGE_SIZE} total={query.data?.total ?? 0} onOffsetChange={setOffset} label="Seiten der IP-Adressen" />
+        </ListState>
+      </div>
+
+      <AddIpDialog open={adding} onOpenChange={setAdding} />
+    </div>
+  );
+}
+
+function IpTableRow({ ip }: { ip: IpAddressRow }) {
+  const deleteIp = useDeleteIpAddress();
+  const trigger = (
+    <button type="button" className={iconDeleteClass} aria-label={`IP-Adresse ${ip.address} löschen`}>
+      <Trash2 className="size-5" aria-hidden="true" />
+    </button>
+  );
+  return (
+    <Tr>
+      <RowHeader className="font-mono">{formatIpId(ip.id)}</RowHeader>
+      <Td>{ip.version}</Td>
+      <Td className="font-mono">{ip.address}</Td>
+      <Td className="font-mono">{ip.subnet}</Td>
+      <Td className="font-mono">{ip.gateway}</Td>
+      <Td>
+        <span className="flex flex-wrap items-center gap-2">
+          <IpUseBadge inUse={ip.inUse} />
+          {ip.serverVmid !== null && <span className="text-xs text-slate-600">Server {formatVmId(ip.serverVmid)}</span>}
+        </span>
+      </Td>
+      <Td className="text-right">
+        <ConfirmDialog
+          title="IP-Adresse löschen?"
+          description={`${ip.address} (${formatIpId(ip.id)}) wird aus dem Adresspool entfernt.`}
+          onConfirm={() =>
+            deleteIp.mutateAsync(ip.id).then(
+              () => toast.success(`IP-Adresse ${ip.address} wurde gelöscht.`),
+              (err: unknown) => { toast.error(errorMessage(err)); throw err; },
+            )}
+          trigger={trigger}
+        />
+      </Td>
+    </Tr>
+  );
+}
+
+function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const createIp = useCreateIpAddress();
+  const defaults: CreateIpAddressInput = { version: 'IPv4', address: '', subnet: defaultSubnet.IPv4, gateway: '' };
+  const form = useForm<CreateIpAddressInput>({ resolver: zodResolver(CreateIpAddressInput), defaultValues: defaults });
+  const errors = form.formState.errors;
+  const version = form.watch('version');
+
+  const close = (next: boolean) => {
+    if (!next) form.reset(defaults);
+    onOpenChange(next);
+  };
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const ip = await createIp.mutateAsync(values);
+      toast.success(`IP-Adresse ${ip.address} wurde eingetragen.`);
+      close(false);
+    } catch (err) {
+      toast.error(infrastructureMessages.serverMessage(errorMessage(err)));
+    }
+  });
+
+  const versionField = form.register('version', {
+    // Spec §5: choosing a version pre-fills the subnet.
+    onChange: (e: { target: { value: string } }) => form.setValue('subnet', defaultSubnet[e.target.value as IpVersionValue] ?? '', { shouldValidate: form.formState.isSubmitted }),
+  });
+
+  return (
+    <Modal open={open} onOpenChange={close} title="IP-Adresse hinzufügen" description="Die Adresse wird als verfügbar eingetragen und bei der nächsten Servererstellung vergeben.">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <SelectField label="Version" error={errors.version?.message} {...versionField}>
+          {ipVersions.map((v) => <option key={v} value={v}>{v}</option>)}
+        </SelectField>
+        <Field label="Adresse" autoComplete="off" spellCheck={false} placeholder={version === 'IPv6' ? '2001:db8::10' : '203.0.113.10'} error={errors.address?.message} {...form.register('address')} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Subnetz"
+            autoComplete="off"
+            spellCheck={false}
+            hint={version === 'IPv6' ? 'Präfix, z. B. /64' : 'Präfix (24) oder Maske (255.255.255.0)'}
+            error={errors.subnet?.message}
+            {...form.register('subnet')}
+          />
+          <Field label="Gateway" autoComplete="off" spellCheck={false} placeholder={version === 'IPv6' ? '2001:db8::1' : '203.0.113.1'} error={errors.gateway?.message} {...form.register('gateway')} />
+        </div>
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
+          <Button type="submit" loading={createIp.isPending}>Hinzufügen</Button>
+        </div>
+      </form>
+    </Modal>
+  );
 }

@@ -1,6 +1,159 @@
-import { PlaceholderPage } from '../portal/placeholder.tsx';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { toast } from 'sonner';
+import { Plus, Trash2 } from 'lucide-react';
+import { CreateNodeInput, infrastructureMessages, type NodeRow } from '@hp/contract';
+import { Button } from '../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import { Field } from '../../components/ui/field.tsx';
+import { Modal } from '../../components/ui/modal.tsx';
+import { Pagination } from '../../components/ui/pagination.tsx';
+import { SearchField } from '../../components/ui/search-field.tsx';
+import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
+import { useCreateNode, useDeleteNode, useNodes } from '../../features/infrastructure/api.ts';
+import { AdminPageHeader, PAGE_SIZE } from '../../features/infrastructure/components/admin-page.tsx';
+import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { NodeStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
+import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 
-// Placeholder: replaced by the servers issue.
+const iconDeleteClass = 'inline-flex size-10 items-center justify-center rounded-lg text-red-700 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2';
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : infrastructureMessages.saveFailed);
+
+/** Physical servers (Proxmox nodes) with their capacity and what the virtual servers use of it. */
 export default function PhysicalServersPage() {
-  return <PlaceholderPage title="PhysicalServers" text="Folgt in Kürze." />;
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [adding, setAdding] = useState(false);
+  const debounced = useDebouncedValue(search);
+  const query = useNodes({ search: debounced, limit: PAGE_SIZE, offset });
+  const items = query.data?.items ?? [];
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <AdminPageHeader
+        title="Physische Server"
+        description="Proxmox-Nodes mit Kapazität und Auslastung durch virtuelle Server."
+        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Physischen Server hinzufügen</Button>}
+      >
+        <p className="mt-2 text-sm"><Link to="/dashboard/servers" className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
+      </AdminPageHeader>
+
+      <SearchField
+        label="Physische Server suchen"
+        placeholder="Suche nach ID, Name oder IP …"
+        className="mt-6 max-w-md"
+        value={search}
+        onChange={(e) => { setSearch(e.target.value); setOffset(0); }}
+      />
+
+      <div className="mt-4">
+        <ListState
+          query={query}
+          isEmpty={!items.length}
+          loadingLabel="Lade physische Server …"
+          errorText="Die physischen Server konnten nicht geladen werden."
+          empty={debounced ? `Keine physischen Server zu „${debounced}“ gefunden.` : 'Es sind noch keine physischen Server eingetragen.'}
+        >
+          <Table caption="Physische Server">
+            <thead>
+              <tr>
+                <Th>ID</Th><Th>Name</Th><Th>Status</Th><Th>CPU (belegt/gesamt)</Th><Th>RAM</Th><Th>Speicher</Th><Th>IP / Host</Th>
+                <Th><span className="sr-only">Aktionen</span></Th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((node) => <NodeTableRow key={node.id} node={node} />)}
+            </tbody>
+          </Table>
+          <Pagination offset={offset} limit={PAGE_SIZE} total={query.data?.total ?? 0} onOffsetChange={setOffset} label="Seiten der physischen Server" />
+        </ListState>
+      </div>
+
+      <AddNodeDialog open={adding} onOpenChange={setAdding} />
+    </div>
+  );
+}
+
+function Usage({ used, total, unit }: { used: number; total: number; unit: string }) {
+  const percent = total > 0 ? Math.min(100, Math.round((used / total) * 100)) : 0;
+  return (
+    <div className="min-w-28">
+      <span className="whitespace-nowrap">{used} / {total}{unit}</span>
+      <div className="mt-1 h-1.5 w-full rounded-full bg-slate-200" aria-hidden="true">
+        <div className={percent >= 90 ? 'h-1.5 rounded-full bg-red-600' : percent >= 70 ? 'h-1.5 rounded-full bg-amber-500' : 'h-1.5 rounded-full bg-brand-600'} style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function NodeTableRow({ node }: { node: NodeRow }) {
+  const deleteNode = useDeleteNode();
+  return (
+    <Tr>
+      <RowHeader>{node.id}</RowHeader>
+      <Td className="font-medium">{node.name}</Td>
+      <Td><NodeStatusBadge status={node.status} /></Td>
+      <Td><Usage used={node.used.cpuCores} total={node.cpuCores} unit=" Kerne" /></Td>
+      <Td><Usage used={node.used.ramGb} total={node.ramGb} unit=" GB" /></Td>
+      <Td><Usage used={node.used.storageGb} total={node.storageGb} unit=" GB" /></Td>
+      <Td className="font-mono text-xs">{node.host}</Td>
+      <Td className="text-right">
+        <ConfirmDialog
+          title="Physischen Server löschen?"
+          description={`„${node.name}“ wird aus der Verwaltung entfernt. Das geht nur, solange keine virtuellen Server darauf liegen.`}
+          onConfirm={() =>
+            deleteNode.mutateAsync(node.id).then(
+              () => toast.success(`Physischer Server „${node.name}“ wurde gelöscht.`),
+              (err: unknown) => { toast.error(errorMessage(err)); throw err; },
+            )}
+          trigger={
+            <button type="button" className={iconDeleteClass} aria-label={`Physischen Server ${node.name} löschen`}>
+              <Trash2 className="size-5" aria-hidden="true" />
+            </button>
+          }
+        />
+      </Td>
+    </Tr>
+  );
+}
+
+function AddNodeDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const createNode = useCreateNode();
+  const form = useForm<CreateNodeInput>({ resolver: zodResolver(CreateNodeInput), defaultValues: { name: '', host: '', cpuCores: 32, ramGb: 128, storageGb: 2000 } });
+  const errors = form.formState.errors;
+
+  const close = (next: boolean) => {
+    if (!next) form.reset();
+    onOpenChange(next);
+  };
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const node = await createNode.mutateAsync(values);
+      toast.success(`Physischer Server „${node.name}“ wurde angelegt.`);
+      close(false);
+    } catch (err) {
+      toast.error(infrastructureMessages.serverMessage(errorMessage(err)));
+    }
+  });
+
+  return (
+    <Modal open={open} onOpenChange={close} title="Physischen Server hinzufügen" description="Neue Server erhalten den Status „Unbekannt“, bis der Host erreichbar gemeldet wird.">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Field label="Node-Name (wie in Proxmox)" autoComplete="off" maxLength={63} error={errors.name?.message} {...form.register('name')} />
+        <Field label="IP-Adresse oder Hostname" autoComplete="off" error={errors.host?.message} {...form.register('host')} />
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field label="CPU-Kerne" type="number" min={1} inputMode="numeric" error={errors.cpuCores?.message} {...form.register('cpuCores', { valueAsNumber: true })} />
+          <Field label="RAM (GB)" type="number" min={1} inputMode="numeric" error={errors.ramGb?.message} {...form.register('ramGb', { valueAsNumber: true })} />
+          <Field label="Speicher (GB)" type="number" min={1} inputMode="numeric" error={errors.storageGb?.message} {...form.register('storageGb', { valueAsNumber: true })} />
+        </div>
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
+          <Button type="submit" loading={createNode.isPending}>Hinzufügen</Button>
+        </div>
+      </form>
+    </Modal>
+  );
 }

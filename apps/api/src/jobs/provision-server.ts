@@ -1,0 +1,112 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { subnetPrefix, type AdminServerOs } from '@hp/contract';
+import type { Deps } from '../app.ts';
+import { ipAddresses, nodes, servers, serverTasks } from '../db/schema/index.ts';
+import { HypervisorError, hypervisorMessages, type CreateServerSpec, type OsTemplate } from '../drivers/hypervisor/hypervisor.ts';
+
+type ProvisionDeps = Pick<Deps, 'db' | 'hypervisor'>;
+
+/** The staff dialog's systems (spec §9) as hypervisor templates. */
+export const osTemplates: Record<AdminServerOs, OsTemplate> = {
+  'Debian 12': 'debian-12',
+  'Ubuntu 22.04': 'ubuntu-22.04',
+  'CentOS 8': 'centos-8',
+};
+
+/** Progress is written at most this often, plus whenever it moved by PROGRESS_STEP points. */
+const PROGRESS_INTERVAL_MS = 1000;
+const PROGRESS_STEP = 10;
+
+async function findCreateTask({ db }: ProvisionDeps, serverId: string) {
+  const [task] = await db.select({ id: serverTasks.id }).from(serverTasks)
+    .where(and(eq(serverTasks.serverId, serverId), eq(serverTasks.kind, 'create')))
+    .orderBy(desc(serverTasks.startedAt)).limit(1);
+  if (task) return task.id;
+  const [created] = await db.insert(serverTasks).values({ serverId, kind: 'create', status: 'running' }).returning({ id: serverTasks.id });
+  return created!.id;
+}
+
+/**
+ * Builds the VM of a server in status 'provisioning' and records the outcome: 'online' with the task 'ok',
+ * or 'failed' with the driver's German message. Never marks a server online unless createServer resolved.
+ * Safe to run again for the same server (createServer is idempotent; finished servers are skipped).
+ */
+export async function provisionServer(deps: ProvisionDeps, serverId: string): Promise<'online' | 'failed' | 'skipped'> {
+  const { db, hypervisor } = deps;
+  const [row] = await db
+    .select({ server: servers, nodeName: nodes.name })
+    .from(servers).innerJoin(nodes, eq(nodes.id, servers.nodeId))
+    .where(and(eq(servers.id, serverId), isNull(servers.deletedAt)));
+  if (!row || row.server.status !== 'provisioning') return 'skipped';
+  const { server } = row;
+  const taskId = await findCreateTask(deps, serverId);
+
+  let lastWritten = { percent: -1, at: 0 };
+  // Writes are chained so that an older progress value never overwrites a newer one.
+  let progressWrites: Promise<unknown> = Promise.resolve();
+  const onProgress = (raw: number) => {
+    const percent = Math.max(0, Math.min(99, Math.floor(raw)));
+    const now = Date.now();
+    if (percent <= lastWritten.percent) return;
+    if (percent - lastWritten.percent < PROGRESS_STEP && now - lastWritten.at < PROGRESS_INTERVAL_MS) return;
+    lastWritten = { percent, at: now };
+    progressWrites = progressWrites
+      .then(() => db.update(serverTasks).set({ progress: percent }).where(and(eq(serverTasks.id, taskId), eq(serverTasks.status, 'running'))))
+      .catch(() => {});
+  };
+
+  try {
+    const [ip] = await db.select().from(ipAddresses)
+      .where(and(eq(ipAddresses.serverId, serverId), eq(ipAddresses.version, 'IPv4'))).limit(1);
+    const template = osTemplates[server.os as AdminServerOs];
+    if (!template) throw new HypervisorError('INVALID', hypervisorMessages.INVALID, `unknown os ${server.os}`);
+    const prefix = ip ? subnetPrefix('IPv4', ip.subnet) : null;
+    const spec: CreateServerSpec = {
+      node: row.nodeName,
+      vmid: server.vmid,
+      name: server.name,
+      os: template,
+      cores: server.cpuCores,
+      memoryMb: server.ramGb * 1024,
+      diskGb: server.storageGb,
+      ...(ip && prefix !== null ? { ipv4: { address: ip.address, prefix, gateway: ip.gateway } } : {}),
+      ...(server.sshKeys ? { sshKeys: server.sshKeys } : {}),
+    };
+    await hypervisor.createServer(spec, onProgress);
+  } catch (err) {
+    await progressWrites;
+    const message = err instanceof HypervisorError ? err.message : hypervisorMessages.TASK_FAILED;
+    await db.transaction(async (tx) => {
+      await tx.update(servers).set({ status: 'failed', statusMessage: message })
+        .where(and(eq(servers.id, serverId), eq(servers.status, 'provisioning')));
+      await tx.update(serverTasks).set({ status: 'failed', error: message, finishedAt: new Date() }).where(eq(serverTasks.id, taskId));
+    });
+    return 'failed';
+  }
+
+  await progressWrites;
+  await db.transaction(async (tx) => {
+    await tx.update(servers).set({ status: 'online', statusMessage: null })
+      .where(and(eq(servers.id, serverId), eq(servers.status, 'provisioning')));
+    await tx.update(serverTasks).set({ status: 'ok', progress: 100, error: null, finishedAt: new Date() }).where(eq(serverTasks.id, taskId));
+  });
+  return 'online';
+}
+
+/**
+ * Re-runs provisioning of every server still in 'provisioning' (after a crash or restart). One at a time,
+ * so that a restart does not hit the hypervisor with every pending creation at once.
+ */
+export async function resumeProvisioning(deps: ProvisionDeps): Promise<{ resumed: number; online: number; failed: number }> {
+  const pending = await deps.db.select({ id: servers.id }).from(servers)
+    .where(and(eq(servers.status, 'provisioning'), isNull(servers.deletedAt)))
+    .orderBy(servers.createdAt);
+  const result = { resumed: 0, online: 0, failed: 0 };
+  for (const { id } of pending) {
+    const outcome = await provisionServer(deps, id);
+    if (outcome === 'skipped') continue;
+    result.resumed++;
+    result[outcome]++;
+  }
+  return result;
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminListQuery,
+  AdminServerPage,
+  AdminServerRow,
+  ApiError,
+  CreateIpAddressInput,
+  CreateNodeInput,
+  CreateServerInput,
+  CustomerOptionList,
+  CustomerSearchQuery,
+  InfrastructureIdParams,
+  IpAddressPage,
+  IpAddressRow,
+  NodePage,
+  NodeRow,
+} from '@hp/contract';
+import { provisionServer } from '../../jobs/provision-server.ts';
+import {
+  createAdminServer,
+  createIpAddress,
+  createNode,
+  deleteIpAddress,
+  deleteNode,
+  findAdminServers,
+  findCustomerOptions,
+  findIpAddresses,
+  findNodes,
+} from './infrastructure.service.ts';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError };
+const security = [{ bearer: [] }];
+const access = { access: 'staff' as const };
+
+/** Staff administration of physical servers (nodes), IP addresses and virtual servers (employee or owner). */
+export async function infrastructureRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+
+  // ---- physical servers ----
+  r.get('/api/admin/nodes', {
+    config: access,
+    schema: { tags: ['nodes'], summary: 'Physische Server mit belegten und freien Ressourcen (Suche: id, Name, Host)', security, querystring: AdminListQuery, response: { 200: NodePage, ...errors } },
+  }, async (req) => findNodes(deps, req.query));
+
+  r.post('/api/admin/nodes', {
+    config: access,
+    schema: { tags: ['nodes'], summary: 'Physischen Server anlegen (Status: unbekannt)', security, body: CreateNodeInput, response: { 201: NodeRow, 409: ApiError, ...errors } },
+  }, async (req, reply) => reply.code(201).send(await createNode(deps, req.body)));
+
+  r.delete('/api/admin/nodes/:id', {
+    config: access,
+    schema: { tags: ['nodes'], summary: 'Physischen Server löschen (nicht, solange virtuelle Server darauf liegen)', security, params: InfrastructureIdParams, response: { 204: z.null(), 404: ApiError, 409: ApiError, ...errors } },
+  }, async (req, reply) => {
+    await deleteNode(deps, req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  // ---- IP addresses ----
+  r.get('/api/admin/ip-addresses', {
+    config: access,
+    schema: { tags: ['ip-addresses'], summary: 'IP-Adressen mit Belegung (Suche: Adresse, id)', security, querystring: AdminListQuery, response: { 200: IpAddressPage, ...errors } },
+  }, async (req) => findIpAddresses(deps, req.query));
+
+  r.post('/api/admin/ip-addresses', {
+    config: access,
+    schema: { tags: ['ip-addresses'], summary: 'IP-Adresse eintragen', security, body: CreateIpAddressInput, response: { 201: IpAddressRow, 409: ApiError, ...errors } },
+  }, async (req, reply) => reply.code(201).send(await createIpAddress(deps, req.body)));
+
+  r.delete('/api/admin/ip-addresses/:id', {
+    config: access,
+    schema: { tags: ['ip-addresses'], summary: 'IP-Adresse löschen (nicht, solange sie verwendet wird)', security, params: InfrastructureIdParams, response: { 204: z.null(), 404: ApiError, 409: ApiError, ...errors } },
+  }, async (req, reply) => {
+    await deleteIpAddress(deps, req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  // ---- virtual servers ----
+  r.get('/api/admin/servers', {
+    config: access,
+    schema: { tags: ['admin-servers'], summary: 'Alle virtuellen Server (Suche: VM-ID, Betriebssystem, Besitzer)', security, querystring: AdminListQuery, response: { 200: AdminServerPage, ...errors } },
+  }, async (req) => findAdminServers(deps, req.query));
+
+  r.post('/api/admin/servers', {
+    config: access,
+    schema: {
+      tags: ['admin-servers'],
+      summary: 'Virtuellen Server anlegen: prüft Kapazität, reserviert IP und VM-ID, startet die Einrichtung',
+      security, body: CreateServerInput, response: { 201: AdminServerRow, 404: ApiError, 409: ApiError, ...errors },
+    },
+  }, async (req, reply) => {
+    const server = await createAdminServer(deps, req.body);
+    // Runs after the response; its outcome is recorded on the server and its task.
+    provisionServer(deps, server.id).catch((err: unknown) => app.log.error({ err, serverId: server.id }, 'provisioning could not record its outcome'));
+    return reply.code(201).send(server);
+  });
+
+  r.get('/api/admin/customers', {
+    config: access,
+    schema: { tags: ['admin-servers'], summary: 'Kunden für die Besitzer-Auswahl (Suche: Kundennummer, Benutzername, E-Mail; höchstens 20)', security, querystring: CustomerSearchQuery, response: { 200: CustomerOptionList, ...errors } },
+  }, async (req) => findCustomerOptions(deps, req.query.search));
+}

@@ -1,0 +1,252 @@
+import { and, asc, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  infrastructureMessages as m,
+  normalizeIpAddress,
+  type AdminListQuery,
+  type AdminServerPage,
+  type AdminServerRow,
+  type CreateIpAddressInput,
+  type CreateNodeInput,
+  type CreateServerInput,
+  type CustomerOptionList,
+  type IpAddressPage,
+  type IpAddressRow,
+  type NodePage,
+  type NodeRow,
+} from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+
+type InfrastructureDeps = Pick<Deps, 'db'>;
+
+/** PostgreSQL error code of a failed query; Drizzle wraps the driver's error in `cause`. */
+function pgCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** `%term%` for ILIKE with the wildcards of the term taken literally. */
+const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const searchTerm = (query: AdminListQuery) => (query.search ? containsPattern(query.search) : undefined);
+
+/** An IP counts as in use while a server has it or an order's reservation has not expired. */
+const ipInUse = sql<boolean>`(${ipAddresses.serverId} is not null or coalesce(${ipAddresses.reservedUntil} > now(), false))`;
+const ipIsFree = sql`${ipAddresses.serverId} is null and (${ipAddresses.reservedUntil} is null or ${ipAddresses.reservedUntil} <= now())`;
+
+// ---------------------------------------------------------------- nodes
+
+/** Resources of the node's servers that are not deleted, per node (one grouped subquery). */
+const usage = (db: Deps['db']) => db
+  .select({
+    nodeId: servers.nodeId,
+    serverCount: sql<number>`count(*)::int`.as('server_count'),
+    cpuCores: sql<number>`coalesce(sum(${servers.cpuCores}), 0)::int`.as('used_cpu'),
+    ramGb: sql<number>`coalesce(sum(${servers.ramGb}), 0)::int`.as('used_ram'),
+    storageGb: sql<number>`coalesce(sum(${servers.storageGb}), 0)::int`.as('used_storage'),
+  })
+  .from(servers)
+  .where(isNull(servers.deletedAt))
+  .groupBy(servers.nodeId)
+  .as('usage');
+
+const toNodeRow = (n: typeof nodes.$inferSelect, used: { serverCount: number | null; cpuCores: number | null; ramGb: number | null; storageGb: number | null } | null): NodeRow => {
+  const u = { cpuCores: used?.cpuCores ?? 0, ramGb: used?.ramGb ?? 0, storageGb: used?.storageGb ?? 0 };
+  return {
+    id: n.id, name: n.name, host: n.host, cpuCores: n.cpuCores, ramGb: n.ramGb, storageGb: n.storageGb, status: n.status,
+    serverCount: used?.serverCount ?? 0,
+    used: u,
+    free: { cpuCores: Math.max(0, n.cpuCores - u.cpuCores), ramGb: Math.max(0, n.ramGb - u.ramGb), storageGb: Math.max(0, n.storageGb - u.storageGb) },
+  };
+};
+
+/** Spec §5: search by id or IP (host); the node name is searched too. */
+export async function findNodes({ db }: InfrastructureDeps, query: AdminListQuery): Promise<NodePage> {
+  const term = searchTerm(query);
+  const where = term ? sql`(${nodes.id}::text ilike ${term} or ${nodes.name} ilike ${term} or ${nodes.host} ilike ${term})` : undefined;
+  const u = usage(db);
+  const [rows, [total]] = await Promise.all([
+    db.select({ node: nodes, used: { serverCount: u.serverCount, cpuCores: u.cpuCores, ramGb: u.ramGb, storageGb: u.storageGb } })
+      .from(nodes).leftJoin(u, eq(u.nodeId, nodes.id)).where(where).orderBy(asc(nodes.id)).limit(query.limit).offset(query.offset),
+    db.select({ total: count() }).from(nodes).where(where),
+  ]);
+  return { items: rows.map((r) => toNodeRow(r.node, r.used)), total: total?.total ?? 0 };
+}
+
+export async function createNode({ db }: InfrastructureDeps, input: CreateNodeInput): Promise<NodeRow> {
+  try {
+    const [created] = await db.insert(nodes).values({ ...input, status: 'unknown' }).returning();
+    return toNodeRow(created!, null);
+  } catch (err) {
+    if (pgCode(err) === UNIQUE_VIOLATION) throw conflict('NODE_NAME_TAKEN', m.nodeNameTaken);
+    throw err;
+  }
+}
+
+/** Refused while any server row points at the node (servers keep their node for the record). */
+export async function deleteNode({ db }: InfrastructureDeps, id: number) {
+  try {
+    await db.transaction(async (tx) => {
+      // The lock makes a concurrent server creation on this node wait for the outcome.
+      const [node] = await tx.select({ id: nodes.id }).from(nodes).where(eq(nodes.id, id)).for('update');
+      if (!node) throw notFound(m.nodeNotFound);
+      const [onNode] = await tx.select({ n: count() }).from(servers).where(eq(servers.nodeId, id));
+      if (onNode!.n > 0) throw conflict('NODE_HAS_SERVERS', m.nodeHasServers);
+      await tx.delete(nodes).where(eq(nodes.id, id));
+    });
+  } catch (err) {
+    if (pgCode(err) === FOREIGN_KEY_VIOLATION) throw conflict('NODE_HAS_SERVERS', m.nodeHasServers);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------- IP addresses
+
+const ipColumns = {
+  id: ipAddresses.id, version: ipAddresses.version, address: ipAddresses.address, subnet: ipAddresses.subnet, gateway: ipAddresses.gateway,
+  inUse: ipInUse, serverVmid: servers.vmid,
+};
+
+/** Spec §5: search by address or id (as shown: 'IP' plus 3 digits). */
+export async function findIpAddresses({ db }: InfrastructureDeps, query: AdminListQuery): Promise<IpAddressPage> {
+  const term = searchTerm(query);
+  const where = term ? sql`(${ipAddresses.address} ilike ${term} or ('IP' || lpad(${ipAddresses.id}::text, 3, '0')) ilike ${term})` : undefined;
+  const [rows, [total]] = await Promise.all([
+    db.select(ipColumns).from(ipAddresses).leftJoin(servers, eq(servers.id, ipAddresses.serverId))
+      .where(where).orderBy(asc(ipAddresses.id)).limit(query.limit).offset(query.offset),
+    db.select({ total: count() }).from(ipAddresses).where(where),
+  ]);
+  return { items: rows.map((r) => ({ ...r, inUse: Boolean(r.inUse), serverVmid: r.serverVmid ?? null })), total: total?.total ?? 0 };
+}
+
+export async function createIpAddress({ db }: InfrastructureDeps, input: CreateIpAddressInput): Promise<IpAddressRow> {
+  const address = normalizeIpAddress(input.address);
+  try {
+    const [created] = await db.insert(ipAddresses).values({
+      version: input.version, address, subnet: input.subnet, gateway: normalizeIpAddress(input.gateway),
+    }).returning();
+    return { id: created!.id, version: created!.version, address: created!.address, subnet: created!.subnet, gateway: created!.gateway, inUse: false, serverVmid: null };
+  } catch (err) {
+    if (pgCode(err) === UNIQUE_VIOLATION) throw conflict('IP_TAKEN', m.ipTaken);
+    throw err;
+  }
+}
+
+/** Spec §4: an address in use cannot be deleted; the check and the delete are one statement. */
+export async function deleteIpAddress({ db }: InfrastructureDeps, id: number) {
+  const deleted = await db.delete(ipAddresses).where(and(eq(ipAddresses.id, id), ipIsFree)).returning({ id: ipAddresses.id });
+  if (deleted.length) return;
+  const [exists] = await db.select({ id: ipAddresses.id }).from(ipAddresses).where(eq(ipAddresses.id, id));
+  if (!exists) throw notFound(m.ipNotFound);
+  throw conflict('IP_IN_USE', m.ipInUse);
+}
+
+// ---------------------------------------------------------------- virtual servers
+
+const serverColumns = {
+  id: servers.id, vmid: servers.vmid, name: servers.name, status: servers.status, statusMessage: servers.statusMessage,
+  cpuCores: servers.cpuCores, ramGb: servers.ramGb, storageGb: servers.storageGb, os: servers.os, createdAt: servers.createdAt,
+  ownerNumber: users.customerNumber, ownerName: users.username, nodeId: nodes.id, nodeName: nodes.name,
+  // A server has at most one IPv4 from our pool; the first one is shown.
+  ip: sql<string | null>`(select ${ipAddresses.address} from ${ipAddresses} where ${ipAddresses.serverId} = ${servers.id} order by (${ipAddresses.version} = 'IPv4') desc, ${ipAddresses.id} limit 1)`,
+};
+type ServerSelection = Awaited<ReturnType<typeof serverQuery>>[number];
+
+const toServerRow = (r: ServerSelection): AdminServerRow => ({
+  id: r.id, vmid: r.vmid, name: r.name, status: r.status, statusMessage: r.statusMessage,
+  cpuCores: r.cpuCores, ramGb: r.ramGb, storageGb: r.storageGb, os: r.os,
+  owner: { customerNumber: r.ownerNumber, username: r.ownerName },
+  node: { id: r.nodeId, name: r.nodeName },
+  ip: r.ip, createdAt: r.createdAt.toISOString(),
+});
+
+const serverQuery = (db: Deps['db'], where: SQL | undefined) =>
+  db.select(serverColumns).from(servers)
+    .innerJoin(users, eq(users.id, servers.ownerId))
+    .innerJoin(nodes, eq(nodes.id, servers.nodeId))
+    .where(and(isNull(servers.deletedAt), where));
+
+/** Spec §5: search by id (the 3-digit VM id), OS or owner (customer number or username). Newest first. */
+export async function findAdminServers({ db }: InfrastructureDeps, query: AdminListQuery): Promise<AdminServerPage> {
+  const term = searchTerm(query);
+  const where = term
+    ? sql`(lpad(${servers.vmid}::text, 3, '0') ilike ${term} or ${servers.os} ilike ${term} or ${users.username} ilike ${term} or ${users.customerNumber}::text ilike ${term})`
+    : undefined;
+  const [rows, [total]] = await Promise.all([
+    serverQuery(db, where).orderBy(desc(servers.vmid)).limit(query.limit).offset(query.offset),
+    db.select({ total: count() }).from(servers).innerJoin(users, eq(users.id, servers.ownerId)).where(and(isNull(servers.deletedAt), where)),
+  ]);
+  return { items: rows.map((r) => toServerRow(r)), total: total?.total ?? 0 };
+}
+
+export async function findAdminServer({ db }: InfrastructureDeps, id: string): Promise<AdminServerRow> {
+  const [row] = await serverQuery(db, eq(servers.id, id));
+  if (!row) throw notFound();
+  return toServerRow(row);
+}
+
+/**
+ * Creates the server record in one transaction so that nothing is sold twice: the node row is locked
+ * while its free capacity is computed, a free IPv4 is taken with SKIP LOCKED (parallel creations on other
+ * nodes take other addresses), and the VM id comes from our sequence. Provisioning runs afterwards.
+ */
+export async function createAdminServer({ db }: InfrastructureDeps, input: CreateServerInput): Promise<AdminServerRow> {
+  const serverId = await db.transaction(async (tx) => {
+    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.customerNumber, input.owner));
+    if (!owner) throw notFound(m.ownerNotFound);
+
+    const [node] = await tx.select().from(nodes).where(eq(nodes.id, input.nodeId)).for('update');
+    if (!node) throw notFound(m.clusterNotFound);
+
+    const [used] = await tx.select({
+      cpuCores: sql<number>`coalesce(sum(${servers.cpuCores}), 0)::int`,
+      ramGb: sql<number>`coalesce(sum(${servers.ramGb}), 0)::int`,
+      storageGb: sql<number>`coalesce(sum(${servers.storageGb}), 0)::int`,
+    }).from(servers).where(and(eq(servers.nodeId, node.id), isNull(servers.deletedAt)));
+    const free = {
+      cpuCores: Math.max(0, node.cpuCores - used!.cpuCores),
+      ramGb: Math.max(0, node.ramGb - used!.ramGb),
+      storageGb: Math.max(0, node.storageGb - used!.storageGb),
+    };
+    if (input.cpuCores > free.cpuCores || input.ramGb > free.ramGb || input.storageGb > free.storageGb) {
+      throw conflict('NOT_ENOUGH_RESOURCES', m.notEnoughResources(free));
+    }
+
+    const [ip] = await tx.select({ id: ipAddresses.id }).from(ipAddresses)
+      .where(and(eq(ipAddresses.version, 'IPv4'), ipIsFree))
+      .orderBy(asc(ipAddresses.id)).limit(1)
+      .for('update', { skipLocked: true });
+    if (!ip) throw conflict('NO_FREE_IP', m.noFreeIp);
+
+    const vmidResult = await tx.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`);
+    const vmid = Number((vmidResult as unknown as { rows: { vmid: number }[] }).rows[0]!.vmid);
+
+    const [server] = await tx.insert(servers).values({
+      vmid, name: `srv-${vmid}`, ownerId: owner.id, nodeId: node.id, os: input.os,
+      cpuCores: input.cpuCores, ramGb: input.ramGb, storageGb: input.storageGb, status: 'provisioning',
+    }).returning({ id: servers.id });
+    await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
+    await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { ipAddressId: ip.id } });
+    return server!.id;
+  });
+  return findAdminServer({ db }, serverId);
+}
+
+/** Owner picker: customer number, username or e-mail, at most 20 matches. */
+export async function findCustomerOptions({ db }: InfrastructureDeps, search: string | undefined): Promise<CustomerOptionList> {
+  const term = search ? containsPattern(search) : undefined;
+  const rows = await db
+    .select({ customerNumber: users.customerNumber, username: users.username, email: users.email })
+    .from(users)
+    .where(and(
+      isNull(users.disabledAt),
+      term ? sql`(${users.customerNumber}::text ilike ${term} or ${users.username} ilike ${term} or ${users.email} ilike ${term})` : undefined,
+    ))
+    .orderBy(asc(users.customerNumber))
+    .limit(20);
+  return { items: rows };
+}

@@ -1,0 +1,136 @@
+import { expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { serverMessages } from '@hp/contract';
+import { describeEachDatabase, createUser, type TestContext } from '../../../test/harness.ts';
+import { ipAddresses, nodes, servers, serverAccess } from '../../db/schema/index.ts';
+import { settleRunningTasks } from './servers.service.ts';
+
+let nodeCounter = 0;
+/** A node, an IP and a running server for `ownerId`, created on the (simulated) hypervisor too. */
+async function seedServer(ctx: TestContext, ownerId: string, overrides: Partial<typeof servers.$inferInsert> = {}) {
+  const db = ctx.database.db;
+  const [node] = await db.insert(nodes).values({ name: `node-${process.pid}-${nodeCounter++}-${Math.random().toString(36).slice(2, 6)}`, host: '10.0.0.1', cpuCores: 64, ramGb: 256, storageGb: 4000, status: 'online' }).returning();
+  const vmid = 100 + Math.floor(Math.random() * 800000);
+  const [server] = await db.insert(servers).values({ vmid, name: `srv-${vmid}`, ownerId, nodeId: node!.id, os: 'Debian 12', cpuCores: 2, ramGb: 4, storageGb: 50, status: 'online', ...overrides }).returning();
+  const address = `10.${(vmid >> 16) & 255}.${(vmid >> 8) & 255}.${vmid & 255}`;
+  await db.insert(ipAddresses).values({ address, version: 'IPv4', subnet: '8', gateway: '10.0.0.1', serverId: server!.id });
+  await ctx.app.deps.hypervisor.createServer({ node: node!.name, vmid, name: server!.name, os: 'debian-12', cores: 2, memoryMb: 4096, diskGb: 50 });
+  return { server: server!, node: node! };
+}
+
+async function waitForStatus(ctx: TestContext, auth: Record<string, string>, id: string, wanted: string) {
+  for (let i = 0; i < 100; i++) {
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/servers/${id}/status`, headers: auth });
+    if (res.json().status === wanted) return res.json();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`status never became ${wanted}`);
+}
+
+describeEachDatabase('servers: the customer operates own servers', (ctx) => {
+  it('lists only own and shared servers; another customer gets 404 on detail, status and power', async () => {
+    const owner = await createUser(ctx());
+    const other = await createUser(ctx());
+    const friend = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id);
+    await ctx().database.db.insert(serverAccess).values({ serverId: server.id, userId: friend.user.id });
+
+    const list = await ctx().app.inject({ method: 'GET', url: '/api/servers', headers: owner.auth });
+    expect(list.json().servers.map((s: { id: string }) => s.id)).toEqual([server.id]);
+    expect(list.json().servers[0]).toMatchObject({ status: 'online', specs: { cpu: 2, ram: 4, storage: 50 }, access: 'owner' });
+
+    const shared = await ctx().app.inject({ method: 'GET', url: `/api/servers/${server.id}`, headers: friend.auth });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.json()).toMatchObject({ access: 'shared', expiresAt: null });
+
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/servers', headers: other.auth })).json().servers).toEqual([]);
+    for (const [method, url] of [['GET', `/api/servers/${server.id}`], ['GET', `/api/servers/${server.id}/status`], ['GET', `/api/servers/${server.id}/usage`], ['POST', `/api/servers/${server.id}/restart`]] as const) {
+      const res = await ctx().app.inject({ method, url, headers: other.auth });
+      expect(res.statusCode, url).toBe(404);
+    }
+    const power = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: other.auth, payload: { action: 'stop' } });
+    expect(power.statusCode).toBe(404);
+    const [after] = await ctx().database.db.select().from(servers).where(eq(servers.id, server.id));
+    expect(after!.status).toBe('online');
+    expect(after!.busyTaskId).toBeNull();
+  });
+
+  it('stops and starts a server through the hypervisor; a second action within 5 s gets the spec message', async () => {
+    const owner = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id);
+    const stop = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'stop' } });
+    expect(stop.statusCode).toBe(202);
+    expect(stop.json().newStatus).toBe('stopping');
+
+    const again = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'start' } });
+    expect(again.statusCode).toBe(429);
+    expect(again.json().error.message).toBe(serverMessages.throttled);
+    expect(again.headers['retry-after']).toBeDefined();
+
+    const stopped = await waitForStatus(ctx(), owner.auth, server.id, 'offline');
+    expect(stopped.running).toBe(false);
+
+    await ctx().database.db.update(servers).set({ lastPowerActionAt: new Date(Date.now() - 10_000) }).where(eq(servers.id, server.id));
+    const restartOffline = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/restart`, headers: owner.auth });
+    expect(restartOffline.statusCode).toBe(409);
+    expect(restartOffline.json().error.message).toBe(serverMessages.restartNeedsOnline);
+
+    const start = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'start' } });
+    expect(start.statusCode).toBe(202);
+    const online = await waitForStatus(ctx(), owner.auth, server.id, 'online');
+    expect(online.running).toBe(true);
+    expect(online.cpuUsage).toBeGreaterThanOrEqual(0);
+  });
+
+  it('restart shows "restart" and comes back online; a second restart meanwhile is refused', async () => {
+    const owner = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id);
+    const restart = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/restart`, headers: owner.auth });
+    expect(restart.statusCode).toBe(202);
+    expect(restart.json().newStatus).toBe('restart');
+    await ctx().database.db.update(servers).set({ lastPowerActionAt: new Date(Date.now() - 10_000) }).where(eq(servers.id, server.id));
+    const twice = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/restart`, headers: owner.auth });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.message).toBe(serverMessages.restartRunning);
+    // The background settler finishes operations even when nobody polls.
+    for (let i = 0; i < 100; i++) {
+      await settleRunningTasks(ctx().app.deps);
+      const [row] = await ctx().database.db.select().from(servers).where(eq(servers.id, server.id));
+      if (row!.status === 'online') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [row] = await ctx().database.db.select().from(servers).where(eq(servers.id, server.id));
+    expect(row!.status).toBe('online');
+    expect(row!.busyTaskId).toBeNull();
+  });
+
+  it('refuses actions in maintenance with the spec message and nothing happens', async () => {
+    const owner = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id, { status: 'maintenance' });
+    const res = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'stop' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe(serverMessages.maintenance);
+    const restart = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/restart`, headers: owner.auth });
+    expect(restart.json().error.message).toBe(serverMessages.restartMaintenance);
+  });
+
+  it('lets exactly one of several parallel power actions through (one operation at a time)', async () => {
+    const owner = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id);
+    const results = await Promise.all(Array.from({ length: 6 }, () =>
+      ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'stop' } })));
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 202)).toHaveLength(1);
+    expect(codes.every((c) => c === 202 || c === 409 || c === 429)).toBe(true);
+  });
+
+  it('serves a usage history for the graph', async () => {
+    const owner = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id);
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/servers/${server.id}/usage?timeframe=hour`, headers: owner.auth });
+    expect(res.statusCode).toBe(200);
+    const points = res.json().points as { time: number }[];
+    expect(points.length).toBeGreaterThan(10);
+    expect(points.every((p, i) => i === 0 || p.time > points[i - 1]!.time)).toBe(true);
+  });
+});

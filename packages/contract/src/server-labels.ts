@@ -1,0 +1,21 @@
+/** Server status labels and badge tones, zod-free for the server cards. */
+export const serverStatusLabels: Record<string, string> = {
+  provisioning: 'Wird eingerichtet',
+  online: 'Online',
+  offline: 'Offline',
+  maintenance: 'Wartung',
+  restart: 'Neustart',
+  reinstall: 'Neuinstallation',
+  install: 'Installation',
+  failed: 'Fehler',
+  starting: 'Startet',
+  stopping: 'Fährt herunter',
+};
+
+/** Verwalten goes to /dashboard/windows|linux|other/{id} by the OS name (spec). */
+export function serverDetailPath(os: string, id: string) {
+  const name = os.trim().toLowerCase();
+  if (name.startsWith('windows')) return `/dashboard/windows/${id}`;
+  if (name.startsWith('ubuntu') || name.startsWith('debian')) return `/dashboard/linux/${id}`;
+  return `/dashboard/other/${id}`;
+}
