@@ -18,6 +18,8 @@ export interface Env {
   trustProxy: boolean;
   company: CompanyDetails;
   hypervisor: 'simulated' | 'proxmox';
+  /** Divides the simulated hypervisor's task durations (demo: 1; browser tests: faster). */
+  simulatedSpeed: number;
   proxmox: ProxmoxConfig;
 }
 
@@ -71,6 +73,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: source.LOG_LEVEL ?? (source.VITEST ? 'silent' : 'info'),
     trustProxy: source.TRUST_PROXY === 'true',
     hypervisor: source.HYPERVISOR === 'proxmox' ? 'proxmox' : 'simulated',
+    simulatedSpeed: Math.max(1, Number(source.SIMULATED_SPEED ?? 1) || 1),
     proxmox: {
       url: source.PROXMOX_URL ?? '',
       tokenId: source.PROXMOX_TOKEN_ID ?? '',

@@ -6,5 +6,5 @@ import { createProxmoxHypervisor } from './proxmox/proxmox.ts';
 
 /** The one place where the hypervisor driver is chosen. */
 export function createHypervisor(env: Env, db: Db): Hypervisor {
-  return env.hypervisor === 'proxmox' ? createProxmoxHypervisor(env.proxmox) : createSimulatedHypervisor(db);
+  return env.hypervisor === 'proxmox' ? createProxmoxHypervisor(env.proxmox) : createSimulatedHypervisor(db, { speed: env.simulatedSpeed });
 }

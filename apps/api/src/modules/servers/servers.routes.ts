@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, PowerInput, PowerResult, ServerDetail, ServerIdParams, ServerList, ServerUsage, UsageHistory, UsageHistoryQuery } from '@hp/contract';
+import { firewallRoutes } from './firewall.routes.ts';
+import { backupsRoutes } from './backups.routes.ts';
+import { softwareRoutes } from './software.routes.ts';
+import { settingsRoutes } from './settings.routes.ts';
+import { consoleRoutes } from './console.routes.ts';
 import { getServerDetail, getServerUsage, getUsageHistory, listServers, powerServer, restartServer } from './servers.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError };
@@ -28,4 +33,11 @@ export async function serverRoutes(app: FastifyInstance) {
 
   r.post('/api/servers/:id/restart', { ...base, schema: { tags: ['servers'], summary: 'Server neu starten', security: [{ bearer: [] }], params: ServerIdParams, response: { 202: PowerResult, ...errors } } },
     async (req, reply) => reply.code(202).send(await restartServer(deps, req.user!, req.params.id)));
+
+  // The server's tabs, one plugin each.
+  await app.register(firewallRoutes);
+  await app.register(backupsRoutes);
+  await app.register(softwareRoutes);
+  await app.register(settingsRoutes);
+  await app.register(consoleRoutes);
 }

@@ -11,7 +11,7 @@ type ServerDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: objec
 type ServerRow = typeof servers.$inferSelect;
 
 /** Servers the user may operate: own ones and those shared with them. Others do not exist (404). */
-async function findAccessibleServer(db: Db, user: RequestUser, id: string) {
+export async function findAccessibleServer(db: Db, user: RequestUser, id: string) {
   const [row] = await db
     .select({ server: servers, node: nodes.name, shared: serverAccess.userId })
     .from(servers)
@@ -23,7 +23,7 @@ async function findAccessibleServer(db: Db, user: RequestUser, id: string) {
   return { server: row.server, node: row.node, access: row.server.ownerId === user.id ? ('owner' as const) : ('shared' as const) };
 }
 
-const vmOf = (server: ServerRow, node: string): VmRef => ({ node, vmid: server.vmid });
+export const vmOf = (server: ServerRow, node: string): VmRef => ({ node, vmid: server.vmid });
 
 export async function listServers(deps: ServerDeps, user: RequestUser): Promise<ServerCard[]> {
   const shared = deps.db.select({ id: serverAccess.serverId }).from(serverAccess).where(eq(serverAccess.userId, user.id));

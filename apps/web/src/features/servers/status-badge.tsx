@@ -12,7 +12,7 @@ export function ServerStatusBadge({ status }: { status: string }) {
   const tone = tones[status] ?? 'bg-blue-100 text-blue-800 ring-blue-600/20';
   const busy = !(status in tones);
   return (
-    <span className={cn('inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset', tone)}>
+    <span className={cn('inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset', tone)}>
       <span className={cn('size-1.5 rounded-full bg-current', busy && 'animate-pulse')} aria-hidden="true" />
       {serverStatusLabels[status] ?? status}
     </span>

@@ -102,10 +102,12 @@ function ServerCardItem({ server }: { server: ServerCard }) {
 
 function Spec({ icon: Icon, label, value }: { icon: typeof Cpu; label: string; value: string }) {
   return (
-    <div className="flex items-center gap-2">
-      <Icon className="size-4 text-slate-500" aria-hidden="true" />
-      <dt className="text-slate-600">{label}:</dt>
-      <dd className="font-medium text-slate-900">{value}</dd>
+    <div className="flex items-start gap-2">
+      <Icon className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden="true" />
+      <div>
+        <dt className="text-xs text-slate-600">{label}</dt>
+        <dd className="font-medium text-slate-900">{value}</dd>
+      </div>
     </div>
   );
 }

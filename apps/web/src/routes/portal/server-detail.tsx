@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { ArrowLeft, Cpu, HardDrive, MemoryStick, Power, RotateCcw, TerminalSquare } from 'lucide-react';
+import { ArrowLeft, Cpu, HardDrive, MemoryStick, Power, RotateCcw } from 'lucide-react';
 import { serverMessages, type ServerDetail, type ServerUsage } from '@hp/contract';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
@@ -11,6 +11,11 @@ import { isTransitional, usePowerAction, useServer, useServerStatus, useUsageHis
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
 import { UsageChart } from '../../features/servers/usage-chart.tsx';
 import { ApiRequestError } from '../../lib/api.ts';
+import { NetworkTab } from '../../features/servers/tabs/network.tsx';
+import { BackupsTab } from '../../features/servers/tabs/backups.tsx';
+import { SoftwareTab } from '../../features/servers/tabs/software.tsx';
+import { SettingsTab } from '../../features/servers/tabs/settings.tsx';
+import { ConsoleButton } from '../../features/servers/console-button.tsx';
 
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : '–');
 const formatBytes = (b: number) => (b >= 1073741824 ? `${(b / 1073741824).toFixed(1)} GB` : `${(b / 1048576).toFixed(0)} MB`);
@@ -68,11 +73,10 @@ export default function ServerDetailPage() {
         </TabsList>
         <TabsContent value="overview"><Overview detail={detail} live={live} /></TabsContent>
         <TabsContent value="performance"><Performance detail={detail} live={live} /></TabsContent>
-        {(['network', 'backups', 'software', 'settings'] as const).map((tab) => (
-          <TabsContent key={tab} value={tab}>
-            <Alert tone="info">Dieser Bereich wird gerade freigeschaltet. Bis dahin hilft Ihnen unser Support über ein Ticket weiter.</Alert>
-          </TabsContent>
-        ))}
+        <TabsContent value="network"><NetworkTab detail={detail} /></TabsContent>
+        <TabsContent value="backups"><BackupsTab detail={detail} /></TabsContent>
+        <TabsContent value="software"><SoftwareTab detail={detail} /></TabsContent>
+        <TabsContent value="settings"><SettingsTab detail={detail} /></TabsContent>
       </Tabs>
     </div>
   );
@@ -93,7 +97,7 @@ function ServerActions({ detail, status }: { detail: ServerDetail; status: strin
   };
   return (
     <div className="flex flex-wrap gap-2">
-      <Button variant="outline" size="sm" disabled title="Die Konsole wird gerade freigeschaltet."><TerminalSquare className="size-4" aria-hidden="true" /> Konsole</Button>
+      <ConsoleButton detail={detail} status={status} />
       <Button variant="outline" size="sm" disabled={busy || status === 'provisioning'} onClick={() => run('restart')}><RotateCcw className="size-4" aria-hidden="true" /> Neustart</Button>
       <Button size="sm" variant={running ? 'danger' : 'primary'} disabled={busy || status === 'provisioning'} onClick={() => run(running ? 'stop' : 'start')}>
         <Power className="size-4" aria-hidden="true" /> {running ? 'Stop' : 'Start'}
@@ -107,7 +111,7 @@ function Overview({ detail, live }: { detail: ServerDetail; live: ServerUsage | 
     <div className="space-y-6">
       <div className="grid gap-4 sm:grid-cols-3">
         <UsageCard icon={Cpu} label="CPU-Auslastung" value={live ? `${live.cpuUsage.toLocaleString('de-DE')} %` : '…'} percent={live?.cpuUsage ?? 0} />
-        <UsageCard icon={MemoryStick} label="Arbeitsspeicher" value={live ? `${(live.ramUsedMb / 1024).toFixed(1)} / ${(live.ramTotalMb / 1024).toFixed(0)} GB` : '…'} percent={live ? (live.ramUsedMb / Math.max(1, live.ramTotalMb)) * 100 : 0} />
+        <UsageCard icon={MemoryStick} label="Arbeitsspeicher" value={live ? `${(live.ramUsedMb / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} / ${Math.round(live.ramTotalMb / 1024)} GB` : '…'} percent={live ? (live.ramUsedMb / Math.max(1, live.ramTotalMb)) * 100 : 0} />
         <UsageCard icon={HardDrive} label="Speicher" value={live ? `${live.storageUsedGb.toLocaleString('de-DE')} / ${live.storageTotalGb} GB` : '…'} percent={live ? (live.storageUsedGb / Math.max(1, live.storageTotalGb)) * 100 : 0} />
       </div>
       <Card className="p-6">

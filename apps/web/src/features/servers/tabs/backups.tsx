@@ -1,0 +1,7 @@
+import type { ServerDetail } from '@hp/contract';
+import { Alert } from '../../../components/ui/card.tsx';
+
+// Placeholder: replaced by the tab's implementation.
+export function BackupsTab(_props: { detail: ServerDetail }) {
+  return <Alert tone="info">Dieser Bereich wird gerade freigeschaltet. Bis dahin hilft Ihnen unser Support über ein Ticket weiter.</Alert>;
+}
