@@ -1,0 +1,97 @@
+import { test, expect, type Page } from '@playwright/test';
+import { codeFromOutbox, demoAccount, login, unique } from './support.ts';
+
+async function loginAs(page: Page, role: 'owner' | 'employee' | 'customer') {
+  const account = demoAccount(role);
+  await login(page, account.username, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test('staff adds a node and IPs and creates a server; the customer stops and starts it; another customer gets a 404', async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const nodeName = unique('pve');
+  const ipBase = `198.51.${Math.floor(Math.random() * 200) + 20}`;
+
+  // Staff: physical server.
+  await loginAs(page, 'employee');
+  await page.goto('/dashboard/physical-servers');
+  await expect(page.getByRole('heading', { level: 1, name: 'Physische Server' })).toBeVisible();
+  await page.getByRole('button', { name: 'Physischen Server hinzufügen' }).click();
+  const nodeDialog = page.getByRole('dialog', { name: 'Physischen Server hinzufügen' });
+  await nodeDialog.getByLabel('Node-Name (wie in Proxmox)').fill(nodeName);
+  await nodeDialog.getByLabel('IP-Adresse oder Hostname').fill('10.20.30.40');
+  await nodeDialog.getByLabel('CPU-Kerne').fill('16');
+  await nodeDialog.getByLabel('RAM (GB)').fill('64');
+  await nodeDialog.getByLabel('Speicher (GB)').fill('1000');
+  await nodeDialog.getByRole('button', { name: 'Hinzufügen' }).click();
+  await expect(page.getByRole('row').filter({ hasText: nodeName })).toBeVisible();
+
+  // Staff: two IP addresses.
+  await page.goto('/dashboard/ipaddressmanagement');
+  for (const last of [10, 11]) {
+    await page.getByRole('button', { name: 'IP-Adresse hinzufügen' }).click();
+    const ipDialog = page.getByRole('dialog', { name: 'IP-Adresse hinzufügen' });
+    await ipDialog.getByLabel('Adresse').fill(`${ipBase}.${last}`);
+    await ipDialog.getByLabel('Gateway').fill(`${ipBase}.1`);
+    await ipDialog.getByRole('button', { name: 'Hinzufügen' }).click();
+    await expect(ipDialog).toHaveCount(0);
+    await expect(page.getByRole('cell', { name: `${ipBase}.${last}`, exact: true })).toBeVisible();
+  }
+
+  // Staff: server for the demo customer.
+  const customer = demoAccount('customer');
+  await page.goto('/dashboard/servers');
+  await page.getByRole('button', { name: 'Server hinzufügen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Server hinzufügen' });
+  await dialog.getByLabel('vCPU').fill('2');
+  await dialog.getByLabel('RAM (GB)').fill('4');
+  await dialog.getByLabel('Speicher (GB)').fill('40');
+  await dialog.getByRole('combobox', { name: 'Besitzer (Kundennummer)' }).fill(customer.username);
+  await dialog.getByRole('option', { name: new RegExp(customer.username) }).first().click();
+  await dialog.getByRole('combobox', { name: 'Cluster (physischer Server)' }).fill(nodeName);
+  await dialog.getByRole('option', { name: new RegExp(nodeName) }).first().click();
+  await dialog.getByRole('button', { name: 'Server erstellen' }).click();
+  await expect(dialog).toHaveCount(0);
+  const row = page.getByRole('row').filter({ hasText: nodeName });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(`${ipBase}.`);
+  await page.getByRole('button', { name: 'Abmelden' }).click();
+
+  // Customer: the server appears and comes online.
+  await loginAs(page, 'customer');
+  const card = page.getByRole('listitem').filter({ hasText: `${ipBase}.` });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('Online')).toBeVisible({ timeout: 60_000 });
+  await card.getByRole('link', { name: /verwalten/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/linux\/[0-9a-f-]{36}$/);
+  const serverUrl = new URL(page.url()).pathname;
+  await expect(page.getByText('Online').first()).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'CPU-Auslastung' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByText('Offline').first()).toBeVisible({ timeout: 30_000 });
+  // The spec's throttle: wait out the 5 s before the next power action.
+  await page.waitForTimeout(5200);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.getByText('Online').first()).toBeVisible({ timeout: 30_000 });
+
+  // Another customer: the same URL is a 404, and the API refuses too.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  const name = unique('fremd');
+  const reg = await request.post('/api/auth/register', { data: { username: name, email: `${name}@example.com`, password: 'Sicher!Passwort1', confirmPassword: 'Sicher!Passwort1' } });
+  expect(reg.status()).toBe(201);
+  const { userId } = await reg.json();
+  const code = await codeFromOutbox(`${name}@example.com`, Date.now() - 10_000);
+  expect((await request.post('/api/auth/verify-email', { data: { userId, code } })).status()).toBe(200);
+  await login(other, name, 'Sicher!Passwort1');
+  await expect(other).toHaveURL(/\/dashboard$/);
+  await expect(other.getByText('Keine Server gefunden')).toBeVisible();
+  await other.goto(serverUrl);
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('Oops! Diese Seite wurde nicht gefunden');
+  const token = await other.evaluate(() => localStorage.getItem('jwt'));
+  const serverId = serverUrl.split('/').pop();
+  const power = await request.post(`/api/servers/${serverId}/power`, { headers: { authorization: `Bearer ${token}` }, data: { action: 'stop' } });
+  expect(power.status()).toBe(404);
+  await context.close();
+});
