@@ -43,6 +43,7 @@ export const spaRoutePatterns = [
   '/support/:ticketId',
   '/supporter/:ticketId',
   '/dashboard',
+  '/console/:serverId',
   '/dashboard/*',
 ] as const;
 

@@ -4,14 +4,18 @@ import type { Role } from '@hp/contract';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
 export const RESET_TOKEN_TTL_SECONDS = 10 * 60;
+/** A console token only opens one websocket, once, within this time. */
+export const CONSOLE_TOKEN_TTL_SECONDS = 60;
 
-export type TokenPurpose = 'access' | 'mfa' | 'password_reset';
+export type TokenPurpose = 'access' | 'mfa' | 'password_reset' | 'console';
 
 interface BaseClaims { sub: string; pur: TokenPurpose }
 export interface AccessTokenClaims extends BaseClaims { pur: 'access'; sid: string; customerId: string; role: Role }
 export interface MfaTokenClaims extends BaseClaims { pur: 'mfa' }
 export interface ResetTokenClaims extends BaseClaims { pur: 'password_reset'; cid: string }
-type ClaimsOf<P extends TokenPurpose> = Extract<AccessTokenClaims | MfaTokenClaims | ResetTokenClaims, { pur: P }>;
+/** Opens the console of one server (srv) for one session (sid); jti makes it single use. */
+export interface ConsoleTokenClaims extends BaseClaims { pur: 'console'; sid: string; srv: string; jti: string }
+type ClaimsOf<P extends TokenPurpose> = Extract<AccessTokenClaims | MfaTokenClaims | ResetTokenClaims | ConsoleTokenClaims, { pur: P }>;
 
 export async function signToken<P extends TokenPurpose>(key: Uint8Array, claims: ClaimsOf<P>, ttlSeconds: number) {
   const { sub, ...rest } = claims;

@@ -25,6 +25,7 @@ const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
 const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
+const ConsolePage = lazy(() => import('../routes/portal/console.tsx'));
 
 const QueryProvider = lazy(() => import('./query-provider.tsx'));
 
@@ -71,6 +72,7 @@ export function AppRoutes() {
       </Route>
       <Route path="dashboard/mfa" element={page(<MfaPage />)} />
       <Route path="dashboard/*" element={page(<PortalRoutes />)} />
+      <Route path="console/:serverId" element={page(<ConsolePage />)} />
     </Routes>
   );
 }
