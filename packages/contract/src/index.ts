@@ -10,3 +10,5 @@ export * from './status-labels.ts';
 export * from './infrastructure.ts';
 export * from './servers.ts';
 export * from './server-labels.ts';
+export * from './server-network.ts';
+export * from './server-software.ts';

@@ -73,6 +73,8 @@ export async function provisionServer(deps: ProvisionDeps, serverId: string): Pr
       ...(server.sshKeys ? { sshKeys: server.sshKeys } : {}),
     };
     await hypervisor.createServer(spec, onProgress);
+    // The host's firewall follows the portal's switch from the start (new servers: on).
+    await hypervisor.setFirewall({ node: spec.node, vmid: spec.vmid }, server.firewallEnabled);
   } catch (err) {
     await progressWrites;
     const message = err instanceof HypervisorError ? err.message : hypervisorMessages.TASK_FAILED;

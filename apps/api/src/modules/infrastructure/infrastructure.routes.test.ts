@@ -15,9 +15,9 @@ import { ipAddresses, servers, serverTasks } from '../../db/schema/index.ts';
 import { HypervisorError, hypervisorMessages, type CreateServerSpec, type Hypervisor } from '../../drivers/hypervisor/hypervisor.ts';
 import { provisionServer, resumeProvisioning } from '../../jobs/provision-server.ts';
 
-/** A hypervisor that only knows createServer; every other call fails loudly. */
+/** A hypervisor that only knows createServer (and the firewall switch provisioning sets); every other call fails loudly. */
 function fakeHypervisor(createServer: Hypervisor['createServer']): Hypervisor {
-  const known: Partial<Hypervisor> = { kind: 'simulated', createServer };
+  const known: Partial<Hypervisor> = { kind: 'simulated', createServer, setFirewall: async () => {} };
   return new Proxy(known as Hypervisor, {
     get: (target, prop) => (prop in target ? target[prop as keyof Hypervisor] : () => Promise.reject(new Error(`fake hypervisor: ${String(prop)} not expected`))),
   });

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { ipAddresses, nodes, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound, tooManyRequests } from '../../http/errors.ts';
+import { settleBackupTask } from './backups.service.ts';
 import { HypervisorError, type PowerAction, type TaskRef, type VmRef } from '../../drivers/hypervisor/hypervisor.ts';
 
 type ServerDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: object, msg: string) => void } };
@@ -144,8 +145,9 @@ export async function settleServerTask(deps: ServerDeps, serverId: string) {
     .where(eq(servers.id, serverId));
   if (!row || !row.task.upid) return;
   const { server, task } = row;
+  if (task.kind === 'backup' || task.kind === 'restore') return settleBackupTask(deps, serverId);
   const phase = transitional[task.kind];
-  if (!phase) return; // other kinds are settled by their own jobs
+  if (!phase) return; // install and reinstall are finished by their own background jobs
   let state;
   try {
     state = await deps.hypervisor.taskStatus({ node: String((task.payload as { node?: string }).node ?? ''), upid: task.upid! });

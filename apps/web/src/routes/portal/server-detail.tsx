@@ -82,7 +82,7 @@ export default function ServerDetailPage() {
   );
 }
 
-const taskLabel = (kind: string) => ({ start: 'Start', stop: 'Herunterfahren', reboot: 'Neustart', create: 'Einrichtung' } as Record<string, string>)[kind] ?? kind;
+const taskLabel = (kind: string) => ({ start: 'Start', stop: 'Herunterfahren', reboot: 'Neustart', create: 'Einrichtung', install: 'Installation', uninstall: 'Deinstallation', reinstall: 'Neuinstallation', backup: 'Backup', restore: 'Wiederherstellung' } as Record<string, string>)[kind] ?? kind;
 
 function ServerActions({ detail, status }: { detail: ServerDetail; status: string }) {
   const power = usePowerAction();

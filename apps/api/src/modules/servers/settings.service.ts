@@ -1,0 +1,167 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  isLinuxOs, normaliseSshKeys, serverSettingsMessages, subnetPrefix,
+  type ReinstallInput, type ReinstallOs, type ServerSettings, type TaskAccepted,
+} from '@hp/contract';
+import { ipAddresses, servers, serverAccess, serverTasks, users } from '../../db/schema/index.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { CreateServerSpec, OsTemplate } from '../../drivers/hypervisor/hypervisor.ts';
+import { findAccessibleServer, toAppError, vmOf } from './servers.service.ts';
+import { assertManageable, claimServer, finishTask, progressWriter, releaseStaleTask, type TaskDeps } from './software.service.ts';
+
+/** Reinstall systems (§9, Ubuntu 22.04 per ARCHITECTURE §6) and the staff dialog's ones, as templates. */
+const templates: Record<string, OsTemplate> = {
+  'Debian 12': 'debian-12',
+  'Debian 11': 'debian-11',
+  'Ubuntu 25.04': 'ubuntu-25.04',
+  'Ubuntu 24.10': 'ubuntu-24.10',
+  'Ubuntu 24.04': 'ubuntu-24.04',
+  'Ubuntu 22.04': 'ubuntu-22.04',
+  'Ubuntu 20.04': 'ubuntu-20.04',
+  'CentOS 8': 'centos-8',
+  'Windows Server 2025': 'windows-2025',
+  'Windows Server 2022': 'windows-2022',
+};
+
+// ── Read ───────────────────────────────────────────────────────────────────────────────────────────
+
+export async function getSettings(deps: TaskDeps, user: RequestUser, id: string): Promise<ServerSettings> {
+  const { server, access } = await findAccessibleServer(deps.db, user, id);
+  const sharedWith = access === 'owner'
+    ? (await deps.db.select({ username: users.username, since: serverAccess.createdAt }).from(serverAccess)
+      .innerJoin(users, eq(users.id, serverAccess.userId))
+      .where(eq(serverAccess.serverId, server.id)).orderBy(serverAccess.createdAt))
+      .map((r) => ({ username: r.username, since: r.since.toISOString() }))
+    : null;
+  // The moment of the last root password change is the finished 'root-password' task (no password kept).
+  const [pw] = await deps.db.select({ at: serverTasks.finishedAt }).from(serverTasks)
+    .where(and(eq(serverTasks.serverId, server.id), eq(serverTasks.kind, 'root-password'), eq(serverTasks.status, 'ok')))
+    .orderBy(desc(serverTasks.finishedAt)).limit(1);
+  return { access, sshKeys: server.sshKeys, sharedWith, rootPasswordSetAt: pw?.at?.toISOString() ?? null, linux: isLinuxOs(server.os) };
+}
+
+// ── SSH keys and root password (owner and shared users) ────────────────────────────────────────────
+
+async function operable(deps: TaskDeps, user: RequestUser, id: string) {
+  const found = await findAccessibleServer(deps.db, user, id);
+  const server = await releaseStaleTask(deps, found.server);
+  assertManageable(server);
+  if (server.status === 'failed') throw conflict('SERVER_FAILED', serverSettingsMessages.reinstallFailed);
+  if (server.busyTaskId) throw conflict('SERVER_BUSY', 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.');
+  return { ...found, server };
+}
+
+export async function saveSshKeys(deps: TaskDeps, user: RequestUser, id: string, text: string) {
+  const { server, node } = await operable(deps, user, id);
+  const keys = normaliseSshKeys(text);
+  try {
+    await deps.hypervisor.setSshKeys(vmOf(server, node), keys);
+  } catch (err) {
+    throw toAppError(err);
+  }
+  await deps.db.update(servers).set({ sshKeys: keys }).where(eq(servers.id, server.id));
+  return { sshKeys: keys, message: serverSettingsMessages.sshKeysSaved };
+}
+
+/** Sets the password on the host only; we keep just the moment (a finished 'root-password' task). */
+export async function changeRootPassword(deps: TaskDeps, user: RequestUser, id: string, password: string) {
+  const { server, node } = await operable(deps, user, id);
+  try {
+    await deps.hypervisor.setRootPassword(vmOf(server, node), password);
+  } catch (err) {
+    throw toAppError(err);
+  }
+  const now = new Date();
+  await deps.db.insert(serverTasks).values({ serverId: server.id, kind: 'root-password', status: 'ok', progress: 100, startedAt: now, finishedAt: now, payload: { by: user.id } });
+  return { message: serverSettingsMessages.rootPasswordSaved, rootPasswordSetAt: now.toISOString() };
+}
+
+// ── Sharing (owner only) ───────────────────────────────────────────────────────────────────────────
+
+async function ownedServer(deps: TaskDeps, user: RequestUser, id: string) {
+  const found = await findAccessibleServer(deps.db, user, id);
+  if (found.access !== 'owner') throw forbidden(serverSettingsMessages.shareOwnerOnly);
+  return found;
+}
+
+/** Only active customer accounts can be found, and every miss looks the same. */
+async function findCustomerByUsername(deps: TaskDeps, username: string) {
+  const [row] = await deps.db.select({ id: users.id, username: users.username }).from(users)
+    .where(and(sql`lower(${users.username}) = lower(${username})`, eq(users.role, 'customer'), isNull(users.disabledAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function shareServer(deps: TaskDeps, user: RequestUser, id: string, username: string) {
+  const { server } = await ownedServer(deps, user, id);
+  if (username.toLowerCase() === user.username.toLowerCase()) throw badRequest('SHARE_SELF', serverSettingsMessages.shareSelf);
+  const friend = await findCustomerByUsername(deps, username);
+  if (!friend) throw notFound(serverSettingsMessages.userNotFound);
+  if (friend.id === user.id) throw badRequest('SHARE_SELF', serverSettingsMessages.shareSelf);
+  const inserted = await deps.db.insert(serverAccess).values({ serverId: server.id, userId: friend.id }).onConflictDoNothing().returning({ since: serverAccess.createdAt });
+  if (!inserted.length) throw conflict('SHARE_EXISTS', serverSettingsMessages.shareExists);
+  return { username: friend.username, since: inserted[0]!.since.toISOString() };
+}
+
+export async function unshareServer(deps: TaskDeps, user: RequestUser, id: string, username: string) {
+  const { server } = await ownedServer(deps, user, id);
+  const [target] = await deps.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`).limit(1);
+  const removed = target
+    ? await deps.db.delete(serverAccess).where(and(eq(serverAccess.serverId, server.id), eq(serverAccess.userId, target.id))).returning({ id: serverAccess.userId })
+    : [];
+  if (!removed.length) throw notFound(serverSettingsMessages.shareNotFound);
+}
+
+// ── Reinstall (owner only: it destroys all data) ───────────────────────────────────────────────────
+
+export async function startReinstall(deps: TaskDeps, user: RequestUser, id: string, input: ReinstallInput): Promise<TaskAccepted> {
+  const found = await findAccessibleServer(deps.db, user, id);
+  if (found.access !== 'owner') throw forbidden(serverSettingsMessages.reinstallOwnerOnly);
+  const server = await releaseStaleTask(deps, found.server);
+  assertManageable(server);
+  const linux = isLinuxOs(server.os);
+  if (!linux && input.os && input.os !== server.os) throw badRequest('OS_LINUX_ONLY', serverSettingsMessages.osLinuxOnly);
+  const os: string = input.os ?? server.os;
+  const template = templates[os];
+  if (!template) throw badRequest('OS_REQUIRED', serverSettingsMessages.osRequired);
+  if (server.busyTaskId) throw conflict('SERVER_BUSY', 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.');
+
+  const taskId = await claimServer(deps, server, { kind: 'reinstall', status: 'reinstall', from: ['online', 'offline', 'failed'], payload: { os } });
+  const ips = await deps.db.select().from(ipAddresses).where(eq(ipAddresses.serverId, server.id));
+  const v4 = ips.find((i) => i.version === 'IPv4');
+  const v6 = ips.find((i) => i.version === 'IPv6');
+  const prefix4 = v4 ? subnetPrefix('IPv4', v4.subnet) : null;
+  const prefix6 = v6 ? subnetPrefix('IPv6', v6.subnet) : null;
+  const spec: CreateServerSpec = {
+    ...vmOf(server, found.node),
+    name: server.name,
+    os: template,
+    cores: server.cpuCores,
+    memoryMb: server.ramGb * 1024,
+    diskGb: server.storageGb,
+    ...(v4 && prefix4 !== null ? { ipv4: { address: v4.address, prefix: prefix4, gateway: v4.gateway } } : {}),
+    ...(v6 && prefix6 !== null ? { ipv6: { address: v6.address, prefix: prefix6, gateway: v6.gateway } } : {}),
+    rootPassword: input.password,
+    ...(server.sshKeys ? { sshKeys: server.sshKeys } : {}),
+  };
+  void runReinstall(deps, server.id, taskId, os, spec);
+  return { taskId, status: 'reinstall', message: serverSettingsMessages.reinstallStarted };
+}
+
+/** Background job: hypervisor.reinstallServer with our IPs; success → online with the new OS. */
+export async function runReinstall(deps: TaskDeps, serverId: string, taskId: string, os: string, spec: CreateServerSpec) {
+  const progress = progressWriter(deps, taskId);
+  try {
+    await deps.hypervisor.reinstallServer(spec, (p) => void progress.write(p));
+    await progress.done();
+    await finishTask(deps, serverId, taskId, { ok: true, server: { status: 'online', os, statusMessage: null } });
+  } catch (err) {
+    await progress.done();
+    deps.log?.error({ serverId, taskId, err: { message: err instanceof AppError || err instanceof Error ? err.message : 'unknown' } }, 'reinstall failed');
+    await finishTask(deps, serverId, taskId, { ok: false, error: serverSettingsMessages.reinstallFailed, server: { status: 'failed', statusMessage: serverSettingsMessages.reinstallFailed } })
+      .catch(() => {});
+  }
+}
+
+export type { ReinstallOs };

@@ -1,0 +1,30 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SoftwareInstallInput, SoftwareList, TaskAccepted } from '@hp/contract';
+import { api } from '../../lib/api.ts';
+
+const key = (id: string) => ['servers', id, 'software'] as const;
+
+/**
+ * The catalogue with the installed state. Polls every 2 s only while an install/uninstall runs, and
+ * TanStack Query pauses the interval while the browser tab is hidden (refetchIntervalInBackground: false).
+ */
+export function useSoftware(id: string) {
+  return useQuery({
+    queryKey: key(id),
+    queryFn: () => api<SoftwareList>(`/servers/${id}/software`),
+    refetchInterval: (q) => (q.state.data?.task?.status === 'running' || q.state.data?.serverStatus === 'install' ? 2000 : false),
+    refetchIntervalInBackground: false,
+  });
+}
+
+export function useSoftwareAction(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ appId, action, input }: { appId: string; action: 'install' | 'uninstall'; input?: SoftwareInstallInput }) =>
+      api<TaskAccepted>(`/servers/${id}/software/${appId}/${action}`, { method: 'POST', body: action === 'install' ? (input ?? {}) : undefined }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: key(id) });
+      void client.invalidateQueries({ queryKey: ['servers', id, 'status'] });
+    },
+  });
+}
