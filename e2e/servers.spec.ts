@@ -8,7 +8,7 @@ async function loginAs(page: Page, role: 'owner' | 'employee' | 'customer') {
 }
 
 test('staff adds a node and IPs and creates a server; the customer stops and starts it; another customer gets a 404', async ({ page, browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const nodeName = unique('pve');
   const ipBase = `198.51.${Math.floor(Math.random() * 200) + 20}`;
 
@@ -74,6 +74,44 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await page.waitForTimeout(5200);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.getByText('Online').first()).toBeVisible({ timeout: 30_000 });
+
+  // Firewall: add the SSH preset.
+  await page.getByRole('tab', { name: 'Netzwerk' }).click();
+  await expect(page.getByText(`${ipBase}.`).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Regel hinzufügen' }).click();
+  const ruleDialog = page.getByRole('dialog', { name: 'Regel hinzufügen' });
+  await ruleDialog.getByRole('button', { name: /^SSH/ }).click();
+  await expect(page.getByText('Deine Regeln wurde erstellt').first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: '22', exact: true })).toBeVisible();
+
+  // Backup: create, wait for it, restore it.
+  await page.getByRole('tab', { name: 'Backups' }).click();
+  await expect(page.getByText('Max Backup: 1')).toBeVisible();
+  await page.getByRole('button', { name: 'Backup erstellen' }).click();
+  await expect(page.getByText('Backup abgeschlossen!').first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: /wiederherstellen$/ }).first().click();
+  await page.getByRole('alertdialog').or(page.getByRole('dialog')).getByRole('button', { name: 'Wiederherstellen' }).click();
+  await expect(page.getByText('Das Backup wird wiederhergestellt...').first()).toBeVisible();
+  await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible({ timeout: 40_000 });
+
+  // Software: install nginx.
+  await page.getByRole('tab', { name: 'Installation' }).click();
+  const nginx = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Nginx', exact: true }) });
+  await nginx.getByRole('button', { name: 'Installieren' }).click();
+  await expect(page.getByText('Das Progamm Nginx wurde installiert.').first()).toBeVisible({ timeout: 40_000 });
+  await expect(nginx.getByText('Installiert', { exact: true })).toBeVisible();
+
+  // Console: the pop-up shows the login banner and the prompt, and runs a command.
+  await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible({ timeout: 30_000 });
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Konsole' }).click();
+  const popup = await popupPromise;
+  await expect(popup.getByText('Verbunden')).toBeVisible({ timeout: 15_000 });
+  await expect(popup.locator('.xterm-rows')).toContainText('root@', { timeout: 15_000 });
+  await popup.locator('.xterm-helper-textarea').focus();
+  await popup.keyboard.type('uname -a\n');
+  await expect(popup.locator('.xterm-rows')).toContainText('Linux', { timeout: 10_000 });
+  await popup.close();
 
   // Another customer: the same URL is a 404, and the API refuses too.
   const context = await browser.newContext();

@@ -12,7 +12,8 @@ export function useSoftware(id: string) {
   return useQuery({
     queryKey: key(id),
     queryFn: () => api<SoftwareList>(`/servers/${id}/software`),
-    refetchInterval: (q) => (q.state.data?.task?.status === 'running' || q.state.data?.serverStatus === 'install' ? 2000 : false),
+    // Poll while something changes (a task, or the server passing through a transitional state).
+    refetchInterval: (q) => (q.state.data?.task?.status === 'running' || !['online', 'offline', 'maintenance', 'failed'].includes(q.state.data?.serverStatus ?? 'online') ? 2000 : false),
     refetchIntervalInBackground: false,
   });
 }
