@@ -67,12 +67,14 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   const serverUrl = new URL(page.url()).pathname;
   await expect(page.getByText('Online').first()).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'CPU-Auslastung' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Schnellaktionen' })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  const header = page.getByRole('main').locator('header');
+  await header.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(page.getByText('Offline').first()).toBeVisible({ timeout: 30_000 });
   // The spec's throttle: wait out the 5 s before the next power action.
   await page.waitForTimeout(5200);
-  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await header.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.getByText('Online').first()).toBeVisible({ timeout: 30_000 });
 
   // Firewall: add the SSH preset.
@@ -104,7 +106,7 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   // Console: the pop-up shows the login banner and the prompt, and runs a command.
   await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible({ timeout: 30_000 });
   const popupPromise = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Konsole' }).click();
+  await header.getByRole('button', { name: 'Konsole' }).click();
   const popup = await popupPromise;
   await expect(popup.getByText('Verbunden')).toBeVisible({ timeout: 15_000 });
   await expect(popup.locator('.xterm-rows')).toContainText('root@', { timeout: 15_000 });

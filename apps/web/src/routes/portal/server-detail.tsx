@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { ArrowLeft, Cpu, HardDrive, MemoryStick, Power, RotateCcw } from 'lucide-react';
-import { serverMessages, type ServerDetail, type ServerUsage } from '@hp/contract';
+import { ArrowLeft, Cpu, HardDrive, MemoryStick, Package, Power, RefreshCcw, RotateCcw, Shield } from 'lucide-react';
+import { isLinuxOs, serverMessages, type ServerDetail, type ServerUsage } from '@hp/contract';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
@@ -16,6 +16,8 @@ import { BackupsTab } from '../../features/servers/tabs/backups.tsx';
 import { SoftwareTab } from '../../features/servers/tabs/software.tsx';
 import { SettingsTab } from '../../features/servers/tabs/settings.tsx';
 import { ConsoleButton } from '../../features/servers/console-button.tsx';
+
+const ReinstallDialog = lazy(() => import('../../features/servers/reinstall-dialog.tsx').then((m) => ({ default: m.ReinstallDialog })));
 
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : '–');
 const formatBytes = (b: number) => (b >= 1073741824 ? `${(b / 1073741824).toFixed(1)} GB` : `${(b / 1048576).toFixed(0)} MB`);
@@ -31,6 +33,7 @@ export default function ServerDetailPage() {
   const { serverId = '' } = useParams();
   const server = useServer(serverId);
   const status = useServerStatus(serverId, server.isSuccess);
+  const [tab, setTab] = useState('overview');
 
   if (server.isPending) return <Spinner label="Lade Server..." />;
   if (server.isError) {
@@ -62,7 +65,7 @@ export default function ServerDetailPage() {
           <div className="mt-1 h-2 rounded-full bg-slate-200"><div className="h-2 rounded-full bg-brand-600 transition-[width]" style={{ width: `${live.task.progress}%` }} /></div>
         </div>
       )}
-      <Tabs defaultValue="overview" className="mt-6">
+      <Tabs value={tab} onValueChange={setTab} className="mt-6">
         <TabsList aria-label="Bereiche der Serververwaltung">
           <TabsTrigger value="overview">Übersicht</TabsTrigger>
           <TabsTrigger value="performance">Performance</TabsTrigger>
@@ -71,7 +74,7 @@ export default function ServerDetailPage() {
           <TabsTrigger value="software">Installation</TabsTrigger>
           <TabsTrigger value="settings">Einstellungen</TabsTrigger>
         </TabsList>
-        <TabsContent value="overview"><Overview detail={detail} live={live} /></TabsContent>
+        <TabsContent value="overview"><Overview detail={detail} live={live} status={current} onTab={setTab} /></TabsContent>
         <TabsContent value="performance"><Performance detail={detail} live={live} /></TabsContent>
         <TabsContent value="network"><NetworkTab detail={detail} /></TabsContent>
         <TabsContent value="backups"><BackupsTab detail={detail} /></TabsContent>
@@ -106,9 +109,26 @@ function ServerActions({ detail, status }: { detail: ServerDetail; status: strin
   );
 }
 
-function Overview({ detail, live }: { detail: ServerDetail; live: ServerUsage | undefined }) {
+function Overview({ detail, live, status, onTab }: { detail: ServerDetail; live: ServerUsage | undefined; status: string; onTab: (tab: string) => void }) {
+  const [reinstalling, setReinstalling] = useState(false);
   return (
     <div className="space-y-6">
+      <Card className="p-5">
+        <h2 className="mb-3 font-semibold text-slate-900">Schnellaktionen</h2>
+        <div className="flex flex-wrap gap-2">
+          <ServerActions detail={detail} status={status} />
+          <Button variant="outline" size="sm" onClick={() => onTab('network')}><Shield className="size-4" aria-hidden="true" /> Firewall</Button>
+          <Button variant="outline" size="sm" onClick={() => onTab('software')}><Package className="size-4" aria-hidden="true" /> Software</Button>
+          {detail.access === 'owner' && (
+            <Button variant="outline" size="sm" onClick={() => setReinstalling(true)}><RefreshCcw className="size-4" aria-hidden="true" /> Server neuinstallieren</Button>
+          )}
+        </div>
+        {reinstalling && (
+          <Suspense fallback={null}>
+            <ReinstallDialog detail={detail} linux={isLinuxOs(detail.os)} open={reinstalling} onOpenChange={setReinstalling} />
+          </Suspense>
+        )}
+      </Card>
       <div className="grid gap-4 sm:grid-cols-3">
         <UsageCard icon={Cpu} label="CPU-Auslastung" value={live ? `${live.cpuUsage.toLocaleString('de-DE')} %` : '…'} percent={live?.cpuUsage ?? 0} />
         <UsageCard icon={MemoryStick} label="Arbeitsspeicher" value={live ? `${(live.ramUsedMb / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} / ${Math.round(live.ramTotalMb / 1024)} GB` : '…'} percent={live ? (live.ramUsedMb / Math.max(1, live.ramTotalMb)) * 100 : 0} />
