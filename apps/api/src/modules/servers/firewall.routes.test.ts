@@ -1,21 +1,10 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { firewallMessages } from '@hp/contract';
-import { describeEachDatabase, createUser, type TestContext } from '../../../test/harness.ts';
-import { ipAddresses, nodes, servers, serverAccess } from '../../db/schema/index.ts';
+import { describeEachDatabase, createUser } from '../../../test/harness.ts';
+import { seedServer } from '../../../test/servers.ts';
+import { servers, serverAccess } from '../../db/schema/index.ts';
 
-let nodeCounter = 0;
-/** A node, an IP and a running server for `ownerId`, created on the (simulated) hypervisor too. */
-async function seedServer(ctx: TestContext, ownerId: string, overrides: Partial<typeof servers.$inferInsert> = {}) {
-  const db = ctx.database.db;
-  const [node] = await db.insert(nodes).values({ name: `node-${process.pid}-${nodeCounter++}-${Math.random().toString(36).slice(2, 6)}`, host: '10.0.0.1', cpuCores: 64, ramGb: 256, storageGb: 4000, status: 'online' }).returning();
-  const vmid = 100 + Math.floor(Math.random() * 800000);
-  const [server] = await db.insert(servers).values({ vmid, name: `srv-${vmid}`, ownerId, nodeId: node!.id, os: 'Debian 12', cpuCores: 2, ramGb: 4, storageGb: 50, status: 'online', ...overrides }).returning();
-  const address = `10.${(vmid >> 16) & 255}.${(vmid >> 8) & 255}.${vmid & 255}`;
-  await db.insert(ipAddresses).values({ address, version: 'IPv4', subnet: '8', gateway: '10.0.0.1', serverId: server!.id });
-  await ctx.app.deps.hypervisor.createServer({ node: node!.name, vmid, name: server!.name, os: 'debian-12', cores: 2, memoryMb: 4096, diskGb: 50 });
-  return { server: server!, node: node! };
-}
 
 type Rule = { id: string; pos: number; fingerprint: string; protocol: string; port: string; description: string };
 
