@@ -2,7 +2,7 @@ import type { ComponentType, SVGProps } from 'react';
 import { ArrowRight, FolderSync, HardDrive, Monitor, Network, RefreshCw, Share2, Smartphone } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
+import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -53,15 +53,9 @@ export function CloudStoragePage() {
             <h2 id="zugriff-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Von überall auf Ihre Dateien zugreifen</h2>
           </div>
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {accessMethods.map(({ title, icon: AccessIcon, text }) => (
-              <li key={title}>
-                <Card className="h-full p-6">
-                  <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                    <AccessIcon className="size-6" aria-hidden="true" />
-                  </span>
-                  <h3 className="mt-5 text-lg font-semibold text-slate-900">{title}</h3>
-                  <p className="mt-2 text-slate-600">{text}</p>
-                </Card>
+            {accessMethods.map((item) => (
+              <li key={item.title}>
+                <FeatureCard {...item} />
               </li>
             ))}
           </ul>

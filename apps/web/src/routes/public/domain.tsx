@@ -4,6 +4,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { inputClass } from '../../components/ui/field.tsx';
+import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -107,15 +108,9 @@ export function DomainPage() {
             <h2 id="inklusive-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Bei jeder Domain inklusive</h2>
           </div>
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {included.map(({ title, icon: ServiceIcon, text }) => (
-              <li key={title}>
-                <Card className="h-full p-6">
-                  <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                    <ServiceIcon className="size-6" aria-hidden="true" />
-                  </span>
-                  <h3 className="mt-5 text-lg font-semibold text-slate-900">{title}</h3>
-                  <p className="mt-2 text-slate-600">{text}</p>
-                </Card>
+            {included.map((item) => (
+              <li key={item.title}>
+                <FeatureCard {...item} />
               </li>
             ))}
           </ul>

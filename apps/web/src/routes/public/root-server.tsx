@@ -6,6 +6,7 @@ import {
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -82,15 +83,9 @@ export function RootServerPage() {
             <p className="mt-4 text-lg text-slate-600">Ein Root Server ist eine virtuelle Maschine auf einem physischen Host – mit garantierten Ressourcen und vollem Zugriff.</p>
           </div>
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {highlights.map(({ title, icon: HighlightIcon, text }) => (
-              <li key={title}>
-                <Card className="h-full p-6">
-                  <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                    <HighlightIcon className="size-6" aria-hidden="true" />
-                  </span>
-                  <h3 className="mt-5 text-lg font-semibold text-slate-900">{title}</h3>
-                  <p className="mt-2 text-slate-600">{text}</p>
-                </Card>
+            {highlights.map((item) => (
+              <li key={item.title}>
+                <FeatureCard {...item} />
               </li>
             ))}
           </ul>

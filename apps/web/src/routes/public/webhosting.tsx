@@ -3,6 +3,7 @@ import { Archive, ArrowRight, Check, Code, FolderSync, Globe, Lock, MousePointer
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -55,15 +56,9 @@ export function WebhostingPage() {
             <h2 id="funktionen-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Alles inklusive, was Ihre Website braucht</h2>
           </div>
           <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {features.map(({ title, icon: FeatureIcon, text }) => (
-              <li key={title}>
-                <Card className="h-full p-6">
-                  <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                    <FeatureIcon className="size-6" aria-hidden="true" />
-                  </span>
-                  <h3 className="mt-5 text-lg font-semibold text-slate-900">{title}</h3>
-                  <p className="mt-2 text-slate-600">{text}</p>
-                </Card>
+            {features.map((item) => (
+              <li key={item.title}>
+                <FeatureCard {...item} />
               </li>
             ))}
           </ul>

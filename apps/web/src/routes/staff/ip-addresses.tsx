@@ -14,13 +14,11 @@ import { SearchField } from '../../components/ui/search-field.tsx';
 import { SelectField } from '../../components/ui/select.tsx';
 import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
 import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../../features/infrastructure/api.ts';
-import { AdminPageHeader, PAGE_SIZE } from '../../features/infrastructure/components/admin-page.tsx';
+import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../../features/infrastructure/components/admin-page.tsx';
 import { ListState } from '../../features/infrastructure/components/list-state.tsx';
 import { IpUseBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 
-const iconDeleteClass = 'inline-flex size-10 items-center justify-center rounded-lg text-red-700 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent';
-const errorMessage = (err: unknown) => (err instanceof Error ? err.message : infrastructureMessages.saveFailed);
 
 /** The pool of IP addresses that new servers take their address from. */
 export default function IpAddressesPage() {

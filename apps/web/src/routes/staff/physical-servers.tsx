@@ -13,13 +13,11 @@ import { Pagination } from '../../components/ui/pagination.tsx';
 import { SearchField } from '../../components/ui/search-field.tsx';
 import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
 import { useCreateNode, useDeleteNode, useNodes } from '../../features/infrastructure/api.ts';
-import { AdminPageHeader, PAGE_SIZE } from '../../features/infrastructure/components/admin-page.tsx';
+import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../../features/infrastructure/components/admin-page.tsx';
 import { ListState } from '../../features/infrastructure/components/list-state.tsx';
 import { NodeStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 
-const iconDeleteClass = 'inline-flex size-10 items-center justify-center rounded-lg text-red-700 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2';
-const errorMessage = (err: unknown) => (err instanceof Error ? err.message : infrastructureMessages.saveFailed);
 
 /** Physical servers (Proxmox nodes) with their capacity and what the virtual servers use of it. */
 export default function PhysicalServersPage() {
