@@ -12,3 +12,5 @@ export * from './servers.ts';
 export * from './server-labels.ts';
 export * from './server-network.ts';
 export * from './server-software.ts';
+export * from './pricing.ts';
+export * from './shop.ts';

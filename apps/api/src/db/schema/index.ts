@@ -1,3 +1,4 @@
 export * from './users.ts';
 export * from './status.ts';
 export * from './infrastructure.ts';
+export * from './billing.ts';

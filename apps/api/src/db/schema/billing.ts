@@ -1,0 +1,146 @@
+import { pgTable, text, timestamp, integer, uuid, index, uniqueIndex, jsonb, bigserial, bigint } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { users } from './users.ts';
+import { nodes, servers, ipAddresses } from './infrastructure.ts';
+import type { InvoiceDocument } from '../../modules/invoices/invoice-document.ts';
+
+/**
+ * An order of a new server ('new') or an upgrade/renewal of an existing one ('upgrade'). While the
+ * payment is open ('pending' until holdUntil) its resources count against the node and its IP is held,
+ * so nothing is sold twice. Paid → 'processing' (exactly once, see fulfilCheckout) → 'completed'.
+ */
+export const orders = pgTable('orders', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Shown to the customer; from orders_number_seq. */
+  number: bigint('number', { mode: 'number' }).notNull().default(sql`nextval('orders_number_seq')`),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  kind: text('kind', { enum: ['new', 'upgrade'] }).notNull(),
+  status: text('status', { enum: ['pending', 'processing', 'completed', 'cancelled', 'refunded', 'failed'] }).notNull().default('pending'),
+  /** The server this order created (new, set at payment) or changes (upgrade). */
+  serverId: uuid('server_id').references(() => servers.id),
+  nodeId: integer('node_id').notNull().references(() => nodes.id),
+  /** New orders: the IPv4 held for the server. */
+  ipAddressId: integer('ip_address_id').references(() => ipAddresses.id),
+  osFamily: text('os_family', { enum: ['linux', 'windows'] }).notNull(),
+  os: text('os').notNull(),
+  cpuCores: integer('cpu_cores').notNull(),
+  ramGb: integer('ram_gb').notNull(),
+  storageGb: integer('storage_gb').notNull(),
+  months: integer('months').notNull(),
+  /** Extra capacity this order needs on the node while pending (new: all; upgrade: the growth). */
+  holdCpuCores: integer('hold_cpu_cores').notNull().default(0),
+  holdRamGb: integer('hold_ram_gb').notNull().default(0),
+  holdStorageGb: integer('hold_storage_gb').notNull().default(0),
+  holdUntil: timestamp('hold_until', { withTimezone: true }).notNull(),
+  /** Gross in cents, computed by the server (pricing.ts); net + VAT = gross. */
+  amountCents: integer('amount_cents').notNull(),
+  netCents: integer('net_cents').notNull(),
+  vatCents: integer('vat_cents').notNull(),
+  currency: text('currency').notNull().default('eur'),
+  paymentProvider: text('payment_provider').notNull(),
+  paymentSessionId: text('payment_session_id'),
+  paymentUrl: text('payment_url'),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  billingName: text('billing_name'),
+  billingAddress: jsonb('billing_address').$type<{ line1: string | null; line2: string | null; postalCode: string | null; city: string | null; country: string | null }>(),
+  /** Service period the payment covers (set at payment). */
+  periodStart: timestamp('period_start', { withTimezone: true }),
+  periodEnd: timestamp('period_end', { withTimezone: true }),
+  failureReason: text('failure_reason'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('orders_number_idx').on(t.number),
+  uniqueIndex('orders_payment_session_idx').on(t.paymentSessionId),
+  index('orders_user_idx').on(t.userId, t.createdAt),
+  index('orders_pending_node_idx').on(t.nodeId).where(sql`status = 'pending'`),
+  index('orders_server_idx').on(t.serverId),
+]);
+
+/** Issued invoices and credit notes. Never updated after insert; the document is the frozen content. */
+export const invoices = pgTable('invoices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  kind: text('kind', { enum: ['invoice', 'credit_note'] }).notNull(),
+  /** Gap-free per year and kind (invoice_counters), e.g. RE-2026-000001. */
+  number: text('number').notNull(),
+  year: integer('year').notNull(),
+  sequence: integer('sequence').notNull(),
+  orderId: uuid('order_id').notNull().references(() => orders.id),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  /** For a credit note: the invoice it corrects. */
+  correctsInvoiceId: uuid('corrects_invoice_id'),
+  grossCents: integer('gross_cents').notNull(),
+  issueDate: text('issue_date').notNull(),
+  dueDate: text('due_date').notNull(),
+  document: jsonb('document').$type<InvoiceDocument>().notNull(),
+  mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('invoices_number_idx').on(t.number),
+  uniqueIndex('invoices_kind_year_seq_idx').on(t.kind, t.year, t.sequence),
+  // One invoice per order; credit notes reference theirs.
+  uniqueIndex('invoices_order_invoice_idx').on(t.orderId).where(sql`kind = 'invoice'`),
+  index('invoices_user_idx').on(t.userId, t.createdAt),
+]);
+
+/** The last number issued per kind and year; locked while the next invoice is inserted (gap-free). */
+export const invoiceCounters = pgTable('invoice_counters', {
+  kind: text('kind').notNull(),
+  year: integer('year').notNull(),
+  last: integer('last').notNull(),
+}, (t) => [uniqueIndex('invoice_counters_pk').on(t.kind, t.year)]);
+
+/** Webhook events already handled: the provider delivers the same event more than once. */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  sessionId: text('session_id'),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Durable jobs (ARCHITECTURE: claimed with FOR UPDATE SKIP LOCKED so exactly one instance runs each).
+ * A job whose lease ran out (process killed) is claimed again; handlers are idempotent.
+ */
+export const jobs = pgTable('jobs', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull(),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+  /** At most one queued/running job per key (e.g. provision:<orderId>). */
+  dedupeKey: text('dedupe_key'),
+  status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
+  attempts: integer('attempts').notNull().default(0),
+  maxAttempts: integer('max_attempts').notNull().default(8),
+  runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('jobs_dedupe_idx').on(t.dedupeKey),
+  index('jobs_due_idx').on(t.runAt).where(sql`status in ('queued', 'running')`),
+]);
+
+/** State of the simulated payment provider (embedded default), like Stripe's checkout sessions. */
+export const simCheckoutSessions = pgTable('sim_checkout_sessions', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull(),
+  orderId: text('order_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  productName: text('product_name').notNull(),
+  customerEmail: text('customer_email').notNull(),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  status: text('status', { enum: ['open', 'complete', 'expired'] }).notNull().default('open'),
+  paymentStatus: text('payment_status', { enum: ['paid', 'unpaid'] }).notNull().default('unpaid'),
+  declined: integer('declined').notNull().default(0),
+  customerName: text('customer_name'),
+  address: jsonb('address').$type<{ line1: string | null; line2: string | null; postalCode: string | null; city: string | null; country: string | null }>(),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('sim_checkout_idem_idx').on(t.idempotencyKey)]);

@@ -1,0 +1,86 @@
+/**
+ * The port every payment provider fills: `simulated` (embedded default: a hosted card page served by the
+ * product) and `stripe` (Stripe Checkout). Shapes follow Stripe Checkout
+ * (../shared/integrations/stripe-checkout.md) so that one webhook and fulfilment path serves both.
+ */
+
+export interface CheckoutSessionParams {
+  orderId: string;
+  /** Gross, in cents. */
+  amountCents: number;
+  currency: 'eur';
+  /** Line item name shown on the payment page, e.g. "Root Server (KVM) – 4 Kerne, 8 GB RAM, 100 GB". */
+  productName: string;
+  customerEmail: string;
+  /** Must contain the literal `{CHECKOUT_SESSION_ID}`; the provider fills it in. */
+  successUrl: string;
+  cancelUrl: string;
+  /** 30 min … 24 h from now. */
+  expiresAt: Date;
+  /** e.g. `order-<id>-checkout-<attempt>`: a retried create returns the same session. */
+  idempotencyKey: string;
+}
+
+export interface PaymentAddress {
+  line1: string | null;
+  line2: string | null;
+  postalCode: string | null;
+  city: string | null;
+  /** ISO 3166-1 alpha-2 */
+  country: string | null;
+}
+
+export interface CheckoutSession {
+  id: string;
+  /** Hosted payment page (null once complete or expired). */
+  url: string | null;
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
+  amountTotal: number;
+  currency: string;
+  /** Our order id. */
+  clientReferenceId: string | null;
+  customerDetails: { name: string | null; email: string | null; address: PaymentAddress | null } | null;
+  /** The card of the successful charge (needed for the e-invoice). */
+  card: { brand: string; last4: string } | null;
+  /** Set by the simulated provider when the card was declined (Stripe keeps the session open instead). */
+  declined?: boolean;
+}
+
+export type PaymentEventType =
+  | 'checkout.session.completed'
+  | 'checkout.session.async_payment_succeeded'
+  | 'checkout.session.async_payment_failed'
+  | 'checkout.session.expired';
+
+export interface PaymentEvent {
+  id: string;
+  type: PaymentEventType | string;
+  /** Unix seconds */
+  created: number;
+  /** data.object.id: the checkout session. */
+  sessionId: string | null;
+}
+
+export interface PaymentProvider {
+  readonly kind: 'simulated' | 'stripe';
+  createCheckoutSession(params: CheckoutSessionParams): Promise<{ id: string; url: string }>;
+  /** Always asks the provider; the caller trusts nothing else. */
+  retrieveCheckoutSession(id: string): Promise<CheckoutSession>;
+  /** Ends an open session early (customer cancelled); a no-op for sessions already complete or expired. */
+  expireCheckoutSession(id: string): Promise<void>;
+  /**
+   * Verifies `Stripe-Signature` over the raw body (HMAC-SHA256, 300 s tolerance) and parses the event.
+   * Throws PaymentSignatureError on a missing/wrong signature, a changed body or a stale timestamp.
+   */
+  constructEvent(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+}
+
+export class PaymentSignatureError extends Error {}
+
+/** Provider failures (network, 5xx, bad key) surface as this, with a German message for the user. */
+export class PaymentProviderError extends Error {
+  constructor(message = 'Der Zahlungsanbieter ist derzeit nicht erreichbar. Bitte versuchen Sie es später erneut.', readonly detail?: string) {
+    super(message);
+  }
+}

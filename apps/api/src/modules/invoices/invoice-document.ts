@@ -1,0 +1,87 @@
+/**
+ * The frozen content of an issued invoice or credit note. It is written once, in the transaction that
+ * assigns the number, and never changed (a correction is a credit note). The PDF and the XRechnung XML
+ * are rendered from this snapshot only, so a download today and in ten years show the same document.
+ */
+export interface InvoiceParty {
+  name: string;
+  /** Street and house number. */
+  street: string;
+  postalCode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2, e.g. DE */
+  countryCode: string;
+  email: string;
+}
+
+export interface InvoiceSeller extends InvoiceParty {
+  phone: string;
+  /** e.g. Max Mustermann (Geschäftsführer) */
+  managingDirector: string;
+  /** e.g. Amtsgericht Frankfurt am Main, HRB 000000 */
+  register: string;
+  /** USt-IdNr., e.g. DE123456789 */
+  vatId: string;
+  /** Steuernummer from configuration */
+  taxNumber: string;
+}
+
+export interface InvoiceBuyer extends InvoiceParty {
+  /** Our customer number; used as the buyer reference (BT-10) and buyer identifier. */
+  customerNumber: number;
+  company: string | null;
+}
+
+export interface InvoiceLine {
+  /** 1, 2, … */
+  id: string;
+  name: string;
+  description: string;
+  quantity: number;
+  /** UN/ECE rec 20, e.g. 'MON' (month) or 'C62' (one) */
+  unitCode: string;
+  /** Net, in cents, for the whole line. */
+  netCents: number;
+  /** Net unit price in cents (may carry a remainder that the line total rounds away). */
+  unitPriceCents: number;
+  vatPercent: number;
+}
+
+export interface InvoiceDocument {
+  kind: 'invoice' | 'credit_note';
+  /** e.g. RE-2026-000001 or GS-2026-000001 */
+  number: string;
+  /** For a credit note: the number of the invoice it corrects. */
+  correctsNumber: string | null;
+  /** YYYY-MM-DD (Europe/Berlin) */
+  issueDate: string;
+  /** YYYY-MM-DD, issue date + 15 days (portal spec §9) */
+  dueDate: string;
+  /** Service period YYYY-MM-DD … YYYY-MM-DD */
+  periodStart: string;
+  periodEnd: string;
+  currency: 'EUR';
+  orderNumber: string;
+  seller: InvoiceSeller;
+  buyer: InvoiceBuyer;
+  lines: InvoiceLine[];
+  totals: {
+    netCents: number;
+    vatCents: number;
+    grossCents: number;
+    /** Already paid by card at checkout: equals gross, so the amount due is 0. */
+    prepaidCents: number;
+    dueCents: number;
+  };
+  vatPercent: number;
+  payment: {
+    /** UNCL 4461: 54 = credit card */
+    meansCode: '54';
+    /** The payment provider's reference (checkout session id). */
+    reference: string;
+    card: { brand: string; last4: string; holder: string } | null;
+    paidAt: string | null;
+  };
+  /** Free text shown on the document (e.g. "Bereits per Kreditkarte bezahlt."). */
+  notes: string[];
+}

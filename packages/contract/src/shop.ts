@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { CONFIG_LIMITS, LINUX_DISTROS, WINDOWS_VERSIONS } from './pricing.ts';
+
+/** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8), verbatim where quoted. */
+export const shopMessages = {
+  termsRequired: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.',
+  loginRequired: 'Du musst Angemeldet sein das du dir einen Server bestellen kannst',
+  notEnoughResourcesTitle: 'Nicht genügend Ressourcen',
+  notEnoughResources: 'Die ausgewählte Serverleistung ist derzeit leider nicht verfügbar. Wir verkaufen nur Ressourcen, die physisch vorhanden sind. Bitte wählen Sie eine kleinere Konfiguration oder versuchen Sie es später erneut.',
+  noFreeIpTitle: 'Keine IP-Addressen',
+  noFreeIp: 'Derzeit sind keine IP-Adressen mehr verfügbar. Bitte kontaktieren Sie den Support.',
+  genericError: 'Es ist ein Fehler aufgetreten. Bitte kontaktieren Sie den Support.',
+  paymentSuccess: 'Zahlung erfolgreich!',
+  paymentFailed: 'Zahlung fehlgeschlagen',
+  storageShrink: 'Der Speicher kann nicht verkleinert werden.',
+  osMismatch: 'Das Betriebssystem kann bei einer Verlängerung nicht gewechselt werden. Nutzen Sie dafür die Neuinstallation.',
+  serverNotUpgradable: 'Dieser Server kann derzeit nicht verlängert werden.',
+  orderOpen: 'Für diesen Server ist bereits eine Zahlung offen. Bitte schließen Sie sie ab oder warten Sie, bis sie abläuft.',
+  pdfNotice: 'Deine PDF-Rechnung wird erstellt, bitte habe etwas Geduld',
+  webhookInvalid: 'Ungültige Webhook-Signatur.',
+} as const;
+
+const int = (limits: { min: number; max: number; step: number }, label: string) =>
+  z.number({ error: `${label}: Bitte geben Sie eine Zahl an.` })
+    .int({ error: `${label}: Bitte geben Sie eine ganze Zahl an.` })
+    .min(limits.min, { error: `${label}: mindestens ${limits.min}.` })
+    .max(limits.max, { error: `${label}: höchstens ${limits.max}.` })
+    .refine((v) => (v - limits.min) % limits.step === 0, { error: `${label}: nur in Schritten von ${limits.step}.` });
+
+/**
+ * What the configurator sends. Strict: a price, a node, extra resources or any other field is refused
+ * (no mass assignment). Identity comes from the token; the server computes the price.
+ */
+export const CheckoutInput = z.strictObject({
+  os: z.enum(['linux', 'windows'], { error: 'Bitte wählen Sie ein Betriebssystem.' }),
+  distro: z.enum(LINUX_DISTROS, { error: 'Bitte wählen Sie eine Distribution.' }).optional(),
+  windowsVersion: z.enum(WINDOWS_VERSIONS, { error: 'Bitte wählen Sie eine Windows-Version.' }).optional(),
+  cpu: int(CONFIG_LIMITS.cpu, 'CPU-Kerne'),
+  ram: int(CONFIG_LIMITS.ram, 'Arbeitsspeicher'),
+  storage: int(CONFIG_LIMITS.storage, 'Speicher'),
+  months: int(CONFIG_LIMITS.months, 'Laufzeit'),
+  acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
+  /** Set for an upgrade or renewal of an existing server (/upgrade/kvm-server/{id}). */
+  serverId: z.uuid({ error: 'Ungültige Server-ID.' }).optional(),
+}).refine((v) => (v.os === 'linux' ? v.distro !== undefined && v.windowsVersion === undefined : v.windowsVersion !== undefined && v.distro === undefined), {
+  error: 'Bitte wählen Sie eine Distribution bzw. Windows-Version passend zum Betriebssystem.',
+});
+export type CheckoutInput = z.infer<typeof CheckoutInput>;
+
+export const CheckoutResponse = z.object({
+  orderId: z.string(),
+  sessionId: z.string(),
+  /** The payment provider's hosted page. */
+  url: z.string(),
+});
+export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
+
+/** Prefill of /upgrade/kvm-server/{id}. Only the server's owner (shared users see no billing). */
+export const UpgradeInfo = z.object({
+  serverId: z.string(),
+  name: z.string(),
+  os: z.enum(['linux', 'windows']),
+  distro: z.enum(LINUX_DISTROS).nullable(),
+  windowsVersion: z.enum(WINDOWS_VERSIONS).nullable(),
+  /** The installed system as shown (may be outside the shop's list, e.g. CentOS 8 from staff). */
+  osName: z.string(),
+  cpu: z.number().int(),
+  ram: z.number().int(),
+  storage: z.number().int(),
+  ip: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type UpgradeInfo = z.infer<typeof UpgradeInfo>;
+
+export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'cancelled', 'refunded', 'failed'] as const;
+export const OrderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+export const orderStatusLabels: Record<OrderStatus, string> = {
+  pending: 'Zahlung offen',
+  processing: 'In Bearbeitung',
+  completed: 'Abgeschlossen',
+  cancelled: 'Storniert',
+  refunded: 'Erstattet',
+  failed: 'Fehlgeschlagen',
+};
+
+export const PaymentResultQuery = z.object({
+  session_id: z.string().min(1).max(300).optional(),
+  order: z.uuid().optional(),
+});
+
+/** /shop/payment: read from the server, which asked the payment provider (never the browser's word). */
+export const PaymentResult = z.object({
+  /** paid: fulfilment started; open: not paid yet; failed: declined, cancelled or expired. */
+  paymentStatus: z.enum(['paid', 'open', 'failed']),
+  orderId: z.string(),
+  orderNumber: z.string(),
+  amountCents: z.number().int(),
+  /** ISO date of the order (paid: payment date). */
+  date: z.string(),
+  orderStatus: OrderStatus,
+  product: z.string(),
+  kind: z.enum(['new', 'upgrade']),
+  serverId: z.string().nullable(),
+  invoiceId: z.string().nullable(),
+});
+export type PaymentResult = z.infer<typeof PaymentResult>;
+
+const Resource = z.object({ size: z.number().int(), type: z.string(), priceCents: z.number().int() });
+
+export const OrderCard = z.object({
+  id: z.string(),
+  number: z.string(),
+  product: z.string(),
+  kind: z.enum(['new', 'upgrade']),
+  status: OrderStatus,
+  date: z.string(),
+  amountCents: z.number().int(),
+  months: z.number().int(),
+  /** Order date + months, clamped to the month end (portal spec §5). */
+  nextBillingDate: z.string(),
+  serverId: z.string().nullable(),
+});
+export type OrderCard = z.infer<typeof OrderCard>;
+export const OrderList = z.object({ items: z.array(OrderCard), total: z.number().int() });
+export type OrderList = z.infer<typeof OrderList>;
+
+/** 'Server Details' of /dashboard/order/{id}: per-month prices and the gross split into net and 19 % VAT. */
+export const OrderDetail = OrderCard.extend({
+  location: z.string(),
+  os: z.string(),
+  cpu: z.object({ cores: z.number().int(), priceCents: z.number().int() }),
+  ram: Resource,
+  storage: Resource,
+  osPriceCents: z.number().int(),
+  network: z.object({ ip: z.string().nullable(), bandwidth: z.string(), priceCents: z.number().int() }),
+  discountPercent: z.number().int(),
+  netCents: z.number().int(),
+  vatCents: z.number().int(),
+  grossCents: z.number().int(),
+  /** The same split for one month of the term ('pro Monat'). */
+  perMonth: z.object({ netCents: z.number().int(), vatCents: z.number().int(), grossCents: z.number().int() }),
+  invoiceId: z.string().nullable(),
+  paymentMethod: z.string().nullable(),
+});
+export type OrderDetail = z.infer<typeof OrderDetail>;
+
+export const InvoiceCard = z.object({
+  id: z.string(),
+  number: z.string(),
+  kind: z.enum(['invoice', 'credit_note']),
+  product: z.string(),
+  date: z.string(),
+  dueDate: z.string(),
+  amountCents: z.number().int(),
+  orderId: z.string(),
+  paid: z.boolean(),
+});
+export type InvoiceCard = z.infer<typeof InvoiceCard>;
+export const InvoiceList = z.object({ items: z.array(InvoiceCard), total: z.number().int() });
+export type InvoiceList = z.infer<typeof InvoiceList>;
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
