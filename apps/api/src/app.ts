@@ -12,6 +12,13 @@ import type { Db } from './db/client.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
 import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
 import type { Secrets } from './lib/secrets.ts';
+import type { PaymentProvider } from './drivers/payments/payments.ts';
+import { JobRunner } from './jobs/queue.ts';
+import { registerBillingJobs } from './jobs/billing-jobs.ts';
+import { shopRoutes } from './modules/shop/shop.routes.ts';
+import { paymentRoutes } from './modules/payments/payments.routes.ts';
+import { orderRoutes } from './modules/orders/orders.routes.ts';
+import { invoiceRoutes } from './modules/invoices/invoices.routes.ts';
 import { AppError, validationCodeFor } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
 import { isDatabaseDown } from './http/db-errors.ts';
@@ -38,6 +45,7 @@ export interface Deps {
   db: Db;
   mail: Mailer;
   hypervisor: Hypervisor;
+  payments: PaymentProvider;
   env: Env;
   secrets: Secrets;
   /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */
@@ -49,6 +57,8 @@ declare module 'fastify' {
     db: Db;
     deps: Deps;
     registeredRoutes: RegisteredRoute[];
+    /** Durable jobs (fulfilment, invoices, expiry); started by server.ts, drained by tests. */
+    jobs: JobRunner;
   }
 }
 
@@ -85,6 +95,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('db', deps.db);
   app.decorate('deps', deps);
   app.decorate('registeredRoutes', [] as RegisteredRoute[]);
+  const jobs = new JobRunner(deps.db, { log: app.log });
+  app.decorate('jobs', jobs);
+  registerBillingJobs(jobs, app);
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+  });
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -167,6 +183,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(siteRoutes);
   await app.register(infrastructureRoutes);
   await app.register(serverRoutes);
+  await app.register(shopRoutes);
+  await app.register(paymentRoutes);
+  await app.register(orderRoutes);
+  await app.register(invoiceRoutes);
   await app.register(webRoutes);
 
   return app;

@@ -21,6 +21,27 @@ export interface Env {
   /** Divides the simulated hypervisor's task durations (demo: 1; browser tests: faster). */
   simulatedSpeed: number;
   proxmox: ProxmoxConfig;
+  payments: PaymentsConfig;
+  billing: BillingConfig;
+}
+
+/** PAYMENTS=stripe: Stripe Checkout (README, "Stripe"); otherwise the simulated payment page. */
+export interface PaymentsConfig {
+  provider: 'simulated' | 'stripe';
+  stripeSecretKey: string;
+  stripeWebhookSecret: string;
+  /** Only for tests against a local fake: http://127.0.0.1:PORT */
+  stripeApiBase: string | undefined;
+}
+
+/** Terms of prepaid servers; the defaults are explained in docs/decisions/007. */
+export interface BillingConfig {
+  /** How long an open payment holds capacity and the IP (Stripe's session lasts 30 min of it). */
+  checkoutHoldMinutes: number;
+  /** Reminder mails this many days before the term ends. */
+  reminderDays: number[];
+  /** A stopped, unpaid server is deleted this many days after its term ended. */
+  graceDays: number;
 }
 
 /** HYPERVISOR=proxmox: how to reach the cluster (README, "Proxmox VE"). */
@@ -48,6 +69,8 @@ export interface CompanyDetails {
   street: string;
   zipCity: string;
   country: string;
+  /** ISO 3166-1 alpha-2 for the e-invoice, e.g. DE */
+  countryCode: string;
   email: string;
   phone: string;
   managingDirector: string;
@@ -86,11 +109,23 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       consoleUser: source.PROXMOX_CONSOLE_USER ?? '',
       consolePassword: source.PROXMOX_CONSOLE_PASSWORD ?? '',
     },
+    payments: {
+      provider: source.PAYMENTS === 'stripe' ? 'stripe' : 'simulated',
+      stripeSecretKey: source.STRIPE_SECRET_KEY ?? '',
+      stripeWebhookSecret: source.STRIPE_WEBHOOK_SECRET ?? '',
+      stripeApiBase: source.STRIPE_API_BASE || undefined,
+    },
+    billing: {
+      checkoutHoldMinutes: Math.max(31, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
+      reminderDays: (source.EXPIRY_REMINDER_DAYS ?? '7,1').split(',').map((d) => Number(d.trim())).filter((d) => Number.isInteger(d) && d > 0).sort((a, b) => b - a).slice(0, 2),
+      graceDays: nonNegative(source.SERVER_GRACE_DAYS, 14),
+    },
     company: {
       name: source.COMPANY_NAME ?? 'Musterhost GmbH',
       street: source.COMPANY_STREET ?? 'Musterstraße 1',
       zipCity: source.COMPANY_ZIP_CITY ?? '60311 Frankfurt am Main',
       country: source.COMPANY_COUNTRY ?? 'Deutschland',
+      countryCode: (source.COMPANY_COUNTRY_CODE ?? 'DE').toUpperCase(),
       email: source.COMPANY_EMAIL ?? 'info@example.com',
       phone: source.COMPANY_PHONE ?? '+49 69 000000',
       managingDirector: source.COMPANY_MANAGING_DIRECTOR ?? 'Max Mustermann',
@@ -99,6 +134,11 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       taxNumber: source.COMPANY_TAX_NUMBER ?? '000/000/00000',
     },
   };
+}
+
+function nonNegative(raw: string | undefined, fallback: number): number {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
 function parseTemplates(raw: string | undefined): Record<string, number> {

@@ -7,6 +7,7 @@ import { createSmtpMailer } from './drivers/mail/smtp.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
 import { buildApp } from './app.ts';
 import { createHypervisor } from './drivers/hypervisor/index.ts';
+import { createPaymentProvider } from './drivers/payments/index.ts';
 
 /** The one place where drivers are chosen from the environment. */
 export function createMailer(env: Env): Mailer {
@@ -19,7 +20,8 @@ export async function createRuntime(env: Env = readEnv()) {
   const secrets = await loadSecrets(database.db, env.jwtSecret);
   const mail = createMailer(env);
   const hypervisor = createHypervisor(env, database.db);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor });
+  const payments = createPaymentProvider(env, database.db, secrets);
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments });
   app.addHook('onClose', async () => {
     await mail.close?.();
     await database.close();

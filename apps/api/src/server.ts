@@ -4,6 +4,7 @@ import { createRuntime } from './main.ts';
 import { seedDemoData } from './db/seed.ts';
 import { settleRunningTasks } from './modules/servers/servers.service.ts';
 import { resumeProvisioning } from './jobs/provision-server.ts';
+import { runBillingTick } from './jobs/billing-jobs.ts';
 
 const started = performance.now();
 const env = readEnv();
@@ -23,6 +24,13 @@ const settler = setInterval(() => {
 settler.unref();
 // Servers whose provisioning was interrupted (crash, restart) continue; createServer is idempotent.
 resumeProvisioning({ ...app.deps, log: app.log } as never).catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'resuming provisioning failed'));
+// Fulfilment, invoices and expiry run as durable jobs; a job interrupted by a crash is claimed again.
+app.jobs.start();
+const billingTick = () => runBillingTick({ ...app.deps, log: app.log })
+  .then(() => app.jobs.kick())
+  .catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'billing tick failed'));
+setTimeout(billingTick, 5_000).unref();
+setInterval(billingTick, Number(process.env.BILLING_TICK_MS ?? 60_000)).unref();
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 process.stdout.write(
   `\nHosting-Portal läuft auf ${env.publicUrl} (gestartet in ${seconds} s)\n` +

@@ -11,6 +11,8 @@ import { users } from '../src/db/schema/index.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { openSession } from '../src/modules/auth/sessions.ts';
 import { createSimulatedHypervisor } from '../src/drivers/hypervisor/simulated/simulated.ts';
+import { createPaymentProvider } from '../src/drivers/payments/index.ts';
+import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
 
 export class MemoryMailer implements Mailer {
   readonly kind = 'outbox' as const;
@@ -62,14 +64,15 @@ async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: D
   };
 }
 
-export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite'): Promise<TestContext & { close: () => Promise<void> }> {
+export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', opts: { env?: NodeJS.ProcessEnv; payments?: (db: Database['db']) => PaymentProvider } = {}): Promise<TestContext & { close: () => Promise<void> }> {
   const { database, drop } = await freshDatabase(kind);
-  const env = { ...readEnv({ ...process.env, VITEST: 'true' }), logLevel: 'silent', isTest: true };
+  const env = { ...readEnv({ ...process.env, VITEST: 'true', ...opts.env }), logLevel: 'silent', isTest: true };
   const secrets = await loadSecrets(database.db, undefined);
   const mail = new MemoryMailer();
   // Tests run the simulated hypervisor with short task durations.
   const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor });
+  const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments });
   await app.ready();
   return {
     app, database, mail, kind,

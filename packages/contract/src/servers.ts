@@ -11,6 +11,7 @@ export const serverMessages = {
   powerFailed: 'Es ist ein Fehler aufgetreten',
   busy: 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.',
   notReady: 'Der Server wird noch eingerichtet.',
+  expired: 'Die Laufzeit dieses Servers ist abgelaufen. Bitte verlängern Sie ihn, um ihn wieder zu nutzen.',
   starting: 'Dein Server wird gestartet.',
   stopping: 'Dein Server wird heruntergefahren.',
   restarting: 'Dein Server wird neu gestartet.',

@@ -12,6 +12,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { readEnv } from '../env.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { loadSecrets } from '../lib/secrets.ts';
+import { createPaymentProvider } from '../drivers/payments/index.ts';
 import { buildApp } from '../app.ts';
 import { MemoryMailer, uniqueName } from '../../test/harness.ts';
 import { REFRESH_COOKIE } from '../modules/auth/sessions.ts';
@@ -33,7 +34,7 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
         callback();
       },
     });
-    app = await buildApp({ db: database.db, mail, env, secrets, logStream, hypervisor: createSimulatedHypervisor(database.db) });
+    app = await buildApp({ db: database.db, mail, env, secrets, logStream, hypervisor: createSimulatedHypervisor(database.db), payments: createPaymentProvider(env, database.db, secrets) });
     await app.ready();
   });
 

@@ -1,16 +1,23 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
-import { subnetPrefix, type AdminServerOs } from '@hp/contract';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { subnetPrefix, type AdminServerOs, type LinuxDistro, type WindowsVersion } from '@hp/contract';
 import type { Deps } from '../app.ts';
-import { ipAddresses, nodes, servers, serverTasks } from '../db/schema/index.ts';
+import { ipAddresses, nodes, orders, servers, serverTasks } from '../db/schema/index.ts';
 import { HypervisorError, hypervisorMessages, type CreateServerSpec, type OsTemplate } from '../drivers/hypervisor/hypervisor.ts';
 
 type ProvisionDeps = Pick<Deps, 'db' | 'hypervisor'>;
 
-/** The staff dialog's systems (spec §9) as hypervisor templates. */
-export const osTemplates: Record<AdminServerOs, OsTemplate> = {
+/** The systems of the staff dialog (portal spec §9) and of the shop (public spec §5) as hypervisor templates. */
+export const osTemplates: Record<AdminServerOs | LinuxDistro | WindowsVersion, OsTemplate> = {
   'Debian 12': 'debian-12',
+  'Debian 11': 'debian-11',
+  'Ubuntu 25.04': 'ubuntu-25.04',
+  'Ubuntu 24.10': 'ubuntu-24.10',
+  'Ubuntu 24.04': 'ubuntu-24.04',
   'Ubuntu 22.04': 'ubuntu-22.04',
+  'Ubuntu 20.04': 'ubuntu-20.04',
   'CentOS 8': 'centos-8',
+  'Windows Server 2025': 'windows-2025',
+  'Windows Server 2022': 'windows-2022',
 };
 
 /** Progress is written at most this often, plus whenever it moved by PROGRESS_STEP points. */
@@ -58,7 +65,7 @@ export async function provisionServer(deps: ProvisionDeps, serverId: string): Pr
   try {
     const [ip] = await db.select().from(ipAddresses)
       .where(and(eq(ipAddresses.serverId, serverId), eq(ipAddresses.version, 'IPv4'))).limit(1);
-    const template = osTemplates[server.os as AdminServerOs];
+    const template = osTemplates[server.os as keyof typeof osTemplates];
     if (!template) throw new HypervisorError('INVALID', hypervisorMessages.INVALID, `unknown os ${server.os}`);
     const prefix = ip ? subnetPrefix('IPv4', ip.subnet) : null;
     const spec: CreateServerSpec = {
@@ -100,8 +107,9 @@ export async function provisionServer(deps: ProvisionDeps, serverId: string): Pr
  * so that a restart does not hit the hypervisor with every pending creation at once.
  */
 export async function resumeProvisioning(deps: ProvisionDeps): Promise<{ resumed: number; online: number; failed: number }> {
+  // Servers bought in the shop are provisioned by their order's durable job, not here.
   const pending = await deps.db.select({ id: servers.id }).from(servers)
-    .where(and(eq(servers.status, 'provisioning'), isNull(servers.deletedAt)))
+    .where(and(eq(servers.status, 'provisioning'), isNull(servers.deletedAt), sql`not exists (select 1 from ${orders} where ${orders.serverId} = ${servers.id})`))
     .orderBy(servers.createdAt);
   const result = { resumed: 0, online: 0, failed: 0 };
   for (const { id } of pending) {

@@ -103,6 +103,8 @@ CREATE TABLE "sim_checkout_sessions" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "servers" ADD COLUMN "expiry_reminder_stage" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "servers" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "invoices" ADD CONSTRAINT "invoices_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoices" ADD CONSTRAINT "invoices_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -121,4 +123,5 @@ CREATE UNIQUE INDEX "orders_payment_session_idx" ON "orders" USING btree ("payme
 CREATE INDEX "orders_user_idx" ON "orders" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "orders_pending_node_idx" ON "orders" USING btree ("node_id") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "orders_server_idx" ON "orders" USING btree ("server_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "sim_checkout_idem_idx" ON "sim_checkout_sessions" USING btree ("idempotency_key");
+CREATE UNIQUE INDEX "sim_checkout_idem_idx" ON "sim_checkout_sessions" USING btree ("idempotency_key");--> statement-breakpoint
+CREATE INDEX "servers_expires_idx" ON "servers" USING btree ("expires_at") WHERE deleted_at is null and expires_at is not null;

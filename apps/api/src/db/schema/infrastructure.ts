@@ -42,12 +42,16 @@ export const servers = pgTable('servers', {
   firewallEnabled: boolean('firewall_enabled').notNull().default(true),
   sshKeys: text('ssh_keys').notNull().default(''),
   expiresAt: timestamp('expires_at', { withTimezone: true }),
+  /** Expiry reminders already mailed for the current term (0 none, 1 first, 2 second). */
+  expiryReminderStage: integer('expiry_reminder_stage').notNull().default(0),
+  /** Stopped because the prepaid term ended; deleted after the grace period unless renewed. */
+  suspendedAt: timestamp('suspended_at', { withTimezone: true }),
   /** The operation that holds the server (one at a time); null when idle. */
   busyTaskId: uuid('busy_task_id'),
   lastPowerActionAt: timestamp('last_power_action_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-}, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId)]);
+}, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId), index('servers_expires_idx').on(t.expiresAt).where(sql`deleted_at is null and expires_at is not null`)]);
 
 /** Long-running hypervisor work (Proxmox tasks), visible to the customer with progress. */
 export const serverTasks = pgTable('server_tasks', {

@@ -2,6 +2,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Invoice PDF and XRechnung XML go out as attachments. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** The port every mail implementation fills: the outbox (embedded default) and SMTP. */

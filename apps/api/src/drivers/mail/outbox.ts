@@ -14,7 +14,7 @@ export function createOutboxMailer(opts: { dir: string; from: string; print: boo
   return {
     kind: 'outbox',
     async send(message: MailMessage) {
-      const info = await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text });
+      const info = await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text, ...(message.attachments ? { attachments: message.attachments } : {}) });
       await fs.mkdir(opts.dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
       await fs.writeFile(path.join(opts.dir, name), info.message as Buffer);

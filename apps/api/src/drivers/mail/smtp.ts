@@ -7,7 +7,7 @@ export function createSmtpMailer(opts: { url: string; from: string }): Mailer {
   return {
     kind: 'smtp',
     async send(message: MailMessage) {
-      await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text });
+      await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text, ...(message.attachments ? { attachments: message.attachments } : {}) });
     },
     async close() {
       transport.close();

@@ -25,3 +25,32 @@ export const passwordChangedMail = (to: string, username: string): MailMessage =
   subject: 'Ihr Passwort wurde geändert',
   text: `Hallo ${username},\n\nIhr Passwort wurde soeben geändert. Alle anderen Sitzungen wurden abgemeldet. Wenn Sie das nicht waren, wenden Sie sich bitte sofort an den Support.${signature}`,
 });
+
+const germanDate = (d: Date) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
+
+export const invoiceMail = (to: string, name: string, kind: 'invoice' | 'credit_note', number: string, amount: string, attachments: NonNullable<MailMessage['attachments']>): MailMessage => ({
+  to,
+  subject: kind === 'invoice' ? `Ihre Rechnung ${number}` : `Ihre Gutschrift ${number}`,
+  text: kind === 'invoice'
+    ? `Hallo ${name},\n\nvielen Dank für Ihre Bestellung. Anbei erhalten Sie Ihre Rechnung ${number} über ${amount} als PDF und als E-Rechnung (XRechnung). Der Betrag wurde bereits per Kreditkarte bezahlt.\n\nSie finden alle Rechnungen auch im Kundenportal unter „Rechnungen“.${signature}`
+    : `Hallo ${name},\n\nanbei erhalten Sie die Gutschrift ${number} über ${amount}. Der Betrag wird auf Ihr ursprüngliches Zahlungsmittel erstattet.${signature}`,
+  attachments,
+});
+
+export const expiryReminderMail = (to: string, name: string, server: string, expiresAt: Date, renewUrl: string): MailMessage => ({
+  to,
+  subject: `Ihr Server ${server} läuft am ${germanDate(expiresAt)} ab`,
+  text: `Hallo ${name},\n\ndie bezahlte Laufzeit Ihres Servers ${server} endet am ${germanDate(expiresAt)}. Danach wird der Server gestoppt.\n\nSie können ihn hier verlängern: ${renewUrl}${signature}`,
+});
+
+export const serverSuspendedMail = (to: string, name: string, server: string, deleteAt: Date, renewUrl: string): MailMessage => ({
+  to,
+  subject: `Ihr Server ${server} wurde gestoppt`,
+  text: `Hallo ${name},\n\ndie bezahlte Laufzeit Ihres Servers ${server} ist abgelaufen, deshalb wurde er gestoppt. Ihre Daten bleiben bis zum ${germanDate(deleteAt)} erhalten; danach wird der Server endgültig gelöscht.\n\nVerlängern Sie jetzt, um ihn sofort wieder zu starten: ${renewUrl}${signature}`,
+});
+
+export const serverDeletedMail = (to: string, name: string, server: string): MailMessage => ({
+  to,
+  subject: `Ihr Server ${server} wurde gelöscht`,
+  text: `Hallo ${name},\n\nda die Laufzeit Ihres Servers ${server} nicht verlängert wurde, haben wir ihn nach Ablauf der Kulanzfrist gelöscht. Sie können jederzeit einen neuen Server bestellen.${signature}`,
+});

@@ -17,6 +17,7 @@ import {
 import type { Deps } from '../../app.ts';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import { fits, ipIsFree, lockNodeFree, takeFreeIpv4 } from './capacity.ts';
 
 type InfrastructureDeps = Pick<Deps, 'db'>;
 
@@ -36,7 +37,6 @@ const searchTerm = (query: AdminListQuery) => (query.search ? containsPattern(qu
 
 /** An IP counts as in use while a server has it or an order's reservation has not expired. */
 const ipInUse = sql<boolean>`(${ipAddresses.serverId} is not null or coalesce(${ipAddresses.reservedUntil} > now(), false))`;
-const ipIsFree = sql`${ipAddresses.serverId} is null and (${ipAddresses.reservedUntil} is null or ${ipAddresses.reservedUntil} <= now())`;
 
 // ---------------------------------------------------------------- nodes
 
@@ -199,27 +199,14 @@ export async function createAdminServer({ db }: InfrastructureDeps, input: Creat
     const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.customerNumber, input.owner));
     if (!owner) throw notFound(m.ownerNotFound);
 
-    const [node] = await tx.select().from(nodes).where(eq(nodes.id, input.nodeId)).for('update');
-    if (!node) throw notFound(m.clusterNotFound);
-
-    const [used] = await tx.select({
-      cpuCores: sql<number>`coalesce(sum(${servers.cpuCores}), 0)::int`,
-      ramGb: sql<number>`coalesce(sum(${servers.ramGb}), 0)::int`,
-      storageGb: sql<number>`coalesce(sum(${servers.storageGb}), 0)::int`,
-    }).from(servers).where(and(eq(servers.nodeId, node.id), isNull(servers.deletedAt)));
-    const free = {
-      cpuCores: Math.max(0, node.cpuCores - used!.cpuCores),
-      ramGb: Math.max(0, node.ramGb - used!.ramGb),
-      storageGb: Math.max(0, node.storageGb - used!.storageGb),
-    };
-    if (input.cpuCores > free.cpuCores || input.ramGb > free.ramGb || input.storageGb > free.storageGb) {
+    const locked = await lockNodeFree(tx, input.nodeId);
+    if (!locked) throw notFound(m.clusterNotFound);
+    const { node, free } = locked;
+    if (!fits({ cpuCores: input.cpuCores, ramGb: input.ramGb, storageGb: input.storageGb }, free)) {
       throw conflict('NOT_ENOUGH_RESOURCES', m.notEnoughResources(free));
     }
 
-    const [ip] = await tx.select({ id: ipAddresses.id }).from(ipAddresses)
-      .where(and(eq(ipAddresses.version, 'IPv4'), ipIsFree))
-      .orderBy(asc(ipAddresses.id)).limit(1)
-      .for('update', { skipLocked: true });
+    const ip = await takeFreeIpv4(tx);
     if (!ip) throw conflict('NO_FREE_IP', m.noFreeIp);
 
     const vmidResult = await tx.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`);

@@ -104,6 +104,8 @@ export function toAppError(err: unknown): AppError {
 
 function assertOperable(server: ServerRow) {
   if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.maintenance);
+  // A prepaid term that ended stops the server until it is renewed ("Verlängern").
+  if (server.suspendedAt) throw conflict('SERVER_EXPIRED', serverMessages.expired);
   if (server.status === 'provisioning') throw conflict('SERVER_NOT_READY', serverMessages.notReady);
 }
 
@@ -127,6 +129,7 @@ export async function restartServer(deps: ServerDeps, user: RequestUser, id: str
   const { server, node } = await findAccessibleServer(deps.db, user, id);
   if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.restartMaintenance);
   if (server.status === 'restart') throw conflict('SERVER_RESTARTING', serverMessages.restartRunning);
+  if (server.suspendedAt) throw conflict('SERVER_EXPIRED', serverMessages.expired);
   assertNotThrottled(server);
   if (server.status !== 'online') throw conflict('SERVER_OFFLINE', serverMessages.restartNeedsOnline);
   if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);

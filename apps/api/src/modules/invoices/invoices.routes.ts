@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError, InvoiceList, PageQuery } from '@hp/contract';
+import { findInvoiceForDownload, invoiceFileName, listInvoices } from './invoices.service.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { renderXRechnung } from './invoice-xrechnung.ts';
+
+const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
+const InvoiceParams = z.object({ id: z.uuid({ error: 'Rechnung nicht gefunden.' }) });
+
+/** Invoices and credit notes: list for the owner; downloads for the owner and staff. */
+export async function invoiceRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = { ...app.deps };
+  const base = { config: { access: 'customer' as const } };
+
+  r.get('/api/invoices', { ...base, schema: { tags: ['invoices'], summary: 'Meine Rechnungen', security: [{ bearer: [] }], querystring: PageQuery, response: { 200: InvoiceList, ...errors } } },
+    async (req) => listInvoices(deps, req.user!, req.query));
+
+  r.get('/api/invoices/:id/pdf', { ...base, schema: { tags: ['invoices'], summary: 'Rechnung als PDF', security: [{ bearer: [] }], params: InvoiceParams } },
+    async (req, reply) => {
+      const invoice = await findInvoiceForDownload(deps, req.user!, req.params.id);
+      const pdf = await renderInvoicePdf(invoice.document);
+      return reply.type('application/pdf').header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="${invoiceFileName(invoice, 'pdf')}"`).send(pdf);
+    });
+
+  r.get('/api/invoices/:id/xrechnung', { ...base, schema: { tags: ['invoices'], summary: 'Rechnung als E-Rechnung (XRechnung 3.0, UBL)', security: [{ bearer: [] }], params: InvoiceParams } },
+    async (req, reply) => {
+      const invoice = await findInvoiceForDownload(deps, req.user!, req.params.id);
+      return reply.type('application/xml; charset=utf-8').header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="${invoiceFileName(invoice, 'xml')}"`).send(renderXRechnung(invoice.document));
+    });
+}

@@ -1,0 +1,195 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList } from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import type { Db } from '../../db/client.ts';
+import type { Env } from '../../env.ts';
+import { invoices, orders, users } from '../../db/schema/index.ts';
+import { notFound } from '../../http/errors.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { enqueueJob } from '../../jobs/queue.ts';
+import { describeConfig, PRODUCT_NAME } from '../shop/shop.service.ts';
+import type { InvoiceDocument } from './invoice-document.ts';
+
+export const JOB_MAIL_INVOICE = 'mail-invoice';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type InvoiceRow = typeof invoices.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
+
+const PREFIX = { invoice: 'RE', credit_note: 'GS' } as const;
+const DUE_DAYS = 15;
+
+/** YYYY-MM-DD of a moment in Europe/Berlin (the legal date of the document). */
+export function berlinDate(d: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+}
+const addDays = (isoDate: string, days: number) => {
+  const d = new Date(`${isoDate}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+};
+
+/**
+ * The next number of a kind in the year: the counter row is locked by the UPDATE until the caller's
+ * transaction ends, so numbers are unique and, because a rollback also undoes the increment, gap-free.
+ */
+async function nextNumber(tx: Tx, kind: 'invoice' | 'credit_note', year: number) {
+  await tx.execute(sql`insert into invoice_counters (kind, year, last) values (${kind}, ${year}, 0) on conflict (kind, year) do nothing`);
+  const result = await tx.execute<{ last: number }>(sql`update invoice_counters set last = last + 1 where kind = ${kind} and year = ${year} returning last`);
+  const sequence = Number((result as unknown as { rows: { last: number }[] }).rows[0]!.last);
+  return { sequence, number: `${PREFIX[kind]}-${year}-${String(sequence).padStart(6, '0')}` };
+}
+
+function sellerOf(env: Env): InvoiceDocument['seller'] {
+  const c = env.company;
+  const zipCity = /^\s*(\S+)\s+(.+)$/.exec(c.zipCity);
+  return {
+    name: c.name, street: c.street,
+    postalCode: zipCity?.[1] ?? c.zipCity, city: zipCity?.[2] ?? c.zipCity,
+    countryCode: c.countryCode,
+    email: c.email, phone: c.phone, managingDirector: c.managingDirector, register: c.register, vatId: c.vatId, taxNumber: c.taxNumber,
+  };
+}
+
+function buyerOf(order: OrderRow, user: typeof users.$inferSelect): InvoiceDocument['buyer'] {
+  // The billing address entered at payment wins; the profile fills what the payment did not ask for.
+  const a = order.billingAddress;
+  return {
+    name: order.billingName?.trim() || user.username,
+    street: a?.line1?.trim() || user.street || '–',
+    postalCode: a?.postalCode?.trim() || user.zipCode || '–',
+    city: a?.city?.trim() || user.city || '–',
+    countryCode: (a?.country || user.country || 'DE').toUpperCase(),
+    email: user.email,
+    customerNumber: user.customerNumber,
+    company: user.companyName.trim() || null,
+  };
+}
+
+function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelect, number: string, issue: Date): InvoiceDocument {
+  const issueDate = berlinDate(issue);
+  const split = splitGross(order.amountCents);
+  const start = order.periodStart ?? order.paidAt ?? issue;
+  const end = order.periodEnd ?? start;
+  const unitPriceCents = Math.round(split.netCents / order.months);
+  const card = order.cardLast4 ? { brand: (order.cardBrand ?? 'card').toUpperCase(), last4: order.cardLast4, holder: order.billingName?.trim() || user.username } : null;
+  return {
+    kind: 'invoice',
+    number,
+    correctsNumber: null,
+    issueDate,
+    dueDate: addDays(issueDate, DUE_DAYS),
+    periodStart: berlinDate(start),
+    // The term ends at the start of its last day; the period on paper is inclusive.
+    periodEnd: berlinDate(new Date(end.getTime() - 1000)),
+    currency: 'EUR',
+    orderNumber: String(order.number),
+    seller: sellerOf(env),
+    buyer: buyerOf(order, user),
+    lines: [{
+      id: '1',
+      name: `${PRODUCT_NAME} (KVM)${order.kind === 'upgrade' ? ' – Verlängerung/Upgrade' : ''}`,
+      description: `${describeConfig(order)}, Standort Frankfurt am Main`,
+      quantity: order.months,
+      unitCode: 'MON',
+      netCents: split.netCents,
+      unitPriceCents,
+      vatPercent: VAT_PERCENT,
+    }],
+    totals: { netCents: split.netCents, vatCents: split.vatCents, grossCents: split.grossCents, prepaidCents: order.paidAt ? split.grossCents : 0, dueCents: order.paidAt ? 0 : split.grossCents },
+    vatPercent: VAT_PERCENT,
+    payment: { meansCode: '54', reference: order.paymentSessionId ?? `order-${order.id}`, card, paidAt: order.paidAt?.toISOString() ?? null },
+    notes: order.paidAt ? [`Bereits per Kreditkarte bezahlt am ${issueDate.split('-').reverse().join('.')}. Es ist keine Zahlung mehr offen.`] : [],
+  };
+}
+
+/** Issues the invoice of a paid order, once (the unique index per order is the last line of defence). */
+export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: string): Promise<InvoiceRow> {
+  const { db, env } = deps;
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(invoices).where(and(eq(invoices.orderId, orderId), eq(invoices.kind, 'invoice')));
+    if (existing) return existing;
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order) throw notFound();
+    if (!order.paidAt) throw new Error('order is not paid');
+    const [user] = await tx.select().from(users).where(eq(users.id, order.userId));
+    const issue = new Date();
+    const year = Number(berlinDate(issue).slice(0, 4));
+    const { sequence, number } = await nextNumber(tx, 'invoice', year);
+    const document = buildDocument(env, order, user!, number, issue);
+    const [invoice] = await tx.insert(invoices).values({
+      kind: 'invoice', number, year, sequence, orderId, userId: order.userId, grossCents: order.amountCents,
+      issueDate: document.issueDate, dueDate: document.dueDate, document,
+    }).returning();
+    await enqueueJob(tx, JOB_MAIL_INVOICE, { invoiceId: invoice!.id }, { dedupeKey: `mail-invoice:${invoice!.id}` });
+    return invoice!;
+  });
+}
+
+/**
+ * Corrects an issued invoice in full: a credit note with its own gap-free number that references the
+ * invoice. The invoice itself is never changed. The order is marked refunded.
+ */
+export async function issueCreditNote(deps: Pick<Deps, 'db' | 'env'>, invoiceId: string, reason: string): Promise<InvoiceRow> {
+  const { db } = deps;
+  return db.transaction(async (tx) => {
+    const [invoice] = await tx.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.kind, 'invoice'))).for('update');
+    if (!invoice) throw notFound();
+    const [existing] = await tx.select().from(invoices).where(and(eq(invoices.correctsInvoiceId, invoiceId), eq(invoices.kind, 'credit_note')));
+    if (existing) return existing;
+    const issue = new Date();
+    const year = Number(berlinDate(issue).slice(0, 4));
+    const { sequence, number } = await nextNumber(tx, 'credit_note', year);
+    const source = invoice.document;
+    const issueDate = berlinDate(issue);
+    const document: InvoiceDocument = {
+      ...source,
+      kind: 'credit_note',
+      number,
+      correctsNumber: source.number,
+      issueDate,
+      dueDate: addDays(issueDate, DUE_DAYS),
+      totals: { ...source.totals, prepaidCents: 0, dueCents: source.totals.grossCents },
+      payment: { ...source.payment },
+      notes: [`Gutschrift zu Rechnung ${source.number}: ${reason}`, `Der Betrag von ${formatEuro(source.totals.grossCents)} wird auf das ursprüngliche Zahlungsmittel erstattet.`],
+    };
+    const [note] = await tx.insert(invoices).values({
+      kind: 'credit_note', number, year, sequence, orderId: invoice.orderId, userId: invoice.userId, correctsInvoiceId: invoice.id,
+      grossCents: invoice.grossCents, issueDate, dueDate: document.dueDate, document,
+    }).returning();
+    await tx.update(orders).set({ status: 'refunded' }).where(eq(orders.id, invoice.orderId));
+    await enqueueJob(tx, JOB_MAIL_INVOICE, { invoiceId: note!.id }, { dedupeKey: `mail-invoice:${note!.id}` });
+    return note!;
+  });
+}
+
+const toCard = (row: InvoiceRow): InvoiceCard => ({
+  id: row.id,
+  number: row.number,
+  kind: row.kind,
+  product: row.document.lines[0]?.name ?? PRODUCT_NAME,
+  date: row.issueDate,
+  dueDate: row.dueDate,
+  amountCents: row.kind === 'credit_note' ? -row.grossCents : row.grossCents,
+  orderId: row.orderId,
+  paid: row.kind === 'invoice' ? row.document.totals.dueCents === 0 : true,
+});
+
+export async function listInvoices({ db }: Pick<Deps, 'db'>, user: RequestUser, page: { limit: number; offset: number }): Promise<InvoiceList> {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(invoices).where(eq(invoices.userId, user.id)).orderBy(desc(invoices.createdAt), desc(invoices.number)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(invoices).where(eq(invoices.userId, user.id)),
+  ]);
+  return { items: rows.map(toCard), total: total?.total ?? 0 };
+}
+
+/** The invoice for a download: the owner's own, or any for staff. Others get 404. */
+export async function findInvoiceForDownload({ db }: Pick<Deps, 'db'>, user: RequestUser, id: string): Promise<InvoiceRow> {
+  const staff = user.role === 'employee' || user.role === 'owner';
+  const [row] = await db.select().from(invoices).where(staff ? eq(invoices.id, id) : and(eq(invoices.id, id), eq(invoices.userId, user.id)));
+  if (!row) throw notFound('Rechnung nicht gefunden.');
+  return row;
+}
+
+/** Server-built file names only (no user input reaches them). */
+export const invoiceFileName = (row: InvoiceRow, ext: 'pdf' | 'xml') => `${row.kind === 'credit_note' ? 'Gutschrift' : 'Rechnung'}-${row.number}.${ext}`;

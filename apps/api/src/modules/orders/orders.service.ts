@@ -1,0 +1,70 @@
+import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
+import { addMonthsClamped, durationDiscountPercent, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import { invoices, ipAddresses, orders } from '../../db/schema/index.ts';
+import { notFound } from '../../http/errors.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { PRODUCT_NAME } from '../shop/shop.service.ts';
+
+type OrderRow = typeof orders.$inferSelect;
+
+// Orders are what was bought: checkouts that were never paid (cancelled, declined, expired) are not listed.
+const isOrder = isNotNull(orders.paidAt);
+
+function toCard(o: OrderRow): OrderCard {
+  const date = o.paidAt ?? o.createdAt;
+  return {
+    id: o.id,
+    number: String(o.number),
+    product: PRODUCT_NAME,
+    kind: o.kind,
+    status: o.status,
+    date: date.toISOString(),
+    amountCents: o.amountCents,
+    months: o.months,
+    // Portal spec §5: order date plus the interval, clamped to the month end.
+    nextBillingDate: addMonthsClamped(date, o.months).toISOString(),
+    serverId: o.serverId,
+  };
+}
+
+export async function listOrders({ db }: Pick<Deps, 'db'>, user: RequestUser, page: { limit: number; offset: number }): Promise<OrderList> {
+  const where = and(eq(orders.userId, user.id), isOrder);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(orders).where(where).orderBy(desc(orders.paidAt), desc(orders.number)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(orders).where(where),
+  ]);
+  return { items: rows.map(toCard), total: total?.total ?? 0 };
+}
+
+export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: string): Promise<OrderDetail> {
+  const [order] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, user.id), isOrder));
+  if (!order) throw notFound('Bestellung nicht gefunden.');
+  const [ip] = order.ipAddressId
+    ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.id, order.ipAddressId))
+    : order.serverId
+      ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.serverId, order.serverId)).limit(1)
+      : [];
+  const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
+  const prices = priceBreakdown({ os: order.osFamily, cpu: order.cpuCores, ram: order.ramGb, storage: order.storageGb, months: order.months });
+  // 'pro Monat': the charged gross spread over the term, split like the total.
+  const perMonth = splitGross(Math.round(order.amountCents / order.months));
+  const total = splitGross(order.amountCents);
+  return {
+    ...toCard(order),
+    location: 'Frankfurt am Main',
+    os: order.os,
+    cpu: { cores: order.cpuCores, priceCents: prices.monthly.cpuCents },
+    ram: { size: order.ramGb, type: 'DDR4 ECC', priceCents: prices.monthly.ramCents },
+    storage: { size: order.storageGb, type: 'NVMe SSD', priceCents: prices.monthly.storageCents },
+    osPriceCents: prices.monthly.osCents,
+    network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
+    discountPercent: durationDiscountPercent(order.months),
+    netCents: total.netCents,
+    vatCents: total.vatCents,
+    grossCents: total.grossCents,
+    perMonth,
+    invoiceId: invoice?.id ?? null,
+    paymentMethod: order.cardLast4 ? `${(order.cardBrand ?? 'Karte').toUpperCase()} •••• ${order.cardLast4}` : null,
+  };
+}

@@ -1,0 +1,222 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { addMonthsClamped, type PaymentResult } from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import type { Db } from '../../db/client.ts';
+import { ipAddresses, invoices, orders, paymentEvents, servers, serverTasks } from '../../db/schema/index.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
+import { enqueueJob } from '../../jobs/queue.ts';
+import { ipIsFree } from '../infrastructure/capacity.ts';
+
+type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
+
+export const JOB_SYNC_CHECKOUT = 'sync-checkout';
+export const JOB_PROVISION_ORDER = 'provision-order';
+export const JOB_APPLY_UPGRADE = 'apply-upgrade';
+export const JOB_ISSUE_INVOICE = 'issue-invoice';
+
+/** Ends a pending order and releases what it held (capacity by status, the IP explicitly). */
+export async function cancelPendingOrder(db: Db, orderId: string, reason: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.update(orders).set({ status: 'cancelled', failureReason: reason })
+      .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'))).returning();
+    if (!order) return false;
+    if (order.ipAddressId) {
+      await tx.update(ipAddresses).set({ reservedUntil: null })
+        .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId)));
+    }
+    return true;
+  });
+}
+
+/**
+ * Webhook entry: verify the signature over the raw body, store the event id (the provider repeats
+ * events), and leave the work to a job so the provider gets its 2xx fast. Returns whether it was new.
+ */
+export async function receiveWebhook(deps: PaymentDeps, raw: Buffer, signature: string | undefined): Promise<'queued' | 'duplicate' | 'ignored'> {
+  let event;
+  try {
+    event = deps.payments.constructEvent(raw, signature);
+  } catch (err) {
+    if (err instanceof PaymentSignatureError) {
+      deps.log?.warn({ security: true, reason: err.message }, 'webhook refused: bad signature');
+      throw badRequest('INVALID_SIGNATURE', 'Ungültige Webhook-Signatur.');
+    }
+    throw err;
+  }
+  const relevant = event.type.startsWith('checkout.session.') && event.sessionId;
+  return deps.db.transaction(async (tx) => {
+    const inserted = await tx.insert(paymentEvents).values({ id: event.id, type: event.type, sessionId: event.sessionId })
+      .onConflictDoNothing().returning({ id: paymentEvents.id });
+    if (!inserted.length) return 'duplicate' as const;
+    if (!relevant) return 'ignored' as const;
+    // The event only says "look again": the job re-fetches the session instead of trusting the body.
+    await enqueueJob(tx, JOB_SYNC_CHECKOUT, { sessionId: event.sessionId }, { dedupeKey: `event:${event.id}` });
+    return 'queued' as const;
+  });
+}
+
+export type FulfilOutcome = 'fulfilled' | 'already' | 'not_paid' | 'mismatch' | 'unknown_order' | 'expired';
+
+/** What the session says, checked against our order; only a paid, matching session fulfils. */
+function checkSession(order: typeof orders.$inferSelect, session: CheckoutSession): 'ok' | 'mismatch' | 'not_paid' {
+  if (session.clientReferenceId !== order.id) return 'mismatch';
+  if (session.amountTotal !== order.amountCents || session.currency.toLowerCase() !== order.currency) return 'mismatch';
+  if (session.status !== 'complete' || session.paymentStatus !== 'paid') return 'not_paid';
+  return 'ok';
+}
+
+/**
+ * Exactly-once fulfilment (stripe-checkout.md): called by the webhook job and by the return page.
+ * Re-fetches the session, requires it paid and matching the order, then in ONE transaction moves the
+ * order from pending to processing (only if still pending), creates the server record or applies the
+ * renewal, and enqueues provisioning and invoicing. Only the caller that made the change does the work.
+ */
+export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promise<FulfilOutcome> {
+  const { db, payments } = deps;
+  const [order] = await db.select().from(orders).where(eq(orders.paymentSessionId, sessionId));
+  if (!order) {
+    deps.log?.warn({ security: true, sessionId }, 'payment for an unknown checkout session');
+    return 'unknown_order';
+  }
+  if (order.status !== 'pending') return 'already';
+  const session = await payments.retrieveCheckoutSession(sessionId);
+  const verdict = checkSession(order, session);
+  if (verdict === 'mismatch') {
+    deps.log?.warn({ security: true, orderId: order.id, sessionId, amount: session.amountTotal, expected: order.amountCents, reference: session.clientReferenceId }, 'payment does not match its order: not fulfilled');
+    return 'mismatch';
+  }
+  if (verdict === 'not_paid') {
+    if (session.status === 'expired') {
+      await cancelPendingOrder(db, order.id, session.declined ? 'card declined' : 'payment expired or cancelled');
+      return 'expired';
+    }
+    return 'not_paid';
+  }
+
+  const changed = await db.transaction(async (tx) => {
+    const now = new Date();
+    const [paid] = await tx.update(orders).set({
+      status: 'processing', paidAt: now,
+      cardBrand: session.card?.brand ?? null, cardLast4: session.card?.last4 ?? null,
+      billingName: session.customerDetails?.name ?? null, billingAddress: session.customerDetails?.address ?? null,
+    }).where(and(eq(orders.id, order.id), eq(orders.status, 'pending'))).returning();
+    if (!paid) return false;
+
+    if (paid.kind === 'new') {
+      const periodEnd = addMonthsClamped(now, paid.months);
+      const vmidResult = await tx.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`);
+      const vmid = Number((vmidResult as unknown as { rows: { vmid: number }[] }).rows[0]!.vmid);
+      // The held IP, unless it was somehow given away (hold expired under clock skew): then any free one.
+      let ipId: number | null = null;
+      if (paid.ipAddressId) {
+        const [held] = await tx.select({ id: ipAddresses.id, serverId: ipAddresses.serverId }).from(ipAddresses)
+          .where(eq(ipAddresses.id, paid.ipAddressId)).for('update');
+        if (held && !held.serverId) ipId = held.id;
+      }
+      if (ipId === null) {
+        const [free] = await tx.select({ id: ipAddresses.id }).from(ipAddresses)
+          .where(and(eq(ipAddresses.version, 'IPv4'), ipIsFree)).orderBy(ipAddresses.id).limit(1).for('update', { skipLocked: true });
+        ipId = free?.id ?? null;
+      }
+      const [server] = await tx.insert(servers).values({
+        vmid, name: `srv-${vmid}`, ownerId: paid.userId, nodeId: paid.nodeId, os: paid.os,
+        cpuCores: paid.cpuCores, ramGb: paid.ramGb, storageGb: paid.storageGb, status: 'provisioning', expiresAt: periodEnd,
+      }).returning({ id: servers.id });
+      if (ipId !== null) await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ipId));
+      await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { orderId: paid.id } });
+      await tx.update(orders).set({ serverId: server!.id, periodStart: now, periodEnd, ipAddressId: ipId }).where(eq(orders.id, paid.id));
+      await enqueueJob(tx, JOB_PROVISION_ORDER, { orderId: paid.id }, { dedupeKey: `provision:${paid.id}` });
+    } else {
+      const [server] = await tx.select().from(servers).where(eq(servers.id, paid.serverId!)).for('update');
+      if (!server || server.deletedAt) {
+        // Deleted between checkout and payment (e.g. grace period ended): staff must refund.
+        await tx.update(orders).set({ status: 'failed', failureReason: 'server deleted before payment' }).where(eq(orders.id, paid.id));
+        return true;
+      }
+      const from = server.expiresAt && server.expiresAt > now ? server.expiresAt : now;
+      const periodEnd = addMonthsClamped(from, paid.months);
+      await tx.update(servers).set({
+        cpuCores: paid.cpuCores, ramGb: paid.ramGb, storageGb: Math.max(server.storageGb, paid.storageGb),
+        expiresAt: periodEnd, expiryReminderStage: 0,
+      }).where(eq(servers.id, server.id));
+      await tx.insert(serverTasks).values({ serverId: server.id, kind: 'upgrade', status: 'running', progress: 0, payload: { orderId: paid.id } });
+      await tx.update(orders).set({ periodStart: from, periodEnd }).where(eq(orders.id, paid.id));
+      await enqueueJob(tx, JOB_APPLY_UPGRADE, { orderId: paid.id }, { dedupeKey: `upgrade:${paid.id}` });
+    }
+    await enqueueJob(tx, JOB_ISSUE_INVOICE, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
+    return true;
+  });
+  deps.log?.info?.({ orderId: order.id, fulfilled: changed }, 'checkout paid');
+  return changed ? 'fulfilled' : 'already';
+}
+
+/**
+ * /shop/payment: the result as the server knows it. A pending order is synced with the provider first
+ * (the return page may arrive before the webhook), so "paid" is shown only when the provider says so.
+ */
+export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, query: { session_id?: string; order?: string }): Promise<PaymentResult> {
+  const { db } = deps;
+  if (!query.session_id && !query.order) throw badRequest('MISSING_REFERENCE', 'Es fehlt die Angabe, welche Zahlung geprüft werden soll.');
+  const where = query.session_id ? eq(orders.paymentSessionId, query.session_id) : eq(orders.id, query.order!);
+  const load = async () => (await db.select().from(orders).where(and(where, eq(orders.userId, user.id))))[0];
+  let order = await load();
+  if (!order) throw notFound('Diese Zahlung wurde nicht gefunden.');
+
+  if (order.status === 'pending' && order.paymentSessionId) {
+    try {
+      await syncCheckout(deps, order.paymentSessionId);
+      // Coming back through the cancel link: the customer gave up, so the session ends now.
+      if (query.order && !query.session_id) {
+        const fresh = await load();
+        if (fresh?.status === 'pending') {
+          await deps.payments.expireCheckoutSession(order.paymentSessionId);
+          await syncCheckout(deps, order.paymentSessionId);
+        }
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      deps.log?.warn({ orderId: order.id, err: { message: (err as Error).message } }, 'payment status could not be checked');
+    }
+    order = (await load())!;
+  }
+  const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
+  const paid = order.status === 'processing' || order.status === 'completed' || order.status === 'refunded' || (order.status === 'failed' && order.paidAt !== null);
+  return {
+    paymentStatus: paid ? 'paid' : order.status === 'pending' ? 'open' : 'failed',
+    orderId: order.id,
+    orderNumber: String(order.number),
+    amountCents: order.amountCents,
+    date: (order.paidAt ?? order.createdAt).toISOString(),
+    orderStatus: order.status,
+    product: 'Root Server',
+    kind: order.kind,
+    serverId: order.serverId,
+    invoiceId: invoice?.id ?? null,
+  };
+}
+
+/**
+ * Safety net for lost events: pending orders whose hold ran out are synced with the provider (which
+ * reports them paid or expired). Runs from the billing tick.
+ */
+export async function syncStalePendingOrders(deps: PaymentDeps, limit = 50) {
+  const stale = await deps.db.select({ id: orders.id, sessionId: orders.paymentSessionId }).from(orders)
+    .where(and(eq(orders.status, 'pending'), lt(orders.holdUntil, sql`now()`))).limit(limit);
+  for (const o of stale) {
+    if (!o.sessionId) {
+      await cancelPendingOrder(deps.db, o.id, 'no payment session');
+      continue;
+    }
+    try {
+      const outcome = await syncCheckout(deps, o.sessionId);
+      if (outcome === 'not_paid') {
+        await deps.payments.expireCheckoutSession(o.sessionId);
+        await syncCheckout(deps, o.sessionId);
+      }
+    } catch (err) {
+      deps.log?.warn({ orderId: o.id, err: { message: (err as Error).message } }, 'stale order could not be synced');
+    }
+  }
+}

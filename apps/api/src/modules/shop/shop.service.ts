@@ -1,0 +1,134 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import {
+  LINUX_DISTROS, WINDOWS_VERSIONS, priceCents, shopMessages, splitGross,
+  type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
+} from '@hp/contract';
+import type { Deps } from '../../app.ts';
+import { ipAddresses, orders, servers, users } from '../../db/schema/index.ts';
+import { AppError, conflict, notFound } from '../../http/errors.ts';
+import { PaymentProviderError } from '../../drivers/payments/payments.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { fits, lockNodeFree, placeOnNode, takeFreeIpv4 } from '../infrastructure/capacity.ts';
+import { cancelPendingOrder } from '../payments/payments.service.ts';
+
+type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'>;
+
+export const PRODUCT_NAME = 'Root Server';
+
+export const osFamilyOf = (os: string): 'linux' | 'windows' => (os.toLowerCase().startsWith('windows') ? 'windows' : 'linux');
+
+export function describeConfig(c: { os: string; cpuCores: number; ramGb: number; storageGb: number; months: number }) {
+  return `${c.cpuCores} vCPU · ${c.ramGb} GB RAM · ${c.storageGb} GB SSD · ${c.os} · ${c.months} ${c.months === 1 ? 'Monat' : 'Monate'}`;
+}
+
+async function findOwnServer(db: ShopDeps['db'], user: RequestUser, serverId: string) {
+  // Shared users operate a server but see no billing: only the owner may renew or upgrade it.
+  const [server] = await db.select().from(servers)
+    .where(and(eq(servers.id, serverId), eq(servers.ownerId, user.id), isNull(servers.deletedAt)));
+  if (!server) throw notFound();
+  return server;
+}
+
+export async function getUpgradeInfo({ db }: ShopDeps, user: RequestUser, serverId: string): Promise<UpgradeInfo> {
+  const server = await findOwnServer(db, user, serverId);
+  const [ip] = await db.select({ address: ipAddresses.address }).from(ipAddresses)
+    .where(eq(ipAddresses.serverId, server.id)).orderBy(ipAddresses.version, ipAddresses.id).limit(1);
+  const os = osFamilyOf(server.os);
+  return {
+    serverId: server.id,
+    name: server.name,
+    os,
+    distro: os === 'linux' && (LINUX_DISTROS as readonly string[]).includes(server.os) ? server.os as LinuxDistro : null,
+    windowsVersion: os === 'windows' && (WINDOWS_VERSIONS as readonly string[]).includes(server.os) ? server.os as WindowsVersion : null,
+    osName: server.os,
+    cpu: server.cpuCores,
+    ram: server.ramGb,
+    storage: server.storageGb,
+    ip: ip?.address ?? null,
+    expiresAt: server.expiresAt?.toISOString() ?? null,
+  };
+}
+
+const notEnoughResources = () => conflict('NOT_ENOUGH_RESOURCES', shopMessages.notEnoughResources);
+const noFreeIp = () => conflict('NO_FREE_IP', shopMessages.noFreeIp);
+
+/**
+ * Places the order and opens the payment. One transaction decides capacity and the IP (node row lock,
+ * IP row lock with SKIP LOCKED) and stores the pending order with its hold; the payment session is
+ * created afterwards. If the provider cannot be reached the order is cancelled at once, releasing the hold.
+ * The price comes from the shared formula; nothing price-like is accepted from the client.
+ */
+export async function checkout(deps: ShopDeps, user: RequestUser, input: CheckoutInput): Promise<CheckoutResponse> {
+  const { db, env, payments } = deps;
+  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+  if (!account) throw notFound();
+  const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
+  const want = { cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage };
+
+  const order = await db.transaction(async (tx) => {
+    if (input.serverId) {
+      const [server] = await tx.select().from(servers)
+        .where(and(eq(servers.id, input.serverId), eq(servers.ownerId, user.id), isNull(servers.deletedAt))).for('update');
+      if (!server) throw notFound();
+      if (server.status === 'provisioning' || server.status === 'failed') throw conflict('SERVER_NOT_READY', shopMessages.serverNotUpgradable);
+      if (input.storage < server.storageGb) throw new AppError(400, 'STORAGE_SHRINK', shopMessages.storageShrink);
+      if (osFamilyOf(server.os) !== input.os) throw new AppError(400, 'OS_MISMATCH', shopMessages.osMismatch);
+      const growth = {
+        cpuCores: Math.max(0, input.cpu - server.cpuCores),
+        ramGb: Math.max(0, input.ram - server.ramGb),
+        storageGb: Math.max(0, input.storage - server.storageGb),
+      };
+      const locked = await lockNodeFree(tx, server.nodeId);
+      if (!locked || !fits(growth, locked.free)) throw notEnoughResources();
+      const gross = priceCents({ os: input.os, cpu: input.cpu, ram: input.ram, storage: input.storage, months: input.months });
+      const split = splitGross(gross);
+      const [row] = await tx.insert(orders).values({
+        userId: user.id, kind: 'upgrade', serverId: server.id, nodeId: server.nodeId,
+        // The installed system stays; a different one is a reinstall, not an order.
+        osFamily: input.os, os: server.os,
+        cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage, months: input.months,
+        holdCpuCores: growth.cpuCores, holdRamGb: growth.ramGb, holdStorageGb: growth.storageGb, holdUntil,
+        amountCents: gross, netCents: split.netCents, vatCents: split.vatCents, paymentProvider: payments.kind,
+      }).returning();
+      return row!;
+    }
+
+    const node = await placeOnNode(tx, want);
+    if (!node) throw notEnoughResources();
+    const ip = await takeFreeIpv4(tx);
+    if (!ip) throw noFreeIp();
+    const os = input.os === 'windows' ? input.windowsVersion! : input.distro!;
+    const gross = priceCents({ os: input.os, cpu: input.cpu, ram: input.ram, storage: input.storage, months: input.months });
+    const split = splitGross(gross);
+    const [row] = await tx.insert(orders).values({
+      userId: user.id, kind: 'new', nodeId: node.id, ipAddressId: ip.id,
+      osFamily: input.os, os, cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage, months: input.months,
+      holdCpuCores: want.cpuCores, holdRamGb: want.ramGb, holdStorageGb: want.storageGb, holdUntil,
+      amountCents: gross, netCents: split.netCents, vatCents: split.vatCents, paymentProvider: payments.kind,
+    }).returning();
+    await tx.update(ipAddresses).set({ reservedUntil: holdUntil }).where(eq(ipAddresses.id, ip.id));
+    return row!;
+  });
+
+  let session: { id: string; url: string };
+  try {
+    session = await payments.createCheckoutSession({
+      orderId: order.id,
+      amountCents: order.amountCents,
+      currency: 'eur',
+      productName: `${PRODUCT_NAME} (KVM) – ${describeConfig(order)}${order.kind === 'upgrade' ? ' (Verlängerung/Upgrade)' : ''}`,
+      customerEmail: account.email,
+      successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,
+      // The provider's session ends before our hold does, so a late payment always finds its hold.
+      expiresAt: new Date(Date.now() + 30 * 60_000),
+      idempotencyKey: `order-${order.id}-checkout-1`,
+    });
+  } catch (err) {
+    await cancelPendingOrder(db, order.id, 'payment provider unavailable');
+    if (err instanceof PaymentProviderError) throw new AppError(503, 'PAYMENT_UNAVAILABLE', err.message);
+    throw err;
+  }
+  await db.update(orders).set({ paymentSessionId: session.id, paymentUrl: session.url }).where(eq(orders.id, order.id));
+  return { orderId: order.id, sessionId: session.id, url: session.url };
+}

@@ -1,0 +1,47 @@
+import { ipAddresses, nodes } from '../src/db/schema/index.ts';
+import type { TestContext } from './harness.ts';
+
+let counter = 0;
+
+/** A node with the given capacity and `ips` free IPv4 addresses, unique per call. */
+export async function seedCapacity(ctx: TestContext, opts: { cpuCores?: number; ramGb?: number; storageGb?: number; ips?: number; status?: 'online' | 'offline' | 'maintenance' | 'unknown' } = {}) {
+  const db = ctx.database.db;
+  const tag = `${process.pid}-${counter++}-${Math.random().toString(36).slice(2, 6)}`;
+  const [node] = await db.insert(nodes).values({
+    name: `shop-${tag}`, host: '10.1.0.1', cpuCores: opts.cpuCores ?? 64, ramGb: opts.ramGb ?? 256, storageGb: opts.storageGb ?? 4000, status: opts.status ?? 'online',
+  }).returning();
+  const base = Math.floor(Math.random() * 60000);
+  const ips = [];
+  for (let i = 0; i < (opts.ips ?? 3); i++) {
+    const n = base * 4 + i;
+    const [ip] = await db.insert(ipAddresses).values({ address: `172.${16 + ((n >> 16) & 15)}.${(n >> 8) & 255}.${n & 255}`, version: 'IPv4', subnet: '24', gateway: '172.16.0.1' }).returning();
+    ips.push(ip!);
+  }
+  return { node: node!, ips };
+}
+
+export const baseOrder = { os: 'linux', distro: 'Debian 12', cpu: 2, ram: 4, storage: 50, months: 1, acceptTerms: true } as const;
+
+/** Opens the checkout as the customer; returns the API's answer. */
+export function postCheckout(ctx: TestContext, auth: Record<string, string>, body: Record<string, unknown>) {
+  return ctx.app.inject({ method: 'POST', url: '/api/shop/checkout', headers: auth, payload: body });
+}
+
+/** Fills the simulated hosted page like a customer (card number decides the outcome). */
+export function paySimulated(ctx: TestContext, sessionId: string, card = '4242 4242 4242 4242', action: 'pay' | 'cancel' = 'pay') {
+  const form = new URLSearchParams({
+    card, exp: '12/39', cvc: '123', name: 'Erika Müller', street: 'Hauptstraße 5', zip: '10115', city: 'Berlin', country: 'DE', action,
+  });
+  return ctx.app.inject({ method: 'POST', url: `/pay/sim/${sessionId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
+}
+
+/** Runs every due job (webhook deliveries, fulfilment, provisioning, invoices, mails) until none is left. */
+export async function drainJobs(ctx: TestContext, rounds = 5) {
+  let total = 0;
+  for (let i = 0; i < rounds; i++) {
+    const n = await ctx.app.jobs.drain({ ignoreRunAt: true });
+    total += n;
+    if (n === 0) break;
+  }
+  return total;
+}
