@@ -95,7 +95,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('db', deps.db);
   app.decorate('deps', deps);
   app.decorate('registeredRoutes', [] as RegisteredRoute[]);
-  const jobs = new JobRunner(deps.db, { log: app.log });
+  const jobs = new JobRunner(deps.db, { log: app.log, leaseMs: deps.env.jobLeaseMs });
   app.decorate('jobs', jobs);
   registerBillingJobs(jobs, app);
   app.addHook('onClose', async () => {

@@ -23,6 +23,8 @@ export interface Env {
   proxmox: ProxmoxConfig;
   payments: PaymentsConfig;
   billing: BillingConfig;
+  /** How long a job claim holds without renewal; a killed process's jobs are claimed again after it. */
+  jobLeaseMs: number;
 }
 
 /** PAYMENTS=stripe: Stripe Checkout (README, "Stripe"); otherwise the simulated payment page. */
@@ -115,6 +117,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       stripeWebhookSecret: source.STRIPE_WEBHOOK_SECRET ?? '',
       stripeApiBase: source.STRIPE_API_BASE || undefined,
     },
+    jobLeaseMs: Math.max(1000, Number(source.JOB_LEASE_MS ?? 30_000) || 30_000),
     billing: {
       checkoutHoldMinutes: Math.max(31, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
       reminderDays: (source.EXPIRY_REMINDER_DAYS ?? '7,1').split(',').map((d) => Number(d.trim())).filter((d) => Number.isInteger(d) && d > 0).sort((a, b) => b - a).slice(0, 2),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { users, settings, sessions } from './schema/index.ts';
+import { users, settings, sessions, nodes, ipAddresses } from './schema/index.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
 
@@ -34,6 +34,15 @@ export function randomPassword() {
 export async function seedDemoData(db: Db, credentialsFile: string) {
   // Each part of the demo data has its own marker, so parts added by later versions still arrive once.
   await seedOnce(db, 'demo_seeded_status', () => seedStatusPage(db));
+  // Two hosts and a /27 of documentation addresses (RFC 5737), so the shop can sell out of the box.
+  await seedOnce(db, 'demo_seeded_infrastructure', async () => {
+    await db.insert(nodes).values([
+      { name: 'pve-fra-01', host: '192.0.2.11', cpuCores: 96, ramGb: 768, storageGb: 15000, status: 'online' },
+      { name: 'pve-fra-02', host: '192.0.2.12', cpuCores: 64, ramGb: 512, storageGb: 10000, status: 'online' },
+    ]).onConflictDoNothing();
+    const addresses = Array.from({ length: 29 }, (_, i) => ({ address: `203.0.113.${i + 2}`, version: 'IPv4' as const, subnet: '27', gateway: '203.0.113.1' }));
+    await db.insert(ipAddresses).values(addresses).onConflictDoNothing();
+  });
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
   if (marker && fs.existsSync(credentialsFile)) return;
 

@@ -149,6 +149,8 @@ export class JobRunner {
     try {
       if (!handler) throw new PermanentJobError(`no handler for ${job.kind}`);
       await handler({ id: job.id, attempt: job.attempts, payload: job.payload });
+      // Fault injection for the crash tests: die after the work, before the job is marked done.
+      if (process.env.FAULT_KILL_AFTER_JOB === job.kind) process.kill(process.pid, 'SIGKILL');
       clearInterval(renew);
       await this.db.execute(sql`update ${jobs} set status = 'done', finished_at = now(), locked_until = null, last_error = null where id = ${job.id}`);
     } catch (err) {
