@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { priceCents, splitGross } from '@hp/contract';
@@ -5,8 +11,11 @@ import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 
+const run = promisify(execFile);
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+
 describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
-  it('buys a server end to end on the simulated provider', async () => {
+  it('buys a server end to end on the simulated provider', { timeout: 60_000 }, async () => {
     await seedCapacity(ctx(), { ips: 2 });
     const customer = await createUser(ctx());
     const res = await postCheckout(ctx(), customer.auth, { ...baseOrder, months: 3 });
@@ -60,6 +69,11 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     expect(pdf.headers['content-disposition']).toContain(`Rechnung-${invoice.number}.pdf`);
     const xml = await ctx().app.inject({ method: 'GET', url: `/api/invoices/${invoice.id}/xrechnung`, headers: customer.auth });
     expect(xml.body).toContain('<cbc:PrimaryAccountNumberID>4242</cbc:PrimaryAccountNumberID>');
+    // The e-invoice of a real order passes the official XRechnung 3.0 rules.
+    const file = path.join(os.tmpdir(), `${invoice.number}-${ctx().kind}.xml`);
+    fs.writeFileSync(file, xml.rawPayload);
+    const verdict = await run(path.join(repoRoot, 'tools/xrechnung/validate'), [file]).then((r) => r.stdout, (e: { stdout?: string; message: string }) => e.stdout ?? e.message);
+    expect(verdict.trim().split('\n').at(-1)).toMatch(/^PASS/);
 
     // The invoice went out by mail with both files.
     const mail = ctx().mail.sent.find((m) => m.to === customer.email && m.subject.includes(invoice.number));
