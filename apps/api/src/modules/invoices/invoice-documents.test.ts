@@ -42,6 +42,11 @@ function manyLines(count: number): InvoiceLine[] {
   });
 }
 
+/** 12 × 0,83 € is 9,96 €, but the line says 10,00 €: the unit price carries a remainder. */
+const ROUNDED_PRICE_LINE: InvoiceLine = {
+  id: '1', name: 'Traffic-Paket 1 TB', description: '12 Monate', quantity: 12, unitCode: 'MON', netCents: 1000, unitPriceCents: 83, vatPercent: 19,
+};
+
 const WIN_ANSI_HIGH: Record<number, string> = { 0x80: '€', 0x84: '„', 0x85: '…', 0x91: '‘', 0x92: '’', 0x93: '“', 0x94: '”', 0x95: '•', 0x96: '–', 0x97: '—' };
 
 /**
@@ -172,8 +177,12 @@ describe('invoice PDF', () => {
     const text = extractText(await renderInvoicePdf(sampleCreditNoteDocument(), { compress: false }));
     expect(text).toContain('Gutschrift GS-2026-000001');
     expect(text).toContain('Korrektur zu Rechnung RE-2026-000001');
-    expect(text).toContain('Bereits erstattet (Kreditkarte VISA •••• 4242)');
+    expect(text).toContain('Erstattungsbetrag');
+    expect(text).not.toContain('Offener Betrag');
     expect(text).not.toContain('Fälligkeitsdatum');
+    const refunded = sampleCreditNoteDocument();
+    refunded.totals = { ...refunded.totals, prepaidCents: refunded.totals.grossCents, dueCents: 0 };
+    expect(extractText(await renderInvoicePdf(refunded, { compress: false }))).toContain('Bereits erstattet (Kreditkarte VISA •••• 4242)');
   });
 
   it('maps text to what WinAnsi can encode', () => {
@@ -230,9 +239,13 @@ describe('XRechnung XML', () => {
   it('escapes markup characters and drops characters XML cannot carry', () => {
     const doc = sampleInvoiceDocument({ buyer: { ...sampleInvoiceDocument().buyer, company: `${HOSTILE}\u0007 O'Brien` } });
     const xml = renderXRechnung(doc);
-    expect(xml).toContain('<cbc:RegistrationName>&lt;Müller &amp; Söhne &quot;GmbH&quot;&gt;  O&apos;Brien</cbc:RegistrationName>');
+    expect(xml).toContain('<cbc:RegistrationName>&lt;Müller &amp; Söhne &quot;GmbH&quot;&gt; O&apos;Brien</cbc:RegistrationName>');
     expect(xml).not.toContain('<Müller');
     expect(xml).not.toContain('\u0007');
+  });
+
+  it('gives the unit price in four decimals when the rounded cents would miss the line total', () => {
+    expect(renderXRechnung(documentWithLines([ROUNDED_PRICE_LINE]))).toContain('<cbc:PriceAmount currencyID="EUR">0.8333</cbc:PriceAmount>');
   });
 
   it('formats integer cents with exactly two decimals and rejects fractions of a cent', () => {
@@ -268,40 +281,57 @@ describe('XRechnung against the official validator (tools/xrechnung/validate)', 
       notes: [`Hinweis für ${HOSTILE}: ]]> & 'ok'`],
     }),
     'forty-lines': documentWithLines(manyLines(40)),
+    'rounded-unit-price': documentWithLines([{ ...ROUNDED_PRICE_LINE }]),
     'credit-note': sampleCreditNoteDocument(),
+    'credit-note-already-refunded': (() => {
+      const doc = sampleCreditNoteDocument();
+      return { ...doc, totals: { ...doc.totals, prepaidCents: doc.totals.grossCents, dueCents: 0 } };
+    })(),
   };
   const tampered = sampleInvoiceDocument();
   tampered.totals = { ...tampered.totals, grossCents: tampered.totals.grossCents + 100, prepaidCents: tampered.totals.grossCents + 100 };
 
   let dir = '';
+  let setupError: unknown = null;
   const results = new Map<string, ValidationResult>();
 
+  // A missing tool is stored and rethrown by every test below, so each one fails loudly instead of
+  // being reported as skipped.
   beforeAll(async () => {
-    await assertValidatorTooling();
-    dir = await mkdtemp(join(tmpdir(), 'xrechnung-'));
-    const files = Object.entries({ ...cases, tampered }).map(([name, doc]) => [name, join(dir, `${name}.xml`), renderXRechnung(doc)] as const);
-    await Promise.all(files.map(([, file, xml]) => writeFile(file, xml, 'utf8')));
-    const verdicts = await Promise.all(files.map(async ([name, file]) => [name, await validate(file)] as const));
-    for (const [name, result] of verdicts) results.set(name, result);
+    try {
+      await assertValidatorTooling();
+      dir = await mkdtemp(join(tmpdir(), 'xrechnung-'));
+      const files = Object.entries({ ...cases, tampered }).map(([name, doc]) => [name, join(dir, `${name}.xml`), renderXRechnung(doc)] as const);
+      await Promise.all(files.map(([, file, xml]) => writeFile(file, xml, 'utf8')));
+      const verdicts = await Promise.all(files.map(async ([name, file]) => [name, await validate(file)] as const));
+      for (const [name, result] of verdicts) results.set(name, result);
+    } catch (error) {
+      setupError = error;
+    }
   }, 120_000);
+
+  function resultFor(name: string): ValidationResult {
+    if (setupError) throw setupError;
+    const result = results.get(name);
+    if (!result) throw new Error(`no validation result for ${name}`);
+    return result;
+  }
 
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it.each(Object.keys(cases))('passes without errors or warnings: %s', (name) => {
-    const result = results.get(name);
-    expect(result, `no validation result for ${name}`).toBeDefined();
-    expect(result!.lastLine, result!.output).toMatch(/^PASS /);
-    expect(result!.exitCode, result!.output).toBe(0);
-    expect(result!.lastLine).toMatch(/\(0 error\(s\), 0 warning\(s\)/);
+    const result = resultFor(name);
+    expect(result.lastLine, result.output).toMatch(/^PASS /);
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.lastLine, result.output).toMatch(/\(0 error\(s\), 0 warning\(s\)/);
   });
 
   it('fails a document whose gross amount is not net plus VAT (the validator really checks)', () => {
-    const result = results.get('tampered');
-    expect(result).toBeDefined();
-    expect(result!.exitCode).toBe(1);
-    expect(result!.lastLine).toMatch(/^FAIL /);
-    expect(result!.lastLine).toContain('BR-CO-15');
+    const result = resultFor('tampered');
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.lastLine).toMatch(/^FAIL /);
+    expect(result.lastLine).toContain('BR-CO-15');
   });
 });

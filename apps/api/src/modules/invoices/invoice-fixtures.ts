@@ -1,9 +1,9 @@
-import { splitGross, VAT_PERCENT } from '@hp/contract';
+import { formatEuro, splitGross, VAT_PERCENT } from '@hp/contract';
 import type { InvoiceDocument } from './invoice-document.ts';
 
 /**
  * Realistic snapshots for tests and previews: a 3-month root server bought by card (76,54 € gross),
- * and the credit note that cancels it. The buyer's company carries umlauts and an ampersand on purpose.
+ * and the credit note that cancels it (refund still to be paid out, as `issueCreditNote` writes it). The buyer's company carries umlauts and an ampersand on purpose.
  */
 
 const GROSS_CENTS = 7654;
@@ -69,6 +69,7 @@ export function sampleInvoiceDocument(overrides: Partial<InvoiceDocument> = {}):
   };
 }
 
+/** Shaped like `issueCreditNote`: the full amount is still to be refunded to the card. */
 export function sampleCreditNoteDocument(overrides: Partial<InvoiceDocument> = {}): InvoiceDocument {
   const invoice = sampleInvoiceDocument();
   return sampleInvoiceDocument({
@@ -77,8 +78,11 @@ export function sampleCreditNoteDocument(overrides: Partial<InvoiceDocument> = {
     correctsNumber: invoice.number,
     issueDate: '2026-04-20',
     dueDate: '2026-05-05',
-    payment: { ...invoice.payment, reference: 're_test_9Z8y7X6w5V4u', paidAt: '2026-04-20T09:30:00.000Z' },
-    notes: [`Diese Gutschrift storniert die Rechnung ${invoice.number} vollständig.`, 'Der Betrag wurde Ihrer Kreditkarte gutgeschrieben.'],
+    totals: { ...invoice.totals, prepaidCents: 0, dueCents: invoice.totals.grossCents },
+    notes: [
+      `Gutschrift zu Rechnung ${invoice.number}: Kündigung innerhalb der Widerrufsfrist.`,
+      `Der Betrag von ${formatEuro(invoice.totals.grossCents)} wird auf das ursprüngliche Zahlungsmittel erstattet.`,
+    ],
     ...overrides,
   });
 }

@@ -361,7 +361,7 @@ class InvoicePdfWriter {
     this.rule(y - 3, labelX, RIGHT, COLOR.text, 0.6);
     this.rule(y - 1.5, labelX, RIGHT, COLOR.text, 0.6);
     y += 2;
-    row('Offener Betrag', totals.dueCents, true);
+    row(isCreditNote ? 'Erstattungsbetrag' : 'Offener Betrag', totals.dueCents, true);
     this.pdf.y = y + 8;
   }
 

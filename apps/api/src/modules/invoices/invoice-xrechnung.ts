@@ -34,16 +34,28 @@ function node(name: string, ...children: Child[]): XmlElement | null {
 /** An element with text content; left out when the value is empty, so optional fields simply vanish. */
 function leaf(name: string, value: string | number | null | undefined, attrs: Record<string, string> = {}): XmlElement | null {
   if (value === null || value === undefined) return null;
-  const text = String(value).trim();
+  const text = dropIllegalXmlChars(String(value)).trim();
   return text ? { name, attrs, children: [], text } : null;
 }
 
-// XML 1.0 forbids most C0 controls, lone surrogates and U+FFFE/U+FFFF even when escaped.
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
+/** XML 1.0 Char production: most C0 controls, lone surrogates and U+FFFE/U+FFFF are illegal even escaped, so they are dropped. */
+function isXmlChar(codePoint: number): boolean {
+  return codePoint === 0x9 || codePoint === 0xa || codePoint === 0xd
+    || (codePoint >= 0x20 && codePoint <= 0xd7ff)
+    || (codePoint >= 0xe000 && codePoint <= 0xfffd)
+    || codePoint >= 0x10000;
+}
+
+function dropIllegalXmlChars(value: string): string {
+  let out = '';
+  for (const char of value) if (isXmlChar(char.codePointAt(0) ?? 0)) out += char;
+  return out;
+}
+
 export function escapeXml(value: string): string {
-  return value.replace(XML_ILLEGAL, ' ').replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
+  return dropIllegalXmlChars(value).replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
 }
 
 function serialize(el: XmlElement, depth: number): string {
