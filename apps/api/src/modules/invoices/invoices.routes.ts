@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiError, InvoiceList, PageQuery } from '@hp/contract';
-import { findInvoiceForDownload, invoiceFileName, listInvoices } from './invoices.service.ts';
+import { ApiError, InvoiceCard, InvoiceList, PageQuery } from '@hp/contract';
+import { findInvoiceForDownload, invoiceFileName, issueCreditNote, listInvoices, toInvoiceCard } from './invoices.service.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { renderXRechnung } from './invoice-xrechnung.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
 const InvoiceParams = z.object({ id: z.uuid({ error: 'Rechnung nicht gefunden.' }) });
+const CreditNoteInput = z.strictObject({
+  reason: z.string({ error: 'Bitte geben Sie einen Grund an.' }).trim().min(3, { error: 'Bitte geben Sie einen Grund an.' }).max(500, { error: 'Der Grund ist zu lang (höchstens 500 Zeichen).' }),
+});
 
 /** Invoices and credit notes: list for the owner; downloads for the owner and staff. */
 export async function invoiceRoutes(app: FastifyInstance) {
@@ -32,4 +35,8 @@ export async function invoiceRoutes(app: FastifyInstance) {
       return reply.type('application/xml; charset=utf-8').header('cache-control', 'private, no-store')
         .header('content-disposition', `attachment; filename="${invoiceFileName(invoice, 'xml')}"`).send(renderXRechnung(invoice.document));
     });
+
+  // A correction never edits the invoice: the owner issues a credit note that references it.
+  r.post('/api/admin/invoices/:id/credit-note', { config: { access: 'owner' as const }, schema: { tags: ['invoices'], summary: 'Gutschrift zu einer Rechnung ausstellen (Inhaber)', security: [{ bearer: [] }], params: InvoiceParams, body: CreditNoteInput, response: { 201: InvoiceCard, ...errors } } },
+    async (req, reply) => reply.code(201).send(toInvoiceCard(await issueCreditNote(deps, req.params.id, req.body.reason))));
 }

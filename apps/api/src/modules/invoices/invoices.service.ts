@@ -163,7 +163,7 @@ export async function issueCreditNote(deps: Pick<Deps, 'db' | 'env'>, invoiceId:
   });
 }
 
-const toCard = (row: InvoiceRow): InvoiceCard => ({
+export const toInvoiceCard = (row: InvoiceRow): InvoiceCard => ({
   id: row.id,
   number: row.number,
   kind: row.kind,
@@ -180,7 +180,7 @@ export async function listInvoices({ db }: Pick<Deps, 'db'>, user: RequestUser, 
     db.select().from(invoices).where(eq(invoices.userId, user.id)).orderBy(desc(invoices.createdAt), desc(invoices.number)).limit(page.limit).offset(page.offset),
     db.select({ total: count() }).from(invoices).where(eq(invoices.userId, user.id)),
   ]);
-  return { items: rows.map(toCard), total: total?.total ?? 0 };
+  return { items: rows.map(toInvoiceCard), total: total?.total ?? 0 };
 }
 
 /** The invoice for a download: the owner's own, or any for staff. Others get 404. */

@@ -87,6 +87,22 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     // Staff may download it.
     const staff = await createUser(ctx(), { role: 'employee' });
     expect((await ctx().app.inject({ method: 'GET', url: `/api/invoices/${invoice.id}/pdf`, headers: staff.auth })).statusCode).toBe(200);
+
+    // A correction is a credit note (owner only); the invoice itself stays as issued.
+    const byEmployee = await ctx().app.inject({ method: 'POST', url: `/api/admin/invoices/${invoice.id}/credit-note`, headers: staff.auth, payload: { reason: 'Kulanz' } });
+    expect(byEmployee.statusCode).toBe(403);
+    const owner = await createUser(ctx(), { role: 'owner' });
+    const note = await ctx().app.inject({ method: 'POST', url: `/api/admin/invoices/${invoice.id}/credit-note`, headers: owner.auth, payload: { reason: 'Kulanz wegen Ausfall' } });
+    expect(note.statusCode, note.body).toBe(201);
+    expect(note.json()).toMatchObject({ kind: 'credit_note', amountCents: -expected });
+    expect(note.json().number).toMatch(/^GS-\d{4}-\d{6}$/);
+    const again = await ctx().app.inject({ method: 'GET', url: `/api/invoices/${invoice.id}/xrechnung`, headers: customer.auth });
+    expect(again.body).toBe(xml.body);
+    const noteXml = await ctx().app.inject({ method: 'GET', url: `/api/invoices/${note.json().id}/xrechnung`, headers: customer.auth });
+    const noteFile = path.join(os.tmpdir(), `${note.json().number}-${ctx().kind}.xml`);
+    fs.writeFileSync(noteFile, noteXml.rawPayload);
+    const noteVerdict = await run(path.join(repoRoot, 'tools/xrechnung/validate'), [noteFile]).then((r) => r.stdout, (e: { stdout?: string; message: string }) => e.stdout ?? e.message);
+    expect(noteVerdict.trim().split('\n').at(-1)).toMatch(/^PASS/);
   });
 
   it('a declined card creates nothing and releases the IP', async () => {
