@@ -24,6 +24,7 @@ const MfaPage = lazy(() => import('../routes/account/mfa.tsx'));
 const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
 const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
+const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
 const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
 const ConsolePage = lazy(() => import('../routes/portal/console.tsx'));
 
@@ -54,6 +55,7 @@ export function AppRoutes() {
         <Route path="shop/root-server" element={<Navigate to="/shop/kvm-server" replace />} />
         <Route path="shop/kvm-server" element={page(<KvmConfiguratorPage />)} />
         <Route path="upgrade/kvm-server/:serverId" element={page(<KvmConfiguratorPage />)} />
+        <Route path="shop/payment" element={page(<PaymentResultPage />)} />
         <Route path="shop/webhosting" element={<ComingSoonPage product="Webhosting" />} />
         <Route path="shop/cloud-storage" element={<ComingSoonPage product="Cloud-Speicher" />} />
         <Route path="shop/vdc-request" element={<ComingSoonPage product="Virtual Data Center" />} />

@@ -12,6 +12,9 @@ const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const PhysicalServersPage = lazy(() => import('../staff/physical-servers.tsx'));
 const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
+const OrdersPage = lazy(() => import('./orders.tsx'));
+const OrderDetailPage = lazy(() => import('./order-detail.tsx'));
+const InvoicesPage = lazy(() => import('./invoices.tsx'));
 
 const lazyPage = (node: ReactNode) => <Suspense fallback={<Spinner />}>{node}</Suspense>;
 
@@ -33,9 +36,9 @@ export default function PortalRoutes() {
       <Route element={<DashboardLayout />}>
         <Route index element={lazyPage(<MyServersPage />)} />
         <Route path="profil" element={<Suspense fallback={<Spinner />}><ProfilePage /></Suspense>} />
-        <Route path="order" element={soon('Bestellungen')} />
-        <Route path="order/:orderId" element={soon('Bestellung')} />
-        <Route path="invoices" element={soon('Rechnungen')} />
+        <Route path="order" element={lazyPage(<OrdersPage />)} />
+        <Route path="order/:orderId" element={lazyPage(<OrderDetailPage />)} />
+        <Route path="invoices" element={lazyPage(<InvoicesPage />)} />
         <Route path="support" element={soon('Support')} />
         <Route path="my-tickets" element={soon('Meine Tickets')} />
         <Route path="linux/:serverId" element={lazyPage(<ServerDetailPage />)} />
