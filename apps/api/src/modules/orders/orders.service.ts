@@ -47,6 +47,10 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
       : [];
   const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
   const prices = priceBreakdown({ os: order.osFamily, cpu: order.cpuCores, ram: order.ramGb, storage: order.storageGb, months: order.months });
+  // Each line as charged per month: list price × 1.22 × (1 − discount), shown net of 19 % VAT like the
+  // totals below, so the lines add up to the monthly net (up to rounding).
+  const discount = durationDiscountPercent(order.months);
+  const charged = (listCents: number) => Math.round((listCents * 122 * (100 - discount)) / (100 * 119));
   // 'pro Monat': the charged gross spread over the term, split like the total.
   const perMonth = splitGross(Math.round(order.amountCents / order.months));
   const total = splitGross(order.amountCents);
@@ -54,10 +58,10 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
     ...toCard(order),
     location: 'Frankfurt am Main',
     os: order.os,
-    cpu: { cores: order.cpuCores, priceCents: prices.monthly.cpuCents },
-    ram: { size: order.ramGb, type: 'DDR4 ECC', priceCents: prices.monthly.ramCents },
-    storage: { size: order.storageGb, type: 'NVMe SSD', priceCents: prices.monthly.storageCents },
-    osPriceCents: prices.monthly.osCents,
+    cpu: { cores: order.cpuCores, priceCents: charged(prices.monthly.cpuCents) },
+    ram: { size: order.ramGb, type: 'DDR4 ECC', priceCents: charged(prices.monthly.ramCents) },
+    storage: { size: order.storageGb, type: 'NVMe SSD', priceCents: charged(prices.monthly.storageCents) },
+    osPriceCents: charged(prices.monthly.osCents),
     network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
     discountPercent: durationDiscountPercent(order.months),
     netCents: total.netCents,

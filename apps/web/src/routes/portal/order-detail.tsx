@@ -65,7 +65,7 @@ function OrderView({ order }: { order: OrderDetail }) {
             <tr>
               <th scope="col" className="px-4 py-2.5 font-semibold sm:px-5">Position</th>
               <th scope="col" className="hidden px-5 py-2.5 font-semibold sm:table-cell">Details</th>
-              <th scope="col" className="px-4 py-2.5 text-right font-semibold sm:px-5">Preis pro Monat</th>
+              <th scope="col" className="px-4 py-2.5 text-right font-semibold sm:px-5">Netto pro Monat</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -84,7 +84,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           <Row label={`USt. ${VAT_PERCENT} % pro Monat`} value={formatEuro(perMonth.vatCents)} amount />
           <Row label="Bruttobetrag pro Monat" value={formatEuro(perMonth.grossCents)} amount strong />
         </dl>
-        <p className="bg-slate-50/60 px-4 pb-4 text-xs text-slate-600 sm:px-5">Die Positionen oben sind Listenpreise pro Monat; berechnet werden die Beträge Netto, USt. und Brutto (inklusive Laufzeitrabatt).</p>
+        <p className="bg-slate-50/60 px-4 pb-4 text-xs text-slate-600 sm:px-5">Die Positionen sind Nettopreise pro Monat einschließlich Laufzeitrabatt; Summen können durch Rundung um wenige Cent abweichen.</p>
       </Card>
 
       <div className="mt-6 grid gap-6 md:grid-cols-2">
