@@ -35,7 +35,10 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
     await ipDialog.getByLabel('Gateway').fill(`${ipBase}.1`);
     await ipDialog.getByRole('button', { name: 'Hinzufügen' }).click();
     await expect(ipDialog).toHaveCount(0);
+    // The demo pool fills the first pages; find the new address by searching.
+    await page.getByLabel('IP-Adressen suchen').fill(`${ipBase}.${last}`);
     await expect(page.getByRole('cell', { name: `${ipBase}.${last}`, exact: true })).toBeVisible();
+    await page.getByLabel('IP-Adressen suchen').fill('');
   }
 
   // Staff: server for the demo customer.
@@ -54,12 +57,15 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await expect(dialog).toHaveCount(0);
   const row = page.getByRole('row').filter({ hasText: nodeName });
   await expect(row).toBeVisible();
-  await expect(row).toContainText(`${ipBase}.`);
+  // The server takes the first free address of the pool (the demo pool or the ones added above).
+  await expect(row).toContainText(/\d+\.\d+\.\d+\.\d+/);
+  const serverIp = [...((await row.textContent()) ?? '').matchAll(/\d+\.\d+\.\d+\.\d+/g)].at(-1)![0];
+  const ipPattern = new RegExp(`${serverIp.replace(/\./g, '\\.')}(?!\\d)`);
   await page.getByRole('button', { name: 'Abmelden' }).click();
 
   // Customer: the server appears and comes online.
   await loginAs(page, 'customer');
-  const card = page.getByRole('listitem').filter({ hasText: `${ipBase}.` });
+  const card = page.getByRole('listitem').filter({ hasText: ipPattern });
   await expect(card).toBeVisible();
   await expect(card.getByText('Online')).toBeVisible({ timeout: 60_000 });
   await card.getByRole('link', { name: /verwalten/ }).click();
@@ -79,7 +85,7 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
 
   // Firewall: add the SSH preset.
   await page.getByRole('tab', { name: 'Netzwerk' }).click();
-  await expect(page.getByText(`${ipBase}.`).first()).toBeVisible();
+  await expect(page.getByText(ipPattern).first()).toBeVisible();
   await page.getByRole('button', { name: 'Regel hinzufügen' }).click();
   const ruleDialog = page.getByRole('dialog', { name: 'Regel hinzufügen' });
   await ruleDialog.getByRole('button', { name: /^SSH/ }).click();
