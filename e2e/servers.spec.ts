@@ -59,13 +59,14 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await expect(row).toBeVisible();
   // The server takes the first free address of the pool (the demo pool or the ones added above).
   await expect(row).toContainText(/\d+\.\d+\.\d+\.\d+/);
-  const serverIp = [...((await row.textContent()) ?? '').matchAll(/\d+\.\d+\.\d+\.\d+/g)].at(-1)![0];
-  const ipPattern = new RegExp(`${serverIp.replace(/\./g, '\\.')}(?!\\d)`);
+  const cells = await row.getByRole('cell').allTextContents();
+  const serverIp = cells.map((c) => c.trim()).find((c) => /^\d+\.\d+\.\d+\.\d+$/.test(c))!;
+  const ipPattern = new RegExp(`(?<![\\d.])${serverIp.replace(/\./g, '\\.')}(?![\\d])`);
   await page.getByRole('button', { name: 'Abmelden' }).click();
 
   // Customer: the server appears and comes online.
   await loginAs(page, 'customer');
-  const card = page.getByRole('listitem').filter({ hasText: ipPattern });
+  const card = page.getByRole('listitem').filter({ has: page.getByText(serverIp, { exact: true }) });
   await expect(card).toBeVisible();
   await expect(card.getByText('Online')).toBeVisible({ timeout: 60_000 });
   await card.getByRole('link', { name: /verwalten/ }).click();
