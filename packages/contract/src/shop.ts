@@ -15,7 +15,6 @@ export const shopMessages = {
   storageShrink: 'Der Speicher kann nicht verkleinert werden.',
   osMismatch: 'Das Betriebssystem kann bei einer Verlängerung nicht gewechselt werden. Nutzen Sie dafür die Neuinstallation.',
   serverNotUpgradable: 'Dieser Server kann derzeit nicht verlängert werden.',
-  orderOpen: 'Für diesen Server ist bereits eine Zahlung offen. Bitte schließen Sie sie ab oder warten Sie, bis sie abläuft.',
   pdfNotice: 'Deine PDF-Rechnung wird erstellt, bitte habe etwas Geduld',
   webhookInvalid: 'Ungültige Webhook-Signatur.',
 } as const;

@@ -107,10 +107,11 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
 export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: string): Promise<InvoiceRow> {
   const { db, env } = deps;
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select().from(invoices).where(and(eq(invoices.orderId, orderId), eq(invoices.kind, 'invoice')));
-    if (existing) return existing;
+    // The order row lock serialises issuing per order; only then is "already issued?" a safe question.
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw notFound();
+    const [existing] = await tx.select().from(invoices).where(and(eq(invoices.orderId, orderId), eq(invoices.kind, 'invoice')));
+    if (existing) return existing;
     if (!order.paidAt) throw new Error('order is not paid');
     const [user] = await tx.select().from(users).where(eq(users.id, order.userId));
     const issue = new Date();

@@ -23,8 +23,10 @@ export async function cancelPendingOrder(db: Db, orderId: string, reason: string
       .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'))).returning();
     if (!order) return false;
     if (order.ipAddressId) {
+      // Only this order's own hold (stamped with its hold_until): after a hold ran out the address may
+      // already be held by a newer order, which must keep it.
       await tx.update(ipAddresses).set({ reservedUntil: null })
-        .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId)));
+        .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId), eq(ipAddresses.reservedUntil, order.holdUntil)));
     }
     return true;
   });
@@ -119,6 +121,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
         const [free] = await tx.select({ id: ipAddresses.id }).from(ipAddresses)
           .where(and(eq(ipAddresses.version, 'IPv4'), ipIsFree)).orderBy(ipAddresses.id).limit(1).for('update', { skipLocked: true });
         ipId = free?.id ?? null;
+        deps.log?.warn({ orderId: paid.id, heldIp: paid.ipAddressId, fallbackIp: ipId }, ipId === null ? 'paid order without a free IP: staff must assign one' : 'held IP was gone; another free IP assigned');
       }
       const [server] = await tx.insert(servers).values({
         vmid, name: `srv-${vmid}`, ownerId: paid.userId, nodeId: paid.nodeId, os: paid.os,
