@@ -1,19 +1,7 @@
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { codeFromOutbox, login, pasteCode, PASSWORD, unique } from './support.ts';
+import { codeFromOutbox, createVerifiedAccount, login, pasteCode, PASSWORD, unique } from './support.ts';
 
-/** A verified account created through the public API (registration + code from the outbox). */
-async function createVerifiedAccount(request: APIRequestContext) {
-  const username = unique('e2e');
-  const email = `${username}@example.com`;
-  const since = Date.now();
-  const reg = await request.post('/api/auth/register', { data: { username, email, password: PASSWORD, confirmPassword: PASSWORD } });
-  expect(reg.status()).toBe(201);
-  const { userId } = await reg.json();
-  const code = await codeFromOutbox(email, since);
-  expect((await request.post('/api/auth/verify-email', { data: { userId, code } })).status()).toBe(200);
-  return { username, email };
-}
 
 async function logoutViaSidebar(page: Page) {
   await page.getByRole('button', { name: 'Abmelden' }).click();

@@ -2,23 +2,11 @@ import fs from 'node:fs';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { formatEuro, priceCents, shopMessages } from '@hp/contract';
-import { codeFromOutbox, login, PASSWORD, unique } from './support.ts';
+import { createVerifiedAccount, login, PASSWORD } from './support.ts';
 
-/** A fresh verified customer (registration + code from the outbox), so the order lists start empty. */
-async function createVerifiedAccount(request: APIRequestContext) {
-  const username = unique('shop');
-  const email = `${username}@example.com`;
-  const since = Date.now();
-  const reg = await request.post('/api/auth/register', { data: { username, email, password: PASSWORD, confirmPassword: PASSWORD } });
-  expect(reg.status()).toBe(201);
-  const { userId } = await reg.json();
-  const code = await codeFromOutbox(email, since);
-  expect((await request.post('/api/auth/verify-email', { data: { userId, code } })).status()).toBe(200);
-  return { username, email };
-}
 
 async function loginAsNewCustomer(page: Page, request: APIRequestContext) {
-  const { username } = await createVerifiedAccount(request);
+  const { username } = await createVerifiedAccount(request, 'shop');
   await login(page, username, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const dataDir = () => process.env.E2E_DATA_DIR!;
 
@@ -53,4 +53,17 @@ export async function pasteCode(page: Page, label: string, code: string) {
     data.setData('text', text);
     el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   }, code);
+}
+
+/** A fresh verified account created through the public API (registration + code from the outbox). */
+export async function createVerifiedAccount(request: APIRequestContext, prefix = 'e2e') {
+  const username = unique(prefix);
+  const email = `${username}@example.com`;
+  const since = Date.now();
+  const reg = await request.post('/api/auth/register', { data: { username, email, password: PASSWORD, confirmPassword: PASSWORD } });
+  expect(reg.status()).toBe(201);
+  const { userId } = await reg.json();
+  const code = await codeFromOutbox(email, since);
+  expect((await request.post('/api/auth/verify-email', { data: { userId, code } })).status()).toBe(200);
+  return { username, email };
 }

@@ -8,6 +8,8 @@ import * as schema from './schema/index.ts';
 export type Schema = typeof schema;
 /** The common surface of the PGlite and node-postgres Drizzle databases. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The handle inside `db.transaction(async (tx) => …)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -163,6 +163,7 @@ export async function runBillingTick(deps: Deps & { log?: Log }) {
 
   // Reminders: one mail per threshold crossed (several crossed at once → one mail).
   const thresholds = env.billing.reminderDays;
+  let reminded = 0;
   if (thresholds.length) {
     const due = await db.select({ server: servers, email: users.email, username: users.username }).from(servers)
       .innerJoin(users, eq(users.id, servers.ownerId))
@@ -176,7 +177,9 @@ export async function runBillingTick(deps: Deps & { log?: Log }) {
       await db.transaction(async (tx) => {
         const [moved] = await tx.update(servers).set({ expiryReminderStage: stage })
           .where(and(eq(servers.id, server.id), eq(servers.expiryReminderStage, server.expiryReminderStage))).returning({ id: servers.id });
-        if (moved) await enqueueJob(tx, JOB_SEND_MAIL, { message: expiryReminderMail(email, username, server.name, server.expiresAt!, renewUrl(server.id)) });
+        if (!moved) return;
+        await enqueueJob(tx, JOB_SEND_MAIL, { message: expiryReminderMail(email, username, server.name, server.expiresAt!, renewUrl(server.id)) });
+        reminded++;
       });
     }
   }
@@ -206,6 +209,6 @@ export async function runBillingTick(deps: Deps & { log?: Log }) {
       for (const s of graceOver) await enqueueJob(tx, JOB_DELETE_SERVER, { serverId: s.id }, { dedupeKey: `delete:${s.id}:${s.expiresAt!.toISOString()}` });
     });
   }
-  return { reminded: 0, suspended: ended.length, deleting: graceOver.length };
+  return { reminded, suspended: ended.length, deleting: graceOver.length };
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { ipAddresses, nodes, orders, servers } from '../../db/schema/index.ts';
 
 /**
@@ -7,7 +7,6 @@ import { ipAddresses, nodes, orders, servers } from '../../db/schema/index.ts';
  * whole size, an upgrade only its growth) until their hold runs out. Staff creation and checkout both
  * decide with these figures while holding the node's row lock, so nothing is sold twice.
  */
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Executor = Db | Tx;
 
 export interface Resources { cpuCores: number; ramGb: number; storageGb: number }
@@ -74,4 +73,10 @@ export async function takeFreeIpv4(tx: Tx) {
     .orderBy(ipAddresses.id).limit(1)
     .for('update', { skipLocked: true });
   return ip ?? null;
+}
+
+/** The next VM id from our sequence (Proxmox's nextid does not reserve, ours does). */
+export async function nextVmid(tx: Tx): Promise<number> {
+  const result = await tx.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`);
+  return Number((result as unknown as { rows: { vmid: number }[] }).rows[0]!.vmid);
 }

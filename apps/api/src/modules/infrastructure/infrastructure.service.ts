@@ -17,7 +17,7 @@ import {
 import type { Deps } from '../../app.ts';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { fits, ipIsFree, lockNodeFree, takeFreeIpv4 } from './capacity.ts';
+import { fits, ipIsFree, lockNodeFree, nextVmid, takeFreeIpv4 } from './capacity.ts';
 
 type InfrastructureDeps = Pick<Deps, 'db'>;
 
@@ -209,8 +209,7 @@ export async function createAdminServer({ db }: InfrastructureDeps, input: Creat
     const ip = await takeFreeIpv4(tx);
     if (!ip) throw conflict('NO_FREE_IP', m.noFreeIp);
 
-    const vmidResult = await tx.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`);
-    const vmid = Number((vmidResult as unknown as { rows: { vmid: number }[] }).rows[0]!.vmid);
+    const vmid = await nextVmid(tx);
 
     const [server] = await tx.insert(servers).values({
       vmid, name: `srv-${vmid}`, ownerId: owner.id, nodeId: node.id, os: input.os,

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList } from '@hp/contract';
 import type { Deps } from '../../app.ts';
-import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
 import { invoices, orders, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
@@ -12,7 +12,6 @@ import type { InvoiceDocument } from './invoice-document.ts';
 
 export const JOB_MAIL_INVOICE = 'mail-invoice';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 

@@ -7,7 +7,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
-import { ipIsFree } from '../infrastructure/capacity.ts';
+import { nextVmid, takeFreeIpv4 } from '../infrastructure/capacity.ts';
 
 type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
@@ -108,8 +108,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
 
     if (paid.kind === 'new') {
       const periodEnd = addMonthsClamped(now, paid.months);
-      const vmidResult = await tx.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`);
-      const vmid = Number((vmidResult as unknown as { rows: { vmid: number }[] }).rows[0]!.vmid);
+      const vmid = await nextVmid(tx);
       // The held IP, unless it was somehow given away (hold expired under clock skew): then any free one.
       let ipId: number | null = null;
       if (paid.ipAddressId) {
@@ -118,9 +117,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
         if (held && !held.serverId) ipId = held.id;
       }
       if (ipId === null) {
-        const [free] = await tx.select({ id: ipAddresses.id }).from(ipAddresses)
-          .where(and(eq(ipAddresses.version, 'IPv4'), ipIsFree)).orderBy(ipAddresses.id).limit(1).for('update', { skipLocked: true });
-        ipId = free?.id ?? null;
+        ipId = (await takeFreeIpv4(tx))?.id ?? null;
         deps.log?.warn({ orderId: paid.id, heldIp: paid.ipAddressId, fallbackIp: ipId }, ipId === null ? 'paid order without a free IP: staff must assign one' : 'held IP was gone; another free IP assigned');
       }
       const [server] = await tx.insert(servers).values({

@@ -10,7 +10,7 @@ import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
 import { BILLING_PAGE_SIZE, useInvoices } from '../../features/billing/api.ts';
 import { InvoiceKindBadge, invoiceKindLabels, PaidBadge } from '../../features/billing/components/billing-badges.tsx';
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
-import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { ListState } from '../../components/ui/list-state.tsx';
 
 const fileBase = (invoice: InvoiceCard) => `${invoice.kind === 'invoice' ? 'Rechnung' : 'Gutschrift'}-${invoice.number}`;
 const nameOf = (invoice: InvoiceCard) => `${invoiceKindLabels[invoice.kind]} ${invoice.number}`;

@@ -8,7 +8,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { BILLING_PAGE_SIZE, useOrders } from '../../features/billing/api.ts';
 import { OrderStatusBadge } from '../../features/billing/components/billing-badges.tsx';
-import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { ListState } from '../../components/ui/list-state.tsx';
 
 /** Portal spec "Orders": one card per paid order, with a details link. */
 export default function OrdersPage() {

@@ -15,7 +15,7 @@ import { SelectField } from '../../components/ui/select.tsx';
 import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
 import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../../features/infrastructure/api.ts';
 import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../../features/infrastructure/components/admin-page.tsx';
-import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { ListState } from '../../components/ui/list-state.tsx';
 import { IpUseBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 

@@ -14,7 +14,7 @@ import { SearchField } from '../../components/ui/search-field.tsx';
 import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
 import { useCreateNode, useDeleteNode, useNodes } from '../../features/infrastructure/api.ts';
 import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../../features/infrastructure/components/admin-page.tsx';
-import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { ListState } from '../../components/ui/list-state.tsx';
 import { NodeStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 

@@ -9,7 +9,7 @@ import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
 import { useAdminServers } from '../../features/infrastructure/api.ts';
 import { AdminPageHeader, PAGE_SIZE } from '../../features/infrastructure/components/admin-page.tsx';
 import { CreateServerDialog } from '../../features/infrastructure/components/create-server-dialog.tsx';
-import { ListState } from '../../features/infrastructure/components/list-state.tsx';
+import { ListState } from '../../components/ui/list-state.tsx';
 import { ServerStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 

@@ -11,7 +11,7 @@
  */
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import crypto from 'node:crypto';
-import type { Db } from '../../../db/client.ts';
+import type { Db, Tx } from '../../../db/client.ts';
 import { simTasks, simVms } from '../../../db/schema/infrastructure.ts';
 import { hashPassword } from '../../../lib/passwords.ts';
 import {
@@ -118,7 +118,6 @@ interface TaskEffects {
 }
 
 type TaskRow = typeof simTasks.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Conn = Db | Tx;
 
 // ---------------------------------------------------------------------------------------------------

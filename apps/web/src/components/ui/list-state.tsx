@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { RefreshCw } from 'lucide-react';
-import { Button } from '../../../components/ui/button.tsx';
-import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { Button } from './button.tsx';
+import { Alert, Card, Spinner } from './card.tsx';
 
 interface ListQuery { isPending: boolean; isError: boolean; error: Error | null; isFetching: boolean; refetch: () => unknown }
 
-/** Loading, error (with retry) and empty states of an admin list; renders the list otherwise. */
+/** Loading, error (with retry) and empty states of a list; renders the list otherwise. */
 export function ListState({ query, isEmpty, loadingLabel, errorText, empty, children }: {
   query: ListQuery;
   isEmpty: boolean;
