@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import pino from 'pino';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
@@ -21,7 +22,8 @@ import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { invoiceRoutes } from './modules/invoices/invoices.routes.ts';
 import { AppError, validationCodeFor } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
-import { isDatabaseDown } from './http/db-errors.ts';
+import { constraintFailure, isDatabaseDown, isQueryError, safeDbError } from './http/db-errors.ts';
+import { LogThrottle } from './lib/log-throttle.ts';
 import { allowedInlineStyleHashes } from './http/csp.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
@@ -73,6 +75,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         censor: '[redacted]',
       },
       serializers: {
+        // Drizzle's query errors carry the SQL and its parameters (customers' data) in their message.
+        err: (err: Error) => (isQueryError(err) ? { type: 'DatabaseError', message: 'database error', stack: '', ...safeDbError(err) } : pino.stdSerializers.err(err)),
         req: (req) => ({ method: req.method, url: (req.url as string).split('?')[0], remoteAddress: req.ip }),
       },
     },
@@ -142,6 +146,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   app.get('/api/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ ok: true }));
 
+  const databaseDownLog = new LogThrottle(5000);
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const send = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
       reply.status(status).type('application/json').send({ error: { code, message, ...(details ? { details } : {}) }, requestId: req.id });
@@ -167,9 +172,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return send(415, 'UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType);
     if (err.statusCode === 429) return send(429, 'RATE_LIMITED', messages.rateLimited);
     if (isDatabaseDown(err)) {
-      req.log.error({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      // During an outage every request fails the same way: one line per few seconds, not one per request.
+      const suppressed = databaseDownLog.take();
+      if (suppressed !== undefined) req.log.error({ err: safeDbError(err), suppressed }, 'database unavailable');
       reply.header('retry-after', '5');
       return send(503, 'UNAVAILABLE', messages.unavailable);
+    }
+    const constraint = constraintFailure(err);
+    if (constraint) {
+      req.log.warn({ err: safeDbError(err) }, 'database constraint refused the request');
+      return send(constraint.status, constraint.code, constraint.code === 'ALREADY_EXISTS' ? messages.alreadyExists : constraint.status === 409 ? messages.conflictingChange : messages.invalidInput);
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return send(err.statusCode, 'BAD_REQUEST', messages.invalidInput);
     req.log.error({ err }, 'unhandled error');

@@ -64,15 +64,29 @@ async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: D
   };
 }
 
-export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', opts: { env?: NodeJS.ProcessEnv; payments?: (db: Database['db']) => PaymentProvider } = {}): Promise<TestContext & { close: () => Promise<void> }> {
-  const { database, drop } = await freshDatabase(kind);
-  const env = { ...readEnv({ ...process.env, VITEST: 'true', ...opts.env }), logLevel: 'silent', isTest: true };
+export interface TestContextOptions {
+  env?: NodeJS.ProcessEnv;
+  payments?: (db: Database['db']) => PaymentProvider;
+  /** Use this PostgreSQL database as it is (e.g. a throwaway cluster of the test) instead of a fresh one. */
+  databaseUrl?: string;
+  /** Capture the log at this level instead of silencing it. */
+  log?: { level: string; stream: NodeJS.WritableStream };
+  /** Extra routes or hooks, registered before the app is ready. */
+  beforeReady?: (app: FastifyInstance) => void;
+}
+
+export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', opts: TestContextOptions = {}): Promise<TestContext & { close: () => Promise<void> }> {
+  const { database, drop } = opts.databaseUrl
+    ? { database: await openDatabase({ url: opts.databaseUrl }), drop: async () => {} }
+    : await freshDatabase(kind);
+  const env = { ...readEnv({ ...process.env, VITEST: 'true', ...opts.env }), logLevel: opts.log?.level ?? 'silent', isTest: true };
   const secrets = await loadSecrets(database.db, undefined);
   const mail = new MemoryMailer();
   // Tests run the simulated hypervisor with short task durations.
   const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments, ...(opts.log ? { logStream: opts.log.stream } : {}) });
+  opts.beforeReady?.(app);
   await app.ready();
   return {
     app, database, mail, kind,

@@ -47,6 +47,9 @@ export const infrastructureMessages = {
   serverStorageMin: `Bitte geben Sie mindestens ${ADMIN_SERVER_MIN.storageGb} GB Speicher an.`,
   osRequired: 'Bitte wählen Sie ein Betriebssystem.',
   ownerRequired: 'Bitte wählen Sie einen Kunden als Besitzer.',
+  reasonRequired: 'Bitte geben Sie an, warum der Server ohne Bestellung angelegt wird (mindestens 5 Zeichen).',
+  reasonTooLong: 'Der Grund darf höchstens 500 Zeichen lang sein.',
+  staffServerNotFound: 'Server nicht gefunden.',
   nodeRequired: 'Bitte wählen Sie einen Cluster (physischen Server).',
   searchTooLong: 'Bitte kürzen Sie den Suchbegriff.',
 } as const;
@@ -255,8 +258,33 @@ export const CreateServerInput = z.strictObject({
   /** Customer number of the owner (the `customerId` claim). */
   owner: z.number({ error: m.ownerRequired }).int(m.ownerRequired).positive(m.ownerRequired).max(INT_MAX, m.ownerRequired),
   nodeId: z.number({ error: m.nodeRequired }).int(m.nodeRequired).positive(m.nodeRequired).max(INT_MAX, m.nodeRequired),
+  /** A server without an order never expires and is not billed: staff say why (kept with their name). */
+  reason: z.string({ error: m.reasonRequired }).trim().min(5, m.reasonRequired).max(500, m.reasonTooLong),
 }, strict);
 export type CreateServerInput = z.infer<typeof CreateServerInput>;
+
+/** Staff read view of any server (`/dashboard/servers/{id}`). */
+export const AdminServerDetail = AdminServerRow.extend({
+  owner: z.object({ customerNumber: z.number().int(), username: z.string(), email: z.string() }),
+  firewallEnabled: z.boolean(),
+  /** End of the prepaid term; null for servers staff created without an order. */
+  expiresAt: z.string().nullable(),
+  suspendedAt: z.string().nullable(),
+  /** Set when staff created the server by hand. */
+  createdBy: z.object({ username: z.string(), reason: z.string().nullable() }).nullable(),
+  tasks: z.array(z.object({
+    kind: z.string(), status: z.enum(['running', 'ok', 'failed']), progress: z.number().int(), error: z.string().nullable(),
+    startedAt: z.string(), finishedAt: z.string().nullable(),
+  })),
+  /** What staff did to this server, newest first. */
+  audit: z.array(z.object({ action: z.string(), actor: z.string(), at: z.string(), details: z.record(z.string(), z.unknown()) })),
+});
+export type AdminServerDetail = z.infer<typeof AdminServerDetail>;
+
+/** Power actions staff may take on any server; each is logged with the staff member's name. */
+export const AdminPowerInput = z.strictObject({ action: z.enum(['start', 'stop', 'restart'], { error: 'Unbekannte Aktion.' }) }, strict);
+export type AdminPowerInput = z.infer<typeof AdminPowerInput>;
+export const AdminServerIdParams = z.object({ id: z.uuid({ error: m.staffServerNotFound }) });
 
 /** Owner picker of the staff dialog. */
 export const CustomerOption = z.object({ customerNumber: z.number().int(), username: z.string(), email: z.string() });

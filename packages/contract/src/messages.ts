@@ -14,6 +14,8 @@ export const messages = {
   forbidden: 'Dafür fehlt Ihnen die Berechtigung.',
   rateLimited: 'Zu viele Anfragen. Bitte versuchen Sie es in Kürze erneut.',
   serverError: 'Interner Server Fehler',
+  alreadyExists: 'Dieser Eintrag existiert bereits.',
+  conflictingChange: 'Der Eintrag wird noch verwendet oder wurde gerade geändert. Bitte laden Sie die Seite neu und versuchen Sie es erneut.',
   unavailable: 'Der Dienst ist vorübergehend nicht erreichbar. Bitte versuchen Sie es später erneut.',
   genericError: 'Es ist ein Fehler aufgetreten. Bitte kontaktieren Sie den Support.',
 

@@ -33,6 +33,7 @@ export const serverSettingsMessages = {
   /** §8 verbatim */ reinstallDone: 'Dein Server wurde neu installiert.',
   reinstallStarted: 'Die Neuinstallation wurde gestartet. Alle Daten auf dem Server werden gelöscht.',
   reinstallWarning: 'Achtung: Bei der Neuinstallation werden alle Daten auf dem Server unwiderruflich gelöscht.',
+  reinstallConfirmRequired: 'Bitte bestätigen Sie, dass alle Daten auf dem Server gelöscht werden.',
   reinstallOwnerOnly: 'Nur der Besitzer des Servers kann ihn neu installieren.',
   osRequired: 'Bitte wählen Sie ein Betriebssystem.',
   osLinuxOnly: 'Die Auswahl des Betriebssystems ist nur für Linux-Server möglich.',
@@ -241,9 +242,19 @@ export type ReinstallOs = z.infer<typeof ReinstallOs>;
 export const isLinuxOs = (os: string) => !/^windows/i.test(os.trim());
 
 /** `os` is chosen only for Linux servers (§2); without it the current system is installed again. */
-export const ReinstallInput = z.strictObject({
+const reinstallFields = {
   os: ReinstallOs.optional(),
   password: RootPassword,
   confirmPassword: z.string({ error: messages.passwordRequired }),
-}).refine((v) => v.password === v.confirmPassword, { message: serverSettingsMessages.reinstallMismatch, path: ['confirmPassword'] });
+};
+const passwordsMatch = (v: { password: string; confirmPassword: string }) => v.password === v.confirmPassword;
+export const ReinstallInput = z.strictObject(reinstallFields)
+  .refine(passwordsMatch, { message: serverSettingsMessages.reinstallMismatch, path: ['confirmPassword'] });
 export type ReinstallInput = z.infer<typeof ReinstallInput>;
+
+/** The dialog's form: the request plus the explicit confirmation, which never travels to the API. */
+export const ReinstallForm = z.strictObject({
+  ...reinstallFields,
+  confirmLoss: z.boolean().refine((v) => v, { message: serverSettingsMessages.reinstallConfirmRequired }),
+}).refine(passwordsMatch, { message: serverSettingsMessages.reinstallMismatch, path: ['confirmPassword'] });
+export type ReinstallForm = z.input<typeof ReinstallForm>;

@@ -19,8 +19,10 @@ export const orders = pgTable('orders', {
   /** The server this order created (new, set at payment) or changes (upgrade). */
   serverId: uuid('server_id').references(() => servers.id),
   nodeId: integer('node_id').notNull().references(() => nodes.id),
-  /** New orders: the IPv4 held for the server. */
-  ipAddressId: integer('ip_address_id').references(() => ipAddresses.id),
+  /** New orders: the IPv4 held for the server. Staff may delete the address later; the order keeps its text. */
+  ipAddressId: integer('ip_address_id').references(() => ipAddresses.id, { onDelete: 'set null' }),
+  /** The address as it was when held or assigned: history survives the pool entry. */
+  ipAddress: text('ip_address'),
   osFamily: text('os_family', { enum: ['linux', 'windows'] }).notNull(),
   os: text('os').notNull(),
   cpuCores: integer('cpu_cores').notNull(),

@@ -2,3 +2,4 @@ export * from './users.ts';
 export * from './status.ts';
 export * from './infrastructure.ts';
 export * from './billing.ts';
+export * from './audit.ts';

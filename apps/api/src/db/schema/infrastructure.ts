@@ -49,6 +49,10 @@ export const servers = pgTable('servers', {
   /** The operation that holds the server (one at a time); null when idle. */
   busyTaskId: uuid('busy_task_id'),
   lastPowerActionAt: timestamp('last_power_action_at', { withTimezone: true }),
+  /** Staff member who created the server by hand (no order, no expiry); null for ordered servers. */
+  createdById: uuid('created_by_id').references(() => users.id),
+  /** Why staff created it without an order (shown to staff on the server). */
+  creationReason: text('creation_reason'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
 }, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId), index('servers_expires_idx').on(t.expiresAt).where(sql`deleted_at is null and expires_at is not null`)]);

@@ -68,7 +68,7 @@ export const ipIsFree = sql`${ipAddresses.serverId} is null and (${ipAddresses.r
 
 /** Takes a free IPv4 (SKIP LOCKED: parallel transactions take different ones). */
 export async function takeFreeIpv4(tx: Tx) {
-  const [ip] = await tx.select({ id: ipAddresses.id }).from(ipAddresses)
+  const [ip] = await tx.select({ id: ipAddresses.id, address: ipAddresses.address }).from(ipAddresses)
     .where(and(eq(ipAddresses.version, 'IPv4'), ipIsFree))
     .orderBy(ipAddresses.id).limit(1)
     .for('update', { skipLocked: true });

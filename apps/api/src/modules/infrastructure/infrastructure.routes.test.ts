@@ -56,7 +56,7 @@ describeEachDatabase('infrastructure administration', (ctx) => {
     return res.json() as IpAddressRow;
   };
   const createServer = (auth: Record<string, string>, body: Record<string, unknown>) =>
-    inject('POST', '/api/admin/servers', auth, { cpuCores: 2, ramGb: 4, storageGb: 20, os: 'Debian 12', ...body });
+    inject('POST', '/api/admin/servers', auth, { cpuCores: 2, ramGb: 4, storageGb: 20, os: 'Debian 12', reason: 'Testserver ohne Bestellung', ...body });
   const listNodes = async (auth: Record<string, string>, query: string) => (await inject('GET', `/api/admin/nodes?${query}`, auth)).json() as NodePage;
   const listIps = async (auth: Record<string, string>, query: string) => (await inject('GET', `/api/admin/ip-addresses?${query}`, auth)).json() as IpAddressPage;
   const listServers = async (auth: Record<string, string>, query: string) => (await inject('GET', `/api/admin/servers?${query}`, auth)).json() as AdminServerPage;
@@ -71,7 +71,7 @@ describeEachDatabase('infrastructure administration', (ctx) => {
       ['POST', '/api/admin/ip-addresses', { version: 'IPv4', address: '192.0.2.99', subnet: '24', gateway: '192.0.2.1' }],
       ['DELETE', '/api/admin/ip-addresses/1'],
       ['GET', '/api/admin/servers'],
-      ['POST', '/api/admin/servers', { cpuCores: 1, ramGb: 1, storageGb: 10, os: 'Debian 12', owner: 1, nodeId: 1 }],
+      ['POST', '/api/admin/servers', { cpuCores: 1, ramGb: 1, storageGb: 10, os: 'Debian 12', owner: 1, nodeId: 1, reason: 'Testserver ohne Bestellung' }],
       ['GET', '/api/admin/customers?search=a'],
     ];
     for (const [method, url, body] of routes) {

@@ -3,6 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AdminListQuery,
+  AdminPowerInput,
+  AdminServerDetail,
+  AdminServerIdParams,
   AdminServerPage,
   AdminServerRow,
   ApiError,
@@ -16,7 +19,10 @@ import {
   IpAddressRow,
   NodePage,
   NodeRow,
+  PowerResult,
+  ServerUsage,
 } from '@hp/contract';
+import { getStaffServer, getStaffServerUsage, staffPowerServer } from './staff-servers.service.ts';
 import { provisionServer } from '../../jobs/provision-server.ts';
 import {
   createAdminServer,
@@ -91,11 +97,26 @@ export async function infrastructureRoutes(app: FastifyInstance) {
       security, body: CreateServerInput, response: { 201: AdminServerRow, 404: ApiError, 409: ApiError, ...errors },
     },
   }, async (req, reply) => {
-    const server = await createAdminServer(deps, req.body);
+    const server = await createAdminServer(deps, req.user!, req.body);
     // Runs after the response; its outcome is recorded on the server and its task.
     provisionServer(deps, server.id).catch((err: unknown) => app.log.error({ err, serverId: server.id }, 'provisioning could not record its outcome'));
     return reply.code(201).send(server);
   });
+
+  r.get('/api/admin/servers/:id', {
+    config: access,
+    schema: { tags: ['admin-servers'], summary: 'Server eines Kunden ansehen: Besitzer, Node, IP, Laufzeit, Vorgänge, Mitarbeiteraktionen', security, params: AdminServerIdParams, response: { 200: AdminServerDetail, 404: ApiError, ...errors } },
+  }, async (req) => getStaffServer(deps, req.params.id));
+
+  r.get('/api/admin/servers/:id/usage', {
+    config: access,
+    schema: { tags: ['admin-servers'], summary: 'Aktuelle Auslastung eines Servers', security, params: AdminServerIdParams, response: { 200: ServerUsage, 404: ApiError, 503: ApiError, ...errors } },
+  }, async (req) => getStaffServerUsage(deps, req.params.id));
+
+  r.post('/api/admin/servers/:id/power', {
+    config: access,
+    schema: { tags: ['admin-servers'], summary: 'Server starten, stoppen oder neu starten (wird mit dem Mitarbeiter protokolliert)', security, params: AdminServerIdParams, body: AdminPowerInput, response: { 200: PowerResult, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError, ...errors } },
+  }, async (req) => staffPowerServer(deps, req.user!, req.params.id, req.body));
 
   r.get('/api/admin/customers', {
     config: access,

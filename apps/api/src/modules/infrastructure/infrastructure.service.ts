@@ -17,19 +17,12 @@ import {
 import type { Deps } from '../../app.ts';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import { FOREIGN_KEY_VIOLATION, pgCode, UNIQUE_VIOLATION } from '../../http/db-errors.ts';
 import { fits, ipIsFree, lockNodeFree, nextVmid, takeFreeIpv4 } from './capacity.ts';
 
 type InfrastructureDeps = Pick<Deps, 'db'>;
 
-/** PostgreSQL error code of a failed query; Drizzle wraps the driver's error in `cause`. */
-function pgCode(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
-const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
+
 
 /** `%term%` for ILIKE with the wildcards of the term taken literally. */
 const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -194,9 +187,11 @@ export async function findAdminServer({ db }: InfrastructureDeps, id: string): P
  * while its free capacity is computed, a free IPv4 is taken with SKIP LOCKED (parallel creations on other
  * nodes take other addresses), and the VM id comes from our sequence. Provisioning runs afterwards.
  */
-export async function createAdminServer({ db }: InfrastructureDeps, input: CreateServerInput): Promise<AdminServerRow> {
+export async function createAdminServer({ db }: InfrastructureDeps, staff: { id: string }, input: CreateServerInput): Promise<AdminServerRow> {
   const serverId = await db.transaction(async (tx) => {
-    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.customerNumber, input.owner));
+    // Servers belong to customers; staff accounts are not offered and not accepted as owners.
+    const [owner] = await tx.select({ id: users.id }).from(users)
+      .where(and(eq(users.customerNumber, input.owner), eq(users.role, 'customer'), isNull(users.disabledAt)));
     if (!owner) throw notFound(m.ownerNotFound);
 
     const locked = await lockNodeFree(tx, input.nodeId);
@@ -214,6 +209,7 @@ export async function createAdminServer({ db }: InfrastructureDeps, input: Creat
     const [server] = await tx.insert(servers).values({
       vmid, name: `srv-${vmid}`, ownerId: owner.id, nodeId: node.id, os: input.os,
       cpuCores: input.cpuCores, ramGb: input.ramGb, storageGb: input.storageGb, status: 'provisioning',
+      createdById: staff.id, creationReason: input.reason,
     }).returning({ id: servers.id });
     await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
     await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { ipAddressId: ip.id } });
@@ -230,6 +226,7 @@ export async function findCustomerOptions({ db }: InfrastructureDeps, search: st
     .from(users)
     .where(and(
       isNull(users.disabledAt),
+      eq(users.role, 'customer'),
       term ? sql`(${users.customerNumber}::text ilike ${term} or ${users.username} ilike ${term} or ${users.email} ilike ${term})` : undefined,
     ))
     .orderBy(asc(users.customerNumber))

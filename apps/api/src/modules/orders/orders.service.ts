@@ -40,8 +40,9 @@ export async function listOrders({ db }: Pick<Deps, 'db'>, user: RequestUser, pa
 export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: string): Promise<OrderDetail> {
   const [order] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, user.id), isOrder));
   if (!order) throw notFound('Bestellung nicht gefunden.');
-  const [ip] = order.ipAddressId
-    ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.id, order.ipAddressId))
+  // The address as recorded on the order (it survives the pool entry); older upgrades look at the server.
+  const [ip] = order.ipAddress
+    ? [{ address: order.ipAddress }]
     : order.serverId
       ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.serverId, order.serverId)).limit(1)
       : [];

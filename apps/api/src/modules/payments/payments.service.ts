@@ -110,23 +110,24 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
       const periodEnd = addMonthsClamped(now, paid.months);
       const vmid = await nextVmid(tx);
       // The held IP, unless it was somehow given away (hold expired under clock skew): then any free one.
-      let ipId: number | null = null;
+      let ip: { id: number; address: string } | null = null;
       if (paid.ipAddressId) {
-        const [held] = await tx.select({ id: ipAddresses.id, serverId: ipAddresses.serverId }).from(ipAddresses)
+        const [held] = await tx.select({ id: ipAddresses.id, address: ipAddresses.address, serverId: ipAddresses.serverId }).from(ipAddresses)
           .where(eq(ipAddresses.id, paid.ipAddressId)).for('update');
-        if (held && !held.serverId) ipId = held.id;
+        if (held && !held.serverId) ip = held;
       }
-      if (ipId === null) {
-        ipId = (await takeFreeIpv4(tx))?.id ?? null;
+      if (ip === null) {
+        ip = (await takeFreeIpv4(tx)) ?? null;
+        const ipId = ip?.id ?? null;
         deps.log?.warn({ orderId: paid.id, heldIp: paid.ipAddressId, fallbackIp: ipId }, ipId === null ? 'paid order without a free IP: staff must assign one' : 'held IP was gone; another free IP assigned');
       }
       const [server] = await tx.insert(servers).values({
         vmid, name: `srv-${vmid}`, ownerId: paid.userId, nodeId: paid.nodeId, os: paid.os,
         cpuCores: paid.cpuCores, ramGb: paid.ramGb, storageGb: paid.storageGb, status: 'provisioning', expiresAt: periodEnd,
       }).returning({ id: servers.id });
-      if (ipId !== null) await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ipId));
+      if (ip !== null) await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
       await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { orderId: paid.id } });
-      await tx.update(orders).set({ serverId: server!.id, periodStart: now, periodEnd, ipAddressId: ipId }).where(eq(orders.id, paid.id));
+      await tx.update(orders).set({ serverId: server!.id, periodStart: now, periodEnd, ipAddressId: ip?.id ?? null, ipAddress: ip?.address ?? null }).where(eq(orders.id, paid.id));
       await enqueueJob(tx, JOB_PROVISION_ORDER, { orderId: paid.id }, { dedupeKey: `provision:${paid.id}` });
     } else {
       const [server] = await tx.select().from(servers).where(eq(servers.id, paid.serverId!)).for('update');

@@ -118,6 +118,11 @@ function assertNotThrottled(server: ServerRow) {
 /** Start/Stop (spec: offline → start, otherwise stop; the client says which it means). */
 export async function powerServer(deps: ServerDeps, user: RequestUser, id: string, action: 'start' | 'stop') {
   const { server, node } = await findAccessibleServer(deps.db, user, id);
+  return powerLocatedServer(deps, server, node, action);
+}
+
+/** Start/Stop of a server the caller may operate (the customer's own, or any for staff). */
+export async function powerLocatedServer(deps: ServerDeps, server: ServerRow, node: string, action: 'start' | 'stop') {
   assertOperable(server);
   assertNotThrottled(server);
   if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
@@ -127,6 +132,10 @@ export async function powerServer(deps: ServerDeps, user: RequestUser, id: strin
 
 export async function restartServer(deps: ServerDeps, user: RequestUser, id: string) {
   const { server, node } = await findAccessibleServer(deps.db, user, id);
+  return restartLocatedServer(deps, server, node);
+}
+
+export async function restartLocatedServer(deps: ServerDeps, server: ServerRow, node: string) {
   if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.restartMaintenance);
   if (server.status === 'restart') throw conflict('SERVER_RESTARTING', serverMessages.restartRunning);
   if (server.suspendedAt) throw conflict('SERVER_EXPIRED', serverMessages.expired);
@@ -187,6 +196,11 @@ export async function getServerUsage(deps: ServerDeps, user: RequestUser, id: st
   const found = await findAccessibleServer(deps.db, user, id);
   if (found.server.busyTaskId) await settleServerTask(deps, id);
   const { server, node } = await findAccessibleServer(deps.db, user, id);
+  return usageOf(deps, server, node);
+}
+
+/** Live usage of a located server, with its current or just finished task. */
+export async function usageOf(deps: ServerDeps, server: ServerRow, node: string): Promise<ServerUsage> {
   const [task] = await deps.db.select().from(serverTasks).where(eq(serverTasks.serverId, server.id)).orderBy(desc(serverTasks.startedAt)).limit(1);
   const base = {
     status: server.status,

@@ -101,7 +101,7 @@ export async function checkout(deps: ShopDeps, user: RequestUser, input: Checkou
     const gross = priceCents({ os: input.os, cpu: input.cpu, ram: input.ram, storage: input.storage, months: input.months });
     const split = splitGross(gross);
     const [row] = await tx.insert(orders).values({
-      userId: user.id, kind: 'new', nodeId: node.id, ipAddressId: ip.id,
+      userId: user.id, kind: 'new', nodeId: node.id, ipAddressId: ip.id, ipAddress: ip.address,
       osFamily: input.os, os, cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage, months: input.months,
       holdCpuCores: want.cpuCores, holdRamGb: want.ramGb, holdStorageGb: want.storageGb, holdUntil,
       amountCents: gross, netCents: split.netCents, vatCents: split.vatCents, paymentProvider: payments.kind,
