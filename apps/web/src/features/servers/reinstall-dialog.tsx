@@ -1,13 +1,13 @@
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
-import { REINSTALL_OS, ReinstallInput, rootPasswordRules, serverSettingsMessages, type ServerDetail } from '@hp/contract';
+import { REINSTALL_OS, ReinstallForm, type ReinstallInput, rootPasswordRules, serverSettingsMessages, type ServerDetail } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { Alert } from '../../components/ui/card.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { Modal } from '../../components/ui/modal.tsx';
 import { SelectField } from '../../components/ui/select.tsx';
 import { ApiRequestError } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 import { PasswordChecklist } from '../auth/components/password-checklist.tsx';
 import { useReinstall } from './settings-api.ts';
 
@@ -18,9 +18,9 @@ import { useReinstall } from './settings-api.ts';
 export function ReinstallDialog({ detail, linux, open, onOpenChange }: { detail: ServerDetail; linux: boolean; open: boolean; onOpenChange: (open: boolean) => void }) {
   const reinstall = useReinstall(detail.id);
   const defaultOs = (REINSTALL_OS as readonly string[]).includes(detail.os) ? (detail.os as ReinstallInput['os']) : 'Debian 12';
-  const form = useForm<ReinstallInput & { confirmLoss: boolean }>({
-    resolver: zodResolver(ReinstallInput) as never,
-    defaultValues: { os: linux ? defaultOs : undefined, password: '', confirmPassword: '', confirmLoss: false },
+  const form = useSchemaForm<ReinstallForm, unknown, ReinstallForm>({
+    resolver: zodResolver(ReinstallForm),
+    defaultValues: { ...(linux ? { os: defaultOs } : {}), password: '', confirmPassword: '', confirmLoss: false },
   });
   const errors = form.formState.errors;
   const password = form.watch('password') ?? '';
@@ -56,6 +56,7 @@ export function ReinstallDialog({ detail, linux, open, onOpenChange }: { detail:
           <input type="checkbox" className="mt-0.5 size-4" {...form.register('confirmLoss')} />
           <span>Ich habe verstanden, dass alle Daten auf dem Server gelöscht werden.</span>
         </label>
+        {errors.confirmLoss?.message && <p role="alert" className="text-sm font-medium text-red-700">{errors.confirmLoss.message}</p>}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={() => close(false)} disabled={reinstall.isPending}>Abbrechen</Button>
           <Button type="submit" variant="danger" loading={reinstall.isPending} disabled={!confirmLoss}>Jetzt neu installieren</Button>

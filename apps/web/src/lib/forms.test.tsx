@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ReinstallForm, ReinstallInput } from '@hp/contract';
+import { errorsWithoutField, useSchemaForm } from './forms.ts';
+
+const toastError = vi.hoisted(() => vi.fn());
+vi.mock('sonner', () => ({ toast: { error: toastError } }));
+
+afterEach(() => {
+  cleanup();
+  toastError.mockReset();
+});
+
+const good = { password: 'Sicher!Passwort1', confirmPassword: 'Sicher!Passwort1' };
+
+/** A form that, like the old reinstall dialog, carries a UI-only checkbox the schema does not know. */
+function StrictSchemaWithUiField({ schema, onValid, showErrors }: { schema: typeof ReinstallInput | typeof ReinstallForm; onValid: () => void; showErrors?: boolean }) {
+  const form = useSchemaForm<Record<string, unknown>>({
+    resolver: zodResolver(schema as never),
+    defaultValues: { ...good, confirmLoss: true },
+  });
+  const errors = form.formState.errors;
+  return (
+    <form onSubmit={form.handleSubmit(onValid)} noValidate>
+      <input aria-label="Passwort" aria-invalid={showErrors && errors.password ? true : undefined} {...form.register('password')} />
+      <input aria-label="Bestätigen" {...form.register('confirmPassword')} />
+      <input type="checkbox" aria-label="Verstanden" {...form.register('confirmLoss')} />
+      <button type="submit">Senden</button>
+    </form>
+  );
+}
+
+describe('useSchemaForm', () => {
+  it('tells the user when the schema refuses a key that no field shows (the silent reinstall dialog)', async () => {
+    const onValid = vi.fn();
+    const view = render(<StrictSchemaWithUiField schema={ReinstallInput} onValid={onValid} />);
+    fireEvent.click(view.getByText('Senden'));
+    await waitFor(() => expect(toastError).toHaveBeenCalledTimes(1));
+    expect(onValid).not.toHaveBeenCalled();
+    expect(String(toastError.mock.calls[0]![0])).not.toBe('');
+  });
+
+  it('submits when the form schema declares the UI-only field', async () => {
+    const onValid = vi.fn();
+    const view = render(<StrictSchemaWithUiField schema={ReinstallForm} onValid={onValid} />);
+    fireEvent.click(view.getByText('Senden'));
+    await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
+    expect(toastError).not.toHaveBeenCalled();
+  });
+
+  it('reports an error of a field that renders no message, but stays quiet when the form shows its errors', async () => {
+    const quiet = render(<StrictSchemaWithUiField schema={ReinstallForm} onValid={vi.fn()} />);
+    fireEvent.change(quiet.getByLabelText('Passwort'), { target: { value: 'kurz' } });
+    fireEvent.click(quiet.getByText('Senden'));
+    await waitFor(() => expect(toastError).toHaveBeenCalledTimes(1));
+    cleanup();
+    toastError.mockReset();
+
+    const shown = render(<StrictSchemaWithUiField schema={ReinstallForm} onValid={vi.fn()} showErrors />);
+    fireEvent.change(shown.getByLabelText('Passwort'), { target: { value: 'kurz' } });
+    fireEvent.click(shown.getByText('Senden'));
+    await waitFor(() => expect(shown.getByLabelText('Passwort').getAttribute('aria-invalid')).toBe('true'));
+    await new Promise((r) => setTimeout(r, 120));
+    expect(toastError).not.toHaveBeenCalled();
+  });
+});
+
+describe('errorsWithoutField', () => {
+  it('keeps form-level and unmounted errors and drops those of mounted fields', () => {
+    const errors = { '': { type: 'unrecognized_keys', message: 'Unbekanntes Feld' }, password: { type: 'too_small', message: 'kurz' }, root: { server: { type: 'x', message: 'Serverfehler' } } };
+    expect(errorsWithoutField(errors as never, new Set(['password'])).map((e) => e.message)).toEqual(['Unbekanntes Feld', 'Serverfehler']);
+  });
+});

@@ -1,0 +1,69 @@
+import { useMemo } from 'react';
+import { useForm, type FieldErrors, type FieldValues, type SubmitErrorHandler, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import { toast } from 'sonner';
+
+export const formInvalidFallback = 'Bitte prüfen Sie Ihre Eingaben.';
+
+interface FlatError { path: string; message: string }
+
+/** Every error of a nested react-hook-form error tree with its dotted path ('' for the form itself). */
+export function flattenErrors(errors: FieldErrors, prefix = ''): FlatError[] {
+  const out: FlatError[] = [];
+  for (const [key, value] of Object.entries(errors ?? {})) {
+    if (!value || typeof value !== 'object' || key === 'ref') continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    const entry = value as { message?: unknown; type?: unknown };
+    if (typeof entry.message === 'string' && entry.message) out.push({ path, message: entry.message });
+    else if (typeof entry.type !== 'string') out.push(...flattenErrors(value as FieldErrors, path));
+  }
+  return out;
+}
+
+/**
+ * Errors that no mounted field can show: a key the schema refuses but no input carries (the reinstall
+ * dialog once sent `confirmLoss` to a strict schema), a form-level refinement, or an error of a field
+ * that is not on screen. These are exactly the ones that would make a submit fail without a word.
+ */
+export function errorsWithoutField(errors: FieldErrors, mounted: ReadonlySet<string>): FlatError[] {
+  return flattenErrors(errors).filter(({ path }) => {
+    if (!path || path === 'root' || path.startsWith('root.')) return true;
+    const parts = path.split('.');
+    return !parts.some((_, i) => mounted.has(parts.slice(0, i + 1).join('.')));
+  });
+}
+
+/**
+ * The default reaction to a failed validation: if an error has no field to show it, or the form
+ * shows no error at all after rendering, the user gets a toast with the message.
+ */
+export function reportInvalidSubmit(errors: FieldErrors, mounted: ReadonlySet<string>, event?: { target?: unknown }) {
+  const unshown = errorsWithoutField(errors, mounted);
+  const first = flattenErrors(errors)[0]?.message;
+  const formElement = event?.target instanceof Element ? event.target.closest('form') ?? event.target : null;
+  // After React has rendered the field errors: does the form show any?
+  setTimeout(() => {
+    const visible = formElement?.querySelector('[aria-invalid="true"], [role="alert"]');
+    if (unshown.length > 0) toast.error(unshown[0]!.message);
+    else if (!visible) toast.error(first ?? formInvalidFallback);
+  }, 50);
+}
+
+/**
+ * `useForm` with the project's rule that a failed validation is never silent: `handleSubmit` without
+ * an own `onInvalid` reports errors that no field shows (see `reportInvalidSubmit`). Forms pass the
+ * contract's schema through `zodResolver`; fields that exist only in the UI (confirmation checkboxes)
+ * belong to a form schema in the contract, never to the request schema.
+ */
+export function useSchemaForm<TFieldValues extends FieldValues = FieldValues, TContext = unknown, TTransformed = TFieldValues>(
+  props: UseFormProps<TFieldValues, TContext, TTransformed>,
+): UseFormReturn<TFieldValues, TContext, TTransformed> {
+  const form = useForm<TFieldValues, TContext, TTransformed>(props);
+  const { handleSubmit, control } = form;
+  const reportingSubmit = useMemo<typeof handleSubmit>(
+    () => (onValid, onInvalid) =>
+      handleSubmit(onValid, onInvalid ?? (((errors, event) => reportInvalidSubmit(errors, control._names.mount, event)) as SubmitErrorHandler<TFieldValues>)),
+    [handleSubmit, control],
+  );
+  // Not memoised: react-hook-form refreshes `formState` on the same object every render.
+  return { ...form, handleSubmit: reportingSubmit };
+}
