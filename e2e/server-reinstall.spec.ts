@@ -50,7 +50,9 @@ test.describe('reinstall on a phone-sized window', () => {
     expect(body).toEqual({ os: 'Ubuntu 24.04', password: 'Neu!Passwort2024', confirmPassword: 'Neu!Passwort2024' });
     await expect(page.getByText('Die Neuinstallation wurde gestartet. Alle Daten auf dem Server werden gelöscht.').first()).toBeVisible();
     await expect(dialog).toHaveCount(0);
-    await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByText('Ubuntu 24.04').first()).toBeVisible();
+    await expect(page.getByRole('main').locator('header').getByText('Neuinstallation')).toBeVisible();
+    await expect(page.getByText('Dein Server wurde neu installiert.').first()).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible();
+    await expect(page.getByText(/Ubuntu 24\.04/).first()).toBeVisible();
   });
 });

@@ -16,6 +16,7 @@ import { BackupsTab } from '../../features/servers/tabs/backups.tsx';
 import { SoftwareTab } from '../../features/servers/tabs/software.tsx';
 import { SettingsTab } from '../../features/servers/tabs/settings.tsx';
 import { ConsoleButton } from '../../features/servers/console-button.tsx';
+import { useReinstallOutcome } from '../../features/servers/use-reinstall-outcome.ts';
 
 const ReinstallDialog = lazy(() => import('../../features/servers/reinstall-dialog.tsx').then((m) => ({ default: m.ReinstallDialog })));
 
@@ -34,6 +35,7 @@ export default function ServerDetailPage() {
   const server = useServer(serverId);
   const status = useServerStatus(serverId, server.isSuccess);
   const [tab, setTab] = useState('overview');
+  useReinstallOutcome(serverId, status.data?.status);
 
   if (server.isPending) return <Spinner label="Lade Server..." />;
   if (server.isError) {

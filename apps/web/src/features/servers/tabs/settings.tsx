@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
@@ -163,18 +162,8 @@ function RootPasswordSection({ serverId, setAt }: { serverId: string; setAt: str
 
 function ReinstallSection({ detail, linux }: { detail: ServerDetail; linux: boolean }) {
   const [open, setOpen] = useState(false);
-  // The page already polls the status every 2 s (shared query); report the end of a reinstall once.
+  // The page polls the status (shared query) and reports the end of the reinstall (useReinstallOutcome).
   const status = useServerStatus(detail.id).data?.status;
-  const previous = useRef(status);
-  const client = useQueryClient();
-  useEffect(() => {
-    if (previous.current === 'reinstall' && status && status !== 'reinstall') {
-      if (status === 'failed') toast.error(serverSettingsMessages.reinstallFailed, { duration: 7000 });
-      else toast.success(serverSettingsMessages.reinstallDone, { duration: 7000 });
-      void client.invalidateQueries({ queryKey: ['servers', detail.id] });
-    }
-    previous.current = status;
-  }, [status, client, detail.id]);
   return (
     <Card className="border-red-200 p-6" aria-labelledby="reinstall-heading" role="region">
       <h2 id="reinstall-heading" className="text-lg font-semibold text-slate-900">Server neuinstallieren</h2>
