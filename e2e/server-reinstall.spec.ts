@@ -1,19 +1,5 @@
-import { test, expect, type APIRequestContext } from '@playwright/test';
-import { createVerifiedAccount, demoAccount, login, PASSWORD } from './support.ts';
-
-/** A server for `username`, created by staff through the API (the staff dialog has its own journey). */
-async function serverFor(request: APIRequestContext, username: string) {
-  const staff = demoAccount('employee');
-  const res = await request.post('/api/auth/login', { data: { username: staff.username, password: staff.password } });
-  const { token } = await res.json();
-  const headers = { authorization: `Bearer ${token}` };
-  const customers = await (await request.get(`/api/admin/customers?search=${username}`, { headers })).json();
-  const owner = customers.items.find((c: { username: string }) => c.username === username).customerNumber;
-  const nodes = await (await request.get('/api/admin/nodes', { headers })).json();
-  const nodeId = nodes.items[0].id;
-  const created = await request.post('/api/admin/servers', { headers, data: { cpuCores: 1, ramGb: 2, storageGb: 25, os: 'Debian 12', owner, nodeId, reason: 'Testserver für die Neuinstallation' } });
-  expect(created.status(), await created.text()).toBe(201);
-}
+import { test, expect } from '@playwright/test';
+import { createServerFor, createVerifiedAccount, login, PASSWORD } from './support.ts';
 
 test.describe('reinstall on a phone-sized window', () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -21,7 +7,7 @@ test.describe('reinstall on a phone-sized window', () => {
   test('the customer reinstalls a server through the dialog and sees the start and the end', async ({ page, request }) => {
     test.setTimeout(180_000);
     const { username } = await createVerifiedAccount(request, 'neu');
-    await serverFor(request, username);
+    await createServerFor(request, username);
 
     await login(page, username, PASSWORD);
     await expect(page).toHaveURL(/\/dashboard$/);

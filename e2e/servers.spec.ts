@@ -54,6 +54,10 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await dialog.getByRole('combobox', { name: 'Cluster (physischer Server)' }).fill(nodeName);
   await dialog.getByRole('option', { name: new RegExp(nodeName) }).first().click();
   await dialog.getByRole('button', { name: 'Server erstellen' }).click();
+  // Without an order staff must say why; the refusal is shown at the field.
+  await expect(dialog.getByText('Bitte geben Sie an, warum der Server ohne Bestellung angelegt wird (mindestens 5 Zeichen).')).toBeVisible();
+  await dialog.getByLabel('Grund (intern)').fill('Testsystem für die Abnahme');
+  await dialog.getByRole('button', { name: 'Server erstellen' }).click();
   await expect(dialog).toHaveCount(0);
   const row = page.getByRole('row').filter({ hasText: nodeName });
   await expect(row).toBeVisible();

@@ -67,3 +67,23 @@ export async function createVerifiedAccount(request: APIRequestContext, prefix =
   expect((await request.post('/api/auth/verify-email', { data: { userId, code } })).status()).toBe(200);
   return { username, email };
 }
+
+/** Signs a demo account in through the API and returns the authorisation header. */
+export async function apiAuth(request: APIRequestContext, role: DemoAccount['role']) {
+  const account = demoAccount(role);
+  const res = await request.post('/api/auth/login', { data: { username: account.username, password: account.password } });
+  expect(res.status()).toBe(200);
+  const { token } = await res.json();
+  return { authorization: `Bearer ${token}` };
+}
+
+/** A server for `username`, created by staff through the API (the staff dialog has its own journey). */
+export async function createServerFor(request: APIRequestContext, username: string) {
+  const headers = await apiAuth(request, 'employee');
+  const customers = await (await request.get(`/api/admin/customers?search=${encodeURIComponent(username)}`, { headers })).json();
+  const owner = customers.items.find((c: { username: string }) => c.username === username).customerNumber;
+  const nodes = await (await request.get('/api/admin/nodes', { headers })).json();
+  const created = await request.post('/api/admin/servers', { headers, data: { cpuCores: 1, ramGb: 2, storageGb: 25, os: 'Debian 12', owner, nodeId: nodes.items[0].id, reason: 'Testserver der Browser-Journeys' } });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as { id: string; vmid: number; ip: string | null };
+}

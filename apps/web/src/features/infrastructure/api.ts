@@ -1,5 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AdminPowerInput,
+  AdminServerDetail,
   AdminServerPage,
   AdminServerRow,
   CreateIpAddressInput,
@@ -10,6 +12,7 @@ import type {
   IpAddressRow,
   NodePage,
   NodeRow,
+  ServerUsage,
 } from '@hp/contract';
 import { api } from '../../lib/api.ts';
 
@@ -21,6 +24,8 @@ export const infrastructureKeys = {
   ipAddresses: (p: ListParams) => ['infrastructure', 'ip-addresses', p] as const,
   servers: (p: ListParams) => ['infrastructure', 'servers', p] as const,
   customers: (search: string) => ['infrastructure', 'customers', search] as const,
+  server: (id: string) => ['infrastructure', 'server', id] as const,
+  serverUsage: (id: string) => ['infrastructure', 'server', id, 'usage'] as const,
 };
 
 const listQuery = ({ search, limit, offset }: ListParams) => {
@@ -78,3 +83,28 @@ export const useDeleteNode = () => useInfrastructureMutation((id: number) => api
 export const useCreateIpAddress = () => useInfrastructureMutation((input: CreateIpAddressInput) => api<IpAddressRow>('/admin/ip-addresses', { method: 'POST', body: input }));
 export const useDeleteIpAddress = () => useInfrastructureMutation((id: number) => api<void>(`/admin/ip-addresses/${id}`, { method: 'DELETE' }));
 export const useCreateServer = () => useInfrastructureMutation((input: CreateServerInput) => api<AdminServerRow>('/admin/servers', { method: 'POST', body: input }));
+
+const settled = new Set(['online', 'offline', 'failed', 'maintenance']);
+
+/** Staff view of one server; refreshes itself while an operation runs. */
+export function useAdminServer(id: string) {
+  return useQuery({
+    queryKey: infrastructureKeys.server(id),
+    queryFn: ({ signal }) => api<AdminServerDetail>(`/admin/servers/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (query) => (query.state.data && !settled.has(query.state.data.status) ? 2000 : false),
+  });
+}
+
+/** Live usage while the page is visible (every 10 s). */
+export function useAdminServerUsage(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: infrastructureKeys.serverUsage(id),
+    queryFn: ({ signal }) => api<ServerUsage>(`/admin/servers/${encodeURIComponent(id)}/usage`, { signal }),
+    enabled,
+    refetchInterval: 10_000,
+    retry: false,
+  });
+}
+
+export const useAdminPower = (id: string) =>
+  useInfrastructureMutation((input: AdminPowerInput) => api<{ newStatus: string; message: string }>(`/admin/servers/${encodeURIComponent(id)}/power`, { method: 'POST', body: input }));

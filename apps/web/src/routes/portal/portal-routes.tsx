@@ -10,6 +10,7 @@ const ProfilePage = lazy(() => import('./profile.tsx'));
 const MyServersPage = lazy(() => import('./my-servers.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
+const StaffServerDetailPage = lazy(() => import('../staff/server-detail.tsx'));
 const PhysicalServersPage = lazy(() => import('../staff/physical-servers.tsx'));
 const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
 const OrdersPage = lazy(() => import('./orders.tsx'));
@@ -49,6 +50,7 @@ export default function PortalRoutes() {
         <Route path="customer-overview" element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
         <Route path="customer-details/:customerId" element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
         <Route path="servers" element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
+        <Route path="servers/:serverId" element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path="physical-servers" element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
         <Route path="ipaddressmanagement" element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
         <Route path="statistics" element={<RequireRole roles={['owner']}>{soon('Statistiken')}</RequireRole>} />

@@ -57,7 +57,7 @@ export default function ServersPage() {
           <Table caption="Virtuelle Server">
             <thead>
               <tr>
-                <Th>ID</Th><Th>Status</Th><Th>vCPU</Th><Th>RAM</Th><Th>Speicher</Th><Th>Betriebssystem</Th><Th>Besitzer</Th><Th>Cluster</Th><Th>IP</Th>
+                <Th>ID</Th><Th>Status</Th><Th>vCPU</Th><Th>RAM</Th><Th>Speicher</Th><Th>Betriebssystem</Th><Th>Besitzer</Th><Th>Cluster</Th><Th>IP</Th><Th><span className="sr-only">Aktionen</span></Th>
               </tr>
             </thead>
             <tbody>
@@ -91,6 +91,7 @@ function ServerTableRow({ server }: { server: AdminServerRow }) {
       </Td>
       <Td className="whitespace-nowrap">{server.node.name}</Td>
       <Td className="font-mono text-xs">{server.ip ?? '–'}</Td>
+      <Td><Link to={`/dashboard/servers/${server.id}`} className="font-medium text-brand-700 underline" aria-label={`Details zu Server ${formatVmId(server.vmid)}`}>Details</Link></Td>
     </Tr>
   );
 }

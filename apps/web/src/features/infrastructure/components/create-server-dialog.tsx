@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { adminServerOsOptions, CreateServerInput, formatVmId, infrastructureMessages, type NodeRow } from '@hp/contract';
@@ -9,10 +9,12 @@ import { Combobox } from '../../../components/ui/combobox.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
+import { TextareaField } from '../../../components/ui/textarea.tsx';
+import { useSchemaForm } from '../../../lib/forms.ts';
 import { useCreateServer, useCustomerOptions, useNodes } from '../api.ts';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 
-const defaults: Partial<CreateServerInput> = { cpuCores: 1, ramGb: 1, storageGb: 10, os: 'Debian 12', owner: undefined, nodeId: undefined };
+const defaults: Partial<CreateServerInput> = { cpuCores: 1, ramGb: 1, storageGb: 10, os: 'Debian 12', owner: undefined, nodeId: undefined, reason: '' };
 const freeText = (n: NodeRow) => `Frei: ${n.free.cpuCores} vCPU, ${n.free.ramGb} GB RAM, ${n.free.storageGb} GB Speicher`;
 
 /**
@@ -21,7 +23,7 @@ const freeText = (n: NodeRow) => `Frei: ${n.free.cpuCores} vCPU, ${n.free.ramGb}
  */
 export function CreateServerDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const createServer = useCreateServer();
-  const form = useForm<CreateServerInput>({ resolver: zodResolver(CreateServerInput), defaultValues: defaults });
+  const form = useSchemaForm<CreateServerInput>({ resolver: zodResolver(CreateServerInput), defaultValues: defaults });
   const errors = form.formState.errors;
 
   const [ownerQuery, setOwnerQuery] = useState('');
@@ -117,6 +119,15 @@ export function CreateServerDialog({ open, onOpenChange }: { open: boolean; onOp
               hint={chosenNode ? `${freeText(chosenNode)}.` : undefined}
             />
           )}
+        />
+
+        <TextareaField
+          label="Grund (intern)"
+          rows={2}
+          placeholder="z. B. Kulanz, Testsystem, Ersatz für Bestellung …"
+          hint="Ohne Bestellung läuft der Server ohne Laufzeitende und wird nicht berechnet. Der Grund wird mit Ihrem Namen am Server gespeichert."
+          error={errors.reason?.message}
+          {...form.register('reason')}
         />
 
         {doesNotFit && chosenNode && (
