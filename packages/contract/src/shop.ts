@@ -4,6 +4,7 @@ import { CONFIG_LIMITS, LINUX_DISTROS, WINDOWS_VERSIONS } from './pricing.ts';
 /** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8), verbatim where quoted. */
 export const shopMessages = {
   termsRequired: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.',
+  tooManyOpenCheckouts: 'Sie haben bereits 3 offene Bestellungen, die noch nicht bezahlt sind. Bitte schließen Sie eine Zahlung ab oder brechen Sie sie auf der Zahlungsseite ab; unbezahlte Bestellungen verfallen nach kurzer Zeit.',
   loginRequired: 'Du musst Angemeldet sein das du dir einen Server bestellen kannst',
   notEnoughResourcesTitle: 'Nicht genügend Ressourcen',
   notEnoughResources: 'Die ausgewählte Serverleistung ist derzeit leider nicht verfügbar. Wir verkaufen nur Ressourcen, die physisch vorhanden sind. Bitte wählen Sie eine kleinere Konfiguration oder versuchen Sie es später erneut.',

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, isNotNull } from 'drizzle-orm';
 import {
   LINUX_DISTROS, WINDOWS_VERSIONS, priceCents, shopMessages, splitGross,
   type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
@@ -9,7 +9,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { PaymentProviderError } from '../../drivers/payments/payments.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { fits, lockNodeFree, placeOnNode, takeFreeIpv4 } from '../infrastructure/capacity.ts';
-import { cancelPendingOrder } from '../payments/payments.service.ts';
+import { cancelPendingOrder, syncCheckout } from '../payments/payments.service.ts';
 
 type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'>;
 
@@ -49,6 +49,31 @@ export async function getUpgradeInfo({ db }: ShopDeps, user: RequestUser, server
   };
 }
 
+/** Open (unpaid, still holding) checkouts one customer may have: nobody can hold all free IPs. */
+export const MAX_OPEN_CHECKOUTS = 3;
+
+/**
+ * A customer who starts the same order again (back button, second tab) gets a fresh payment page; the
+ * older one is ended at the provider and then settled like any other session, so a payment that
+ * arrived meanwhile is still fulfilled and an unpaid one releases its hold.
+ */
+async function replaceSameOpenCheckout(deps: ShopDeps, user: RequestUser, input: CheckoutInput) {
+  const os = input.serverId ? undefined : input.os === 'windows' ? input.windowsVersion! : input.distro!;
+  const same = await deps.db.select({ sessionId: orders.paymentSessionId }).from(orders).where(and(
+    eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()), isNotNull(orders.paymentSessionId),
+    input.serverId ? eq(orders.serverId, input.serverId) : and(eq(orders.kind, 'new'), eq(orders.os, os!)),
+    eq(orders.osFamily, input.os), eq(orders.cpuCores, input.cpu), eq(orders.ramGb, input.ram), eq(orders.storageGb, input.storage), eq(orders.months, input.months),
+  ));
+  for (const { sessionId } of same) {
+    try {
+      await deps.payments.expireCheckoutSession(sessionId!);
+      await syncCheckout(deps, sessionId!);
+    } catch {
+      // The provider is unreachable: the old checkout keeps its hold until it runs out; the cap still holds.
+    }
+  }
+}
+
 const notEnoughResources = () => conflict('NOT_ENOUGH_RESOURCES', shopMessages.notEnoughResources);
 const noFreeIp = () => conflict('NO_FREE_IP', shopMessages.noFreeIp);
 
@@ -65,7 +90,15 @@ export async function checkout(deps: ShopDeps, user: RequestUser, input: Checkou
   const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
   const want = { cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage };
 
+  await replaceSameOpenCheckout(deps, user, input);
+
   const order = await db.transaction(async (tx) => {
+    // One customer's checkouts take turns, so parallel requests cannot slip past the cap.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('no key update');
+    const [open] = await tx.select({ n: count() }).from(orders)
+      .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date())));
+    if ((open?.n ?? 0) >= MAX_OPEN_CHECKOUTS) throw conflict('TOO_MANY_OPEN_CHECKOUTS', shopMessages.tooManyOpenCheckouts);
+
     if (input.serverId) {
       const [server] = await tx.select().from(servers)
         .where(and(eq(servers.id, input.serverId), eq(servers.ownerId, user.id), isNull(servers.deletedAt))).for('update');
