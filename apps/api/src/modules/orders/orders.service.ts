@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
 import { addMonthsClamped, durationDiscountPercent, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
 import type { Deps } from '../../app.ts';
-import { invoices, ipAddresses, orders } from '../../db/schema/index.ts';
+import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { PRODUCT_NAME } from '../shop/shop.service.ts';
@@ -11,7 +11,17 @@ type OrderRow = typeof orders.$inferSelect;
 // Orders are what was bought: checkouts that were never paid (cancelled, declined, expired) are not listed.
 const isOrder = isNotNull(orders.paidAt);
 
-function toCard(o: OrderRow): OrderCard {
+/** The term the customer holds now: every order of a live server shows the server's term end. */
+const termEnd = { expiresAt: servers.expiresAt, deletedAt: servers.deletedAt };
+type TermEnd = { expiresAt: Date | null; deletedAt: Date | null } | null;
+
+function nextBillingDate(o: OrderRow, server: TermEnd): Date {
+  // A renewal moves the server's end; the older orders of the same server must not contradict it.
+  if (server && !server.deletedAt && server.expiresAt) return server.expiresAt;
+  return o.periodEnd ?? addMonthsClamped(o.paidAt ?? o.createdAt, o.months);
+}
+
+function toCard(o: OrderRow, server: TermEnd): OrderCard {
   const date = o.paidAt ?? o.createdAt;
   return {
     id: o.id,
@@ -22,8 +32,9 @@ function toCard(o: OrderRow): OrderCard {
     date: date.toISOString(),
     amountCents: o.amountCents,
     months: o.months,
-    // Portal spec §5: order date plus the interval, clamped to the month end.
-    nextBillingDate: addMonthsClamped(date, o.months).toISOString(),
+    // Portal spec §5 counts from the order date; a renewal extends from the old end, so the paid period
+    // (and for a live server its current end) is what the customer will be billed next.
+    nextBillingDate: nextBillingDate(o, server).toISOString(),
     serverId: o.serverId,
   };
 }
@@ -31,15 +42,18 @@ function toCard(o: OrderRow): OrderCard {
 export async function listOrders({ db }: Pick<Deps, 'db'>, user: RequestUser, page: { limit: number; offset: number }): Promise<OrderList> {
   const where = and(eq(orders.userId, user.id), isOrder);
   const [rows, [total]] = await Promise.all([
-    db.select().from(orders).where(where).orderBy(desc(orders.paidAt), desc(orders.number)).limit(page.limit).offset(page.offset),
+    db.select({ order: orders, server: termEnd }).from(orders).leftJoin(servers, eq(servers.id, orders.serverId))
+      .where(where).orderBy(desc(orders.paidAt), desc(orders.number)).limit(page.limit).offset(page.offset),
     db.select({ total: count() }).from(orders).where(where),
   ]);
-  return { items: rows.map(toCard), total: total?.total ?? 0 };
+  return { items: rows.map((r) => toCard(r.order, r.server)), total: total?.total ?? 0 };
 }
 
 export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: string): Promise<OrderDetail> {
-  const [order] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, user.id), isOrder));
-  if (!order) throw notFound('Bestellung nicht gefunden.');
+  const [row] = await db.select({ order: orders, server: termEnd }).from(orders).leftJoin(servers, eq(servers.id, orders.serverId))
+    .where(and(eq(orders.id, id), eq(orders.userId, user.id), isOrder));
+  if (!row) throw notFound('Bestellung nicht gefunden.');
+  const { order } = row;
   // The address as recorded on the order (it survives the pool entry); older upgrades look at the server.
   const [ip] = order.ipAddress
     ? [{ address: order.ipAddress }]
@@ -56,7 +70,7 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
   const perMonth = splitGross(Math.round(order.amountCents / order.months));
   const total = splitGross(order.amountCents);
   return {
-    ...toCard(order),
+    ...toCard(order, row.server),
     location: 'Frankfurt am Main',
     os: order.os,
     cpu: { cores: order.cpuCores, priceCents: charged(prices.monthly.cpuCents) },

@@ -55,6 +55,27 @@ describeEachDatabase('renewal, upgrade and expiry', (ctx) => {
     expect(invoices).toHaveLength(2);
   });
 
+  it('shows the server\'s term end as the next billing date on every order of the server, also after a renewal', async () => {
+    await seedCapacity(ctx(), { ips: 1 });
+    const customer = await createUser(ctx());
+    const server = await buyServer(ctx(), customer.auth);
+    const renewal = await postCheckout(ctx(), customer.auth, { ...baseOrder, months: 3, serverId: server.id });
+    expect(renewal.statusCode, renewal.body).toBe(201);
+    await paySimulated(ctx(), renewal.json().sessionId);
+    await drainJobs(ctx());
+
+    const [after] = await ctx().database.db.select().from(servers).where(eq(servers.id, server.id));
+    const end = after!.expiresAt!.toISOString();
+    expect(end).toBe(addMonthsClamped(server.expiresAt!, 3).toISOString());
+    const list = (await ctx().app.inject({ method: 'GET', url: '/api/orders', headers: customer.auth })).json().items as { id: string; nextBillingDate: string }[];
+    expect(list).toHaveLength(2);
+    for (const order of list) {
+      expect(order.nextBillingDate).toBe(end);
+      const detail = (await ctx().app.inject({ method: 'GET', url: `/api/orders/${order.id}`, headers: customer.auth })).json();
+      expect(detail.nextBillingDate).toBe(end);
+    }
+  });
+
   it('reminds before the end, stops at the end, refuses starting, and a renewal brings it back', async () => {
     await seedCapacity(ctx(), { ips: 1 });
     const customer = await createUser(ctx());
