@@ -11,6 +11,8 @@ export interface Env {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Serve /api/docs and /api/openapi.json. */
+  apiDocs: boolean;
   jwtSecret: string | undefined;
   webDist: string;
   isTest: boolean;
@@ -81,6 +83,16 @@ export interface CompanyDetails {
   taxNumber: string;
 }
 
+/**
+ * The sender of every mail: MAIL_FROM as given when it carries a display name, otherwise the address
+ * (default noreply@example.com) under the configured company name, so customers see who writes.
+ */
+export function mailSender(configured: string | undefined, companyName: string): string {
+  const value = configured?.trim();
+  if (value && value.includes('<')) return value;
+  return `"${companyName.replace(/["\\\r\n]/g, '')}" <${value || 'noreply@example.com'}>`;
+}
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const dataDir = path.resolve(source.DATA_DIR ?? path.join(repoRoot, 'data'));
   const port = Number(source.PORT ?? 5000);
@@ -91,7 +103,9 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir,
     databaseUrl: source.DATABASE_URL || undefined,
     smtpUrl: source.SMTP_URL || undefined,
-    mailFrom: source.MAIL_FROM ?? 'Hosting Portal <noreply@example.com>',
+    mailFrom: mailSender(source.MAIL_FROM, source.COMPANY_NAME ?? 'Musterhost GmbH'),
+    // The API reference is public by default (customers may script against the API); API_DOCS=false hides it.
+    apiDocs: source.API_DOCS !== 'false',
     jwtSecret: source.JWT_SECRET || undefined,
     webDist: path.resolve(source.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     isTest: source.NODE_ENV === 'test' || source.VITEST === 'true',

@@ -36,7 +36,7 @@ process.stdout.write(
   `\nHosting-Portal läuft auf ${env.publicUrl} (gestartet in ${seconds} s)\n` +
     `Datenbank: ${database.kind === 'pglite' ? `PGlite in ${path.join(env.dataDir, 'pglite')}` : 'PostgreSQL'} · Mail: ${env.smtpUrl ? 'SMTP' : `Outbox in ${path.join(env.dataDir, 'outbox')}`}\n` +
     (database.kind === 'pglite' || process.env.SEED_DEMO === 'true' ? `Demo-Zugänge (Inhaber, Mitarbeiter, Kunde): ${credentialsFile}\n` : '') +
-    `API-Dokumentation: ${env.publicUrl}/api/docs\n\n`,
+    (env.apiDocs ? `API-Dokumentation: ${env.publicUrl}/api/docs\n` : '') + '\n',
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
