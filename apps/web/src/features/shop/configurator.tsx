@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { useForm, useWatch, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
+import { useWatch, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -16,6 +16,7 @@ import { useSession } from '../auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useCheckout } from './api.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 /** What the form holds; the payload (CheckoutInput) is derived from it in `toCheckoutInput`. */
 export interface ConfiguratorValues {
@@ -80,7 +81,7 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
   const [dialog, setDialog] = useState<ErrorDialog>(null);
   const submitting = useRef(false);
 
-  const { register, handleSubmit, control, setValue, formState: { errors } } = useForm<ConfiguratorValues, unknown, CheckoutInput>({
+  const { register, handleSubmit, control, setValue, formState: { errors } } = useSchemaForm<ConfiguratorValues, unknown, CheckoutInput>({
     resolver: configuratorResolver(upgrade?.serverId),
     defaultValues: { ...defaults, acceptTerms: false },
   });

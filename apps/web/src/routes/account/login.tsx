@@ -1,4 +1,3 @@
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -11,11 +10,12 @@ import { loginRequest, MFA_TOKEN_KEY } from '../../features/auth/api.ts';
 import { setToken } from '../../features/auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 export function LoginPage() {
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
+  const { register, handleSubmit, formState: { errors, isSubmitting } } = useSchemaForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     try {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -14,6 +14,7 @@ import { registerRequest } from '../../features/auth/api.ts';
 import { useToken } from '../../features/auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 export const REDIRECT_AFTER_REGISTRATION_MS = 3000;
 
@@ -23,7 +24,7 @@ export function RegisterPage() {
   const hydrated = useHydrated();
   const [createdId, setCreatedId] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const { register, handleSubmit, control, setError, formState: { errors, isSubmitting } } = useForm<RegisterInput>({
+  const { register, handleSubmit, control, setError, formState: { errors, isSubmitting } } = useSchemaForm<RegisterInput>({
     resolver: zodResolver(RegisterInput),
     defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
   });

@@ -1,6 +1,6 @@
 import { useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { ExternalLink, Lock, Plus, RefreshCw, Trash2 } from 'lucide-react';
@@ -47,6 +47,7 @@ import {
 } from '../../features/status/api.ts';
 import { formatDateTime, formatRange, localInputToIso, toLocalInputValue } from '../../features/status/format.ts';
 import { IncidentStatusBadge, MaintenanceStatusBadge, OverallStatusBadge, ServiceStatusBadge, SeverityBadge } from '../../features/status/components/status-badges.tsx';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 const TABS = [
   { value: 'dienste', label: 'Dienste' },
@@ -154,7 +155,7 @@ function EmptyList({ children }: { children: ReactNode }) {
 
 function ServicesTab({ services }: { services: StatusService[] }) {
   const createService = useCreateService();
-  const form = useForm({ resolver: zodResolver(CreateServiceInput), defaultValues: { name: '' } });
+  const form = useSchemaForm({ resolver: zodResolver(CreateServiceInput), defaultValues: { name: '' } });
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -258,7 +259,7 @@ function IncidentsTab({ incidents }: { incidents: StatusIncident[] }) {
 
 function NewIncidentForm() {
   const createIncident = useCreateIncident();
-  const form = useForm({
+  const form = useSchemaForm({
     resolver: zodResolver(CreateIncidentInput),
     defaultValues: { title: '', severity: 'minor', status: 'investigating', message: '' },
   });
@@ -295,7 +296,7 @@ function NewIncidentForm() {
 
 function IncidentUpdateFormCard({ active, resolved }: { active: StatusIncident[]; resolved: StatusIncident[] }) {
   const addUpdate = useAddIncidentUpdate();
-  const form = useForm({
+  const form = useSchemaForm({
     resolver: zodResolver(IncidentUpdateForm),
     defaultValues: { incidentId: '', status: 'identified', message: '' },
   });
@@ -410,7 +411,7 @@ function MaintenancesTab({ data }: { data: StatusPageData }) {
 function NewMaintenanceForm({ services }: { services: StatusService[] }) {
   const createMaintenance = useCreateMaintenance();
   const [defaults] = useState(maintenanceDefaults);
-  const form = useForm({ resolver: zodResolver(MaintenanceForm), defaultValues: defaults });
+  const form = useSchemaForm({ resolver: zodResolver(MaintenanceForm), defaultValues: defaults });
   const errors = form.formState.errors;
   // Spec §4: the end follows the start (+ 1 hour) until someone sets it by hand.
   const endEdited = useRef(false);

@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Download, PackageCheck, Trash2 } from 'lucide-react';
@@ -17,6 +16,7 @@ import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ApiRequestError } from '../../../lib/api.ts';
 import { useSoftware, useSoftwareAction } from '../software-api.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status !== 0 && err.status < 500 ? err.message : fallback);
 
@@ -164,7 +164,7 @@ function CredentialsDialog({ app, onClose, onSubmit }: { app: SoftwareItem; onCl
 }
 
 function MysqlForm({ onSubmit, onCancel }: { onSubmit: (input: SoftwareInstallInput) => Promise<void>; onCancel: () => void }) {
-  const form = useForm<MysqlCredentials>({ resolver: zodResolver(MysqlCredentials), defaultValues: { password: '' } });
+  const form = useSchemaForm<MysqlCredentials>({ resolver: zodResolver(MysqlCredentials), defaultValues: { password: '' } });
   const submit = form.handleSubmit((v) => onSubmit({ mysql: v }).catch(() => {}));
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
@@ -175,7 +175,7 @@ function MysqlForm({ onSubmit, onCancel }: { onSubmit: (input: SoftwareInstallIn
 }
 
 function MongoForm({ onSubmit, onCancel }: { onSubmit: (input: SoftwareInstallInput) => Promise<void>; onCancel: () => void }) {
-  const form = useForm<MongoCredentials>({ resolver: zodResolver(MongoCredentials), defaultValues: { username: '', password: '' } });
+  const form = useSchemaForm<MongoCredentials>({ resolver: zodResolver(MongoCredentials), defaultValues: { username: '', password: '' } });
   const submit = form.handleSubmit((v) => onSubmit({ mongodb: v }).catch(() => {}));
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
