@@ -84,12 +84,23 @@ describeEachDatabase('servers: software installation tab', (ctx) => {
   it('one operation at a time: parallel installs → one 202, the rest 409; install while busy → 409', async () => {
     const owner = await createUser(ctx());
     const { server } = await seedServer(ctx(), owner.user.id);
-    const results = await Promise.all(['nginx', 'php', 'docker', 'fail2ban'].map((app) =>
-      ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/software/${app}/install`, headers: owner.auth, payload: {} })));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([202, 409, 409, 409]);
-    expect(results.find((r) => r.statusCode === 409)!.json().error.message).toBe(serverMessages.busy);
-    const again = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/software/python/install`, headers: owner.auth, payload: {} });
-    expect(again.statusCode).toBe(409);
+    // Hold the guest command until the test lets it go, so "busy" does not depend on the machine's speed.
+    const hypervisor = ctx().app.deps.hypervisor;
+    const exec = hypervisor.exec.bind(hypervisor);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    hypervisor.exec = async (...args: Parameters<typeof exec>) => { await gate; return exec(...args); };
+    try {
+      const results = await Promise.all(['nginx', 'php', 'docker', 'fail2ban'].map((app) =>
+        ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/software/${app}/install`, headers: owner.auth, payload: {} })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([202, 409, 409, 409]);
+      expect(results.find((r) => r.statusCode === 409)!.json().error.message).toBe(serverMessages.busy);
+      const again = await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/software/python/install`, headers: owner.auth, payload: {} });
+      expect(again.statusCode).toBe(409);
+    } finally {
+      release();
+      hypervisor.exec = exec;
+    }
     await waitForIdle(ctx(), server.id);
     const tasks = await ctx().database.db.select().from(serverTasks).where(eq(serverTasks.serverId, server.id));
     expect(tasks).toHaveLength(1);
