@@ -58,8 +58,8 @@ function ServerCardItem({ server }: { server: ServerCard }) {
   return (
     <li>
       <Card className="flex h-full flex-col p-5">
-        <div className="flex items-start justify-between gap-3">
-          <div>
+        <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
+          <div className="min-w-0">
             <h2 className="text-lg font-semibold text-slate-900">{server.name}</h2>
             <p className="text-sm text-slate-600">{server.os} · ID {String(server.vmid).padStart(3, '0')}{server.access === 'shared' ? ' · geteilt' : ''}</p>
           </div>
@@ -104,9 +104,9 @@ function Spec({ icon: Icon, label, value }: { icon: typeof Cpu; label: string; v
   return (
     <div className="flex items-start gap-2">
       <Icon className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden="true" />
-      <div>
+      <div className="min-w-0">
         <dt className="text-xs text-slate-600">{label}</dt>
-        <dd className="font-medium text-slate-900">{value}</dd>
+        <dd className="break-words font-medium text-slate-900">{value}</dd>
       </div>
     </div>
   );
