@@ -143,7 +143,7 @@ function Overview({ detail, live, status, onTab }: { detail: ServerDetail; live:
           <Row label="CPU" value={`${detail.specs.cpu} vCPU`} />
           <Row label="RAM" value={`${detail.specs.ram} GB`} />
           <Row label="Speicher" value={`${detail.specs.storage} GB NVMe`} />
-          <Row label="Laufzeit" value={live ? formatUptime(live.uptimeSeconds) : '…'} />
+          <Row label="Betriebszeit" value={live ? formatUptime(live.uptimeSeconds) : '…'} />
           {detail.access === 'owner' && (
             <div className="flex items-center justify-between gap-4 sm:col-span-2">
               <div><dt className="text-slate-600">Laufzeit bis</dt><dd className="font-medium text-slate-900">{formatDate(detail.expiresAt)}</dd></div>
