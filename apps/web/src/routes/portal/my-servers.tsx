@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Cpu, HardDrive, MemoryStick, Network, Power, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
+import { Cpu, HardDrive, MemoryStick, Network, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
 import { serverDetailPath, serverMessages, type ServerCard } from '@hp/contract';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { isTransitional, usePowerAction, useServers } from '../../features/servers/api.ts';
+import { isTransitional, useServers } from '../../features/servers/api.ts';
+import { PowerButton, usePowerRunner } from '../../features/servers/power-button.tsx';
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 
 export default function MyServersPage() {
@@ -42,18 +42,10 @@ export default function MyServersPage() {
 }
 
 function ServerCardItem({ server }: { server: ServerCard }) {
-  const power = usePowerAction();
+  const power = usePowerRunner(server);
   const inMaintenance = server.status === 'maintenance';
-  const busy = isTransitional(server.status) || power.isPending;
+  const busy = isTransitional(server.status) || power.pending || server.status === 'provisioning';
   const running = server.status !== 'offline' && server.status !== 'failed';
-
-  const run = (action: 'start' | 'stop' | 'restart') => {
-    if (inMaintenance) return toast.error(serverMessages.maintenance, { duration: 7000 });
-    power.mutate({ id: server.id, action }, {
-      onSuccess: (res) => toast.info(res.message),
-      onError: (err) => toast.error(err instanceof ApiRequestError ? err.message : serverMessages.powerFailed, { duration: 7000 }),
-    });
-  };
 
   return (
     <li>
@@ -88,10 +80,8 @@ function ServerCardItem({ server }: { server: ServerCard }) {
               <Settings2 className="size-4" aria-hidden="true" /> Verwalten
             </Link>
           )}
-          <Button size="sm" variant={running ? 'outline' : 'primary'} disabled={busy || server.status === 'provisioning'} onClick={() => run(running ? 'stop' : 'start')} aria-disabled={inMaintenance || undefined}>
-            <Power className="size-4" aria-hidden="true" /> {running ? 'Stop' : 'Start'}
-          </Button>
-          <Button size="sm" variant="outline" disabled={busy || server.status === 'provisioning'} onClick={() => run('restart')}>
+          <PowerButton server={server} running={running} disabled={busy} runningVariant="outline" run={power.run} />
+          <Button size="sm" variant="outline" disabled={busy} onClick={() => void power.run('restart').catch(() => {})}>
             <RotateCcw className="size-4" aria-hidden="true" /> Neustart
           </Button>
         </div>

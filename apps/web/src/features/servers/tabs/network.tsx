@@ -52,12 +52,18 @@ function FirewallSection({ serverId }: { serverId: string }) {
   const toggle = useToggleFirewall(serverId);
   const remove = useDeleteFirewallRule(serverId);
   const [adding, setAdding] = useState(false);
+  const [confirmingOff, setConfirmingOff] = useState(false);
 
-  const onToggle = (enabled: boolean) =>
-    toggle.mutate(enabled, {
-      onSuccess: (res) => toast.success(res.message),
-      onError: (err) => toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 }),
-    });
+  const setEnabled = (enabled: boolean) =>
+    toggle.mutateAsync(enabled).then(
+      (res) => { toast.success(res.message); },
+      (err: unknown) => {
+        toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 });
+        throw err;
+      },
+    );
+  // Switching on is harmless; switching off opens the server to all traffic, so it asks first.
+  const onToggle = (enabled: boolean) => (enabled ? void setEnabled(true).catch(() => {}) : setConfirmingOff(true));
 
   const enabled = firewall.data?.enabled ?? false;
   return (
@@ -82,6 +88,14 @@ function FirewallSection({ serverId }: { serverId: string }) {
             >
               <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
             </Switch.Root>
+            <ConfirmDialog
+              open={confirmingOff}
+              onOpenChange={setConfirmingOff}
+              title="Firewall deaktivieren?"
+              description="Eingehender Verkehr wird dann nicht mehr gefiltert, alle Ports des Servers sind erreichbar. Ihre Regeln bleiben gespeichert und gelten wieder, sobald Sie die Firewall einschalten."
+              confirmLabel="Deaktivieren"
+              onConfirm={() => setEnabled(false)}
+            />
           </div>
         )}
       </div>
