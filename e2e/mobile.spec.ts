@@ -2,8 +2,10 @@ import { test, expect, type Locator, type Page } from '@playwright/test';
 import { shopMessages } from '@hp/contract';
 import { createVerifiedAccount, demoAccount, login, PASSWORD, payWithCard } from './support.ts';
 
-// A phone: every page of the portal and the staff area has to fit its width.
-test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+// A phone's width: every page of the portal and the staff area has to fit it. (No mobile emulation: it
+// would zoom out to the page's width, and a too-wide page would then pass as fitting.)
+const PHONE = { width: 390, height: 844 };
+test.use({ viewport: PHONE });
 
 /** No sideways scrolling; on failure the message names the elements that stick out. */
 async function expectNoSideScroll(page: Page, name: string) {
@@ -15,6 +17,7 @@ async function expectNoSideScroll(page: Page, name: string) {
       .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" → ${Math.round(el.getBoundingClientRect().right)}px`);
     return { scrollWidth: document.documentElement.scrollWidth, width, wide };
   });
+  expect(result.width).toBe(PHONE.width);
   expect(result.scrollWidth, `${name}: page is ${result.scrollWidth}px wide at ${result.width}px (${result.wide.join('; ')})`).toBeLessThanOrEqual(result.width);
 }
 
@@ -23,7 +26,7 @@ async function expectWithinWidth(locator: Locator, name: string) {
   const box = (await locator.boundingBox())!;
   expect(box, name).not.toBeNull();
   expect(box.x, `${name} starts left of the window`).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width, `${name} ends right of the window`).toBeLessThanOrEqual(390);
+  expect(box.x + box.width, `${name} ends right of the window`).toBeLessThanOrEqual(PHONE.width);
 }
 
 test('every customer page fits a 390 px phone: dashboard, server tabs, orders, invoices, profile, shop, upgrade, changelog', async ({ page, request }) => {
@@ -44,17 +47,11 @@ test('every customer page fits a 390 px phone: dashboard, server tabs, orders, i
   await expect(page.getByRole('heading', { level: 1, name: shopMessages.paymentSuccess })).toBeVisible({ timeout: 40_000 });
   await expectNoSideScroll(page, 'Zahlung erfolgreich');
 
-  // Dashboard: the card, and Stop asks first here too.
+  // Dashboard: the server card.
   await page.goto('/dashboard');
   const card = page.getByRole('list', { name: 'Server' }).getByRole('listitem');
   await expect(card.getByText('Online')).toBeVisible({ timeout: 90_000 });
   await expectNoSideScroll(page, 'Meine Server');
-  await card.getByRole('button', { name: 'Stop', exact: true }).click();
-  const stopDialog = page.getByRole('dialog', { name: 'Server stoppen?' });
-  await expect(stopDialog).toBeVisible();
-  await stopDialog.getByRole('button', { name: 'Abbrechen' }).click();
-  await expect(stopDialog).toHaveCount(0);
-  await expect(card.getByText('Online')).toBeVisible();
 
   // The opened sidebar lies over the page instead of squeezing it; choosing an entry closes it.
   await page.getByRole('button', { name: 'Seitenleiste ausklappen' }).click();
@@ -140,8 +137,16 @@ test('every customer page fits a 390 px phone: dashboard, server tabs, orders, i
   await expect(page.getByRole('heading', { level: 1, name: 'Server verlängern / upgraden' })).toBeVisible();
   await expectNoSideScroll(page, 'Upgrade');
 
-  // The sidebar's Changelog stays inside the portal shell.
+  // The server list's Stop asks first, too.
   await page.goto('/dashboard');
+  await card.getByRole('button', { name: 'Stop', exact: true }).click();
+  const stopDialog = page.getByRole('dialog', { name: 'Server stoppen?' });
+  await expect(stopDialog).toContainText('Der Server wird sofort ausgeschaltet; nicht gespeicherte Daten gehen verloren.');
+  await stopDialog.getByRole('button', { name: 'Abbrechen' }).click();
+  await expect(stopDialog).toHaveCount(0);
+  await expect(card.getByText('Online')).toBeVisible();
+
+  // The sidebar's Changelog stays inside the portal shell.
   await page.getByRole('link', { name: 'Changelog' }).click();
   await expect(page).toHaveURL(/\/changelog$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Changelog' })).toBeVisible();
