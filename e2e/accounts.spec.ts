@@ -91,6 +91,40 @@ test('reset a forgotten password in four steps', async ({ page, request }) => {
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
+test('a user who left the reset page after requesting a code comes back and uses "Ich habe bereits einen Code"', async ({ page, request }) => {
+  const { username, email } = await createVerifiedAccount(request);
+  await page.goto('/password-reset');
+  const since = Date.now();
+  await page.getByLabel('E-Mail').fill(email);
+  await page.getByRole('button', { name: 'Code anfordern' }).click();
+  await expect(page.locator('[aria-current="step"]')).toContainText('Code');
+  const code = await codeFromOutbox(email, since);
+
+  // Leaving the page loses everything the browser knew about the request.
+  await page.reload();
+  await expect(page.locator('[aria-current="step"]')).toContainText('E-Mail');
+  await expect(page.getByRole('button', { name: 'Ich habe bereits einen Code' })).toBeVisible();
+  await page.getByLabel('E-Mail').fill(email);
+  await page.getByRole('button', { name: 'Code anfordern' }).click();
+  const tooEarly = page.getByRole('alert').filter({ hasText: 'Es kann nur alle 5 Minuten ein Code angefordert werden.' });
+  await expect(tooEarly).toBeVisible();
+  await tooEarly.getByRole('button', { name: 'Ich habe bereits einen Code' }).click();
+  await expect(page.locator('[aria-current="step"]')).toContainText('Code');
+  await expect(page.getByText(email)).toBeVisible();
+
+  await pasteCode(page, 'Code aus der E-Mail', code);
+  await page.getByRole('button', { name: 'Code prüfen' }).click();
+  await expect(page.locator('[aria-current="step"]')).toContainText('Passwort');
+  const newPassword = 'Neues!Passwort3';
+  await page.getByLabel('Neues Passwort', { exact: true }).fill(newPassword);
+  await page.getByLabel('Neues Passwort bestätigen').fill(newPassword);
+  await page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await expect(page.getByText('Ihr Passwort wurde geändert.')).toBeVisible();
+
+  await login(page, username, newPassword);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
 test('enable TOTP in the profile, then log in with a TOTP code and with a backup code', async ({ page, request }) => {
   const { username } = await createVerifiedAccount(request);
   await login(page, username, PASSWORD);

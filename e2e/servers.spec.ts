@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { firewallMessages, serverMessages } from '@hp/contract';
 import { codeFromOutbox, demoAccount, login, unique } from './support.ts';
 
 async function loginAs(page: Page, role: 'owner' | 'employee' | 'customer') {
@@ -80,13 +81,24 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await expect(page.getByRole('progressbar', { name: 'CPU-Auslastung' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Schnellaktionen' })).toBeVisible();
 
+  // Stop asks first: cancelling leaves the server running, confirming powers it off.
   const header = page.getByRole('main').locator('header');
   await header.getByRole('button', { name: 'Stop', exact: true }).click();
+  const stopDialog = page.getByRole('dialog', { name: 'Server stoppen?' });
+  await expect(stopDialog).toContainText('Der Server wird sofort ausgeschaltet; nicht gespeicherte Daten gehen verloren.');
+  await stopDialog.getByRole('button', { name: 'Abbrechen' }).click();
+  await expect(stopDialog).toHaveCount(0);
+  await page.waitForTimeout(1500);
+  await expect(header.getByText('Online')).toBeVisible();
+  await header.getByRole('button', { name: 'Stop', exact: true }).click();
+  await stopDialog.getByRole('button', { name: 'Stoppen' }).click();
+  await expect(stopDialog).toHaveCount(0);
   await expect(page.getByText('Offline').first()).toBeVisible({ timeout: 30_000 });
   // The spec's throttle: wait out the 5 s before the next power action.
   await page.waitForTimeout(5200);
   await header.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.getByText('Online').first()).toBeVisible({ timeout: 30_000 });
+  await page.waitForTimeout(5200);
 
   // Firewall: add the SSH preset.
   await page.getByRole('tab', { name: 'Netzwerk' }).click();
@@ -95,6 +107,57 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   const ruleDialog = page.getByRole('dialog', { name: 'Regel hinzufügen' });
   await ruleDialog.getByRole('button', { name: /^SSH/ }).click();
   await expect(page.getByText('Deine Regeln wurde erstellt').first()).toBeVisible();
+  await expect(ruleDialog).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: '22', exact: true })).toBeVisible();
+
+  // The same rule again is refused with the API's German message; the list keeps one SSH rule.
+  await page.getByRole('button', { name: 'Regel hinzufügen' }).click();
+  await ruleDialog.getByRole('button', { name: /^SSH/ }).click();
+  const duplicate = page.getByText(firewallMessages.duplicate).first();
+  await expect(duplicate).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(ruleDialog).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: '22', exact: true })).toHaveCount(1);
+
+  // Toasts speak German and leave the header's buttons free: while the (two-line, 7 s) error toast is
+  // showing, no toast overlaps Konsole/Neustart/Stop, and Neustart takes the click at once.
+  await expect(page.getByRole('region', { name: 'Benachrichtigungen (Alt+T)' })).toBeAttached();
+  await expect(page.getByRole('region', { name: /Notifications/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Schließen' }).first()).toBeAttached();
+  await expect(page.getByRole('button', { name: /close/i })).toHaveCount(0);
+  const toastBoxes = await page.locator('[data-sonner-toast]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+  expect(toastBoxes.length).toBeGreaterThan(0);
+  for (const name of ['Konsole', 'Neustart', 'Stop']) {
+    const button = (await header.getByRole('button', { name, exact: true }).boundingBox())!;
+    for (const t of toastBoxes) {
+      const overlaps = t.left < button.x + button.width && button.x < t.right && t.top < button.y + button.height && button.y < t.bottom;
+      expect(overlaps, `toast ${JSON.stringify(t)} over ${name}`).toBe(false);
+    }
+  }
+  await header.getByRole('button', { name: 'Neustart' }).click({ timeout: 2000 });
+  await expect(duplicate).toBeVisible();
+  await expect(page.getByText(serverMessages.restarting).first()).toBeVisible();
+  await expect(header.getByText('Online')).toBeVisible({ timeout: 30_000 });
+
+  // Switching the firewall off asks first; cancelling keeps it on, confirming turns it off.
+  const firewallSwitch = page.getByRole('switch', { name: /Firewall/ });
+  await expect(firewallSwitch).toBeChecked();
+  await firewallSwitch.click();
+  const offDialog = page.getByRole('dialog', { name: 'Firewall deaktivieren?' });
+  await expect(offDialog).toBeVisible();
+  await offDialog.getByRole('button', { name: 'Abbrechen' }).click();
+  await expect(offDialog).toHaveCount(0);
+  await expect(firewallSwitch).toBeChecked();
+  await expect(page.getByRole('cell', { name: '22', exact: true })).toBeVisible();
+  await firewallSwitch.click();
+  await offDialog.getByRole('button', { name: 'Deaktivieren' }).click();
+  await expect(page.getByText('Firewall wurde deaktiviert.').first()).toBeVisible();
+  await expect(firewallSwitch).not.toBeChecked();
+  await expect(page.getByRole('cell', { name: '22', exact: true })).toHaveCount(0);
+  // Switching on needs no confirmation and brings the kept rule back.
+  await firewallSwitch.click();
+  await expect(page.getByText('Firewall wurde aktiviert.').first()).toBeVisible();
+  await expect(firewallSwitch).toBeChecked();
   await expect(page.getByRole('cell', { name: '22', exact: true })).toBeVisible();
 
   // Backup: create, wait for it, restore it.

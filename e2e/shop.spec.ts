@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { formatEuro, priceCents, shopMessages } from '@hp/contract';
-import { createVerifiedAccount, login, PASSWORD } from './support.ts';
+import { createVerifiedAccount, login, PASSWORD, payWithCard } from './support.ts';
 
 
 async function loginAsNewCustomer(page: Page, request: APIRequestContext) {
@@ -18,20 +18,6 @@ async function expectAccessible(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Fills the simulated provider's hosted card page (server-rendered, not part of the SPA). */
-async function payWithCard(page: Page, card: string) {
-  await expect(page).toHaveURL(/\/pay\/sim\/cs_sim_[0-9a-f]{32}$/);
-  await page.getByLabel('Kartennummer').fill(card);
-  await page.getByLabel('Gültig bis (MM/JJ)').fill('12/39');
-  await page.getByLabel('Prüfziffer (CVC)').fill('123');
-  await page.getByLabel('Name auf der Karte').fill('Erika Mustermann');
-  await page.getByLabel('Straße und Hausnummer').fill('Musterstraße 1');
-  await page.getByLabel('PLZ').fill('60311');
-  await page.getByLabel('Ort').fill('Frankfurt am Main');
-  await expect(page.getByLabel('Land')).toHaveValue('DE');
-  await page.getByRole('button', { name: /^Bezahlen/ }).click();
 }
 
 test('a new customer configures a server, pays by card, sees it come online, and downloads the invoice as PDF and XML', async ({ page, request }) => {

@@ -54,7 +54,7 @@ test('an employee reports an incident, updates it, and the public page shows it'
 
   await page.getByLabel('Störung', { exact: true }).selectOption({ label: `${title} (Untersuchung)` });
   await page.getByLabel('Neuer Status').selectOption('identified');
-  await page.getByLabel('Nachricht').fill('Ursache gefunden: defekter Switch.');
+  await page.getByLabel('Nachricht', { exact: true }).fill('Ursache gefunden: defekter Switch.');
   await page.getByRole('button', { name: 'Update veröffentlichen' }).click();
   await expect(page.getByText('Ursache gefunden: defekter Switch.').first()).toBeVisible();
 

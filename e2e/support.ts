@@ -87,3 +87,17 @@ export async function createServerFor(request: APIRequestContext, username: stri
   expect(created.status(), await created.text()).toBe(201);
   return (await created.json()) as { id: string; vmid: number; ip: string | null };
 }
+
+/** Fills the simulated provider's hosted card page (server-rendered, not part of the SPA). */
+export async function payWithCard(page: Page, card: string) {
+  await expect(page).toHaveURL(/\/pay\/sim\/cs_sim_[0-9a-f]{32}$/);
+  await page.getByLabel('Kartennummer').fill(card);
+  await page.getByLabel('Gültig bis (MM/JJ)').fill('12/39');
+  await page.getByLabel('Prüfziffer (CVC)').fill('123');
+  await page.getByLabel('Name auf der Karte').fill('Erika Mustermann');
+  await page.getByLabel('Straße und Hausnummer').fill('Musterstraße 1');
+  await page.getByLabel('PLZ').fill('60311');
+  await page.getByLabel('Ort').fill('Frankfurt am Main');
+  await expect(page.getByLabel('Land')).toHaveValue('DE');
+  await page.getByRole('button', { name: /^Bezahlen/ }).click();
+}

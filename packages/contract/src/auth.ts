@@ -77,7 +77,15 @@ export const ResetRequestInput = z.object({
   email: z.string({ error: messages.NO_EMAIL }).trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
 });
 export const ResetRequestResult = z.object({ resetId: z.string() });
-export const ResetVerifyInput = z.object({ resetId: z.uuid({ error: messages.invalidOrExpiredCode }), code: VerificationCode });
+/**
+ * Step 2 names the code either by the resetId of step 1 or, when the page was left in between, by the
+ * account's e-mail address (the mailed code is bound to the account, not to the browser).
+ */
+export const ResetVerifyInput = z.object({
+  resetId: z.uuid({ error: messages.invalidOrExpiredCode }).optional(),
+  email: z.string({ error: messages.NO_EMAIL }).trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })).optional(),
+  code: VerificationCode,
+}).refine((v) => v.resetId !== undefined || v.email !== undefined, { message: messages.invalidOrExpiredCode, path: ['resetId'] });
 export const ResetVerifyResult = z.object({ resetToken: z.string() });
 export const ResetCompleteInput = z
   .object({

@@ -21,6 +21,7 @@ export const firewallMessages = {
   descriptionRequired: 'Bitte geben Sie eine Beschreibung ein.',
   descriptionTooLong: 'Die Beschreibung darf höchstens 100 Zeichen lang sein.',
   fingerprintRequired: 'Die Regel konnte nicht eindeutig bestimmt werden. Bitte laden Sie die Liste neu.',
+  duplicate: 'Diese Regel gibt es bereits: Protokoll und Ports sind schon freigegeben.',
 } as const;
 
 export const backupMessages = {

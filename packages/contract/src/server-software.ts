@@ -42,6 +42,9 @@ export const serverSettingsMessages = {
   sshKeysSaved: 'SSH-Schlüssel wurden gespeichert.',
   rootPasswordSaved: 'Das Root-Passwort wurde geändert.',
   rootPasswordFailed: 'Das Root-Passwort konnte nicht geändert werden.',
+  adminPasswordSaved: 'Das Administrator-Passwort wurde geändert.',
+  adminPasswordFailed: 'Das Administrator-Passwort konnte nicht geändert werden.',
+  sshKeysWindows: 'Windows-Server verwenden keine SSH-Schlüssel. Die Anmeldung erfolgt mit dem Administrator-Passwort.',
   passwordsDiffer: messages.passwordsDiffer,
   passwordRulesUnmet: messages.passwordRulesUnmet,
   usernameRequired: messages.usernameRequired,
@@ -240,6 +243,8 @@ export const REINSTALL_OS = ['Debian 12', 'Debian 11', 'Ubuntu 25.04', 'Ubuntu 2
 export const ReinstallOs = z.enum(REINSTALL_OS, { error: serverSettingsMessages.osRequired });
 export type ReinstallOs = z.infer<typeof ReinstallOs>;
 export const isLinuxOs = (os: string) => !/^windows/i.test(os.trim());
+/** Linux servers have root, Windows servers an Administrator account. */
+export const serverPasswordName = (os: string) => (isLinuxOs(os) ? 'Root-Passwort' : 'Administrator-Passwort');
 
 /** `os` is chosen only for Linux servers (§2); without it the current system is installed again. */
 const reinstallFields = {

@@ -1,14 +1,14 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 
 // The toast host loads after the first paint; toasts only fire from interactive (lazy) pages.
-const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
+const Toaster = lazy(() => import('../components/ui/toaster.tsx'));
 
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <>
       {children}
       <Suspense fallback={null}>
-        <Toaster position="top-right" richColors closeButton duration={5000} />
+        <Toaster />
       </Suspense>
     </>
   );

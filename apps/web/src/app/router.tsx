@@ -26,6 +26,7 @@ const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'))
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
 const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
+const ChangelogLayout = lazy(() => import('../routes/portal/changelog-layout.tsx'));
 const ConsolePage = lazy(() => import('../routes/portal/console.tsx'));
 
 const QueryProvider = lazy(() => import('./query-provider.tsx'));
@@ -64,13 +65,16 @@ export function AppRoutes() {
         <Route path="reset-password" element={page(<ResetPasswordPage />)} />
         <Route path="password-reset" element={page(<ResetPasswordPage />)} />
         <Route path="user/verification/:userId" element={page(<VerificationPage />)} />
-        <Route path="Changelog" element={page(<ChangelogPlaceholder />)} />
-        <Route path="changelog" element={page(<ChangelogPlaceholder />)} />
-        <Route path="changelog/:id" element={page(<ChangelogPlaceholder />)} />
         <Route path="notfound" element={<NotFoundPage />} />
         <Route path="404" element={<NotFoundPage />} />
         <Route path="error" element={<ErrorPage />} />
         <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      {/* Inside the portal shell when signed in (sidebar entry), inside the public site otherwise. */}
+      <Route element={page(<ChangelogLayout />)}>
+        <Route path="Changelog" element={page(<ChangelogPlaceholder />)} />
+        <Route path="changelog" element={page(<ChangelogPlaceholder />)} />
+        <Route path="changelog/:id" element={page(<ChangelogPlaceholder />)} />
       </Route>
       <Route path="dashboard/mfa" element={page(<MfaPage />)} />
       <Route path="dashboard/*" element={page(<PortalRoutes />)} />

@@ -224,10 +224,15 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
   return { resetId: outcome.resetId };
 }
 
-/** Step 2. A correct code yields a short-lived, single-use reset token for step 3. */
-export async function verifyResetCode(deps: AuthDeps, input: { resetId: string; code: string }, ip: string) {
+/**
+ * Step 2. A correct code yields a short-lived, single-use reset token for step 3. The code is named by
+ * the resetId of step 1 or by the e-mail address (the newest open code of that address), so a user who
+ * left the page can still use the mailed code. The tries are counted per code either way.
+ */
+export async function verifyResetCode(deps: AuthDeps, input: { resetId?: string; email?: string; code: string }, ip: string) {
   await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
-  const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { id: input.resetId, purpose: 'reset_password' }, input.code);
+  const target = input.resetId ? { id: input.resetId } : { emailKey: emailKey(deps, input.email ?? '') };
+  const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { ...target, purpose: 'reset_password' }, input.code);
   if (!ok) {
     await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
     throw badRequest('INVALID_CODE', messages.invalidOrExpiredCode);

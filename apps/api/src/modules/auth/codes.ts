@@ -30,10 +30,12 @@ export async function issueCode(db: Db, key: Buffer, opts: { userId: string | nu
  * Checks a code: counts the try first (so parallel guesses cannot exceed the limit), then marks it used
  * exactly once. Returns the user id on success. Bound to purpose and account by the row and the hash.
  */
-export async function consumeCode(db: Db, key: Buffer, where: { id?: string; userId?: string; purpose: CodePurpose }, code: string): Promise<{ id: string; userId: string } | null> {
+export async function consumeCode(db: Db, key: Buffer, where: { id?: string; userId?: string; emailKey?: string; purpose: CodePurpose }, code: string): Promise<{ id: string; userId: string } | null> {
   const target = where.id
     ? sql`id = ${where.id}`
-    : sql`id = (select id from one_time_codes where user_id = ${where.userId!} and purpose = ${where.purpose} and used_at is null order by created_at desc limit 1)`;
+    : where.emailKey
+      ? sql`id = (select id from one_time_codes where email_key = ${where.emailKey} and purpose = ${where.purpose} and used_at is null order by created_at desc limit 1)`
+      : sql`id = (select id from one_time_codes where user_id = ${where.userId!} and purpose = ${where.purpose} and used_at is null order by created_at desc limit 1)`;
   const counted = rowsOf(await db.execute(sql`
     update one_time_codes set attempts = attempts + 1
     where ${target} and purpose = ${where.purpose} and used_at is null and expires_at > now() and attempts < ${CODE_MAX_ATTEMPTS}

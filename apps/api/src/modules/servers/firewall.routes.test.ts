@@ -89,6 +89,35 @@ describeEachDatabase('servers: firewall', (ctx) => {
     expect(await ctx().app.deps.hypervisor.listFirewallRules({ node: node.name, vmid: server.vmid })).toHaveLength(1);
   });
 
+  it('refuses a rule identical to an existing one (same direction, action, protocol and ports) with a German 409', async () => {
+    const owner = await createUser(ctx());
+    const { server, node } = await seedServer(ctx(), owner.user.id);
+    const vm = { node: node.name, vmid: server.vmid };
+    expect((await add(server.id, owner.auth, { protocol: 'tcp', port: '80, 443', description: 'Webserver' })).statusCode).toBe(201);
+
+    // The same ports in another order, another spelling or under another description are the same rule.
+    for (const payload of [
+      { protocol: 'tcp', port: '80,443', description: 'Webserver' },
+      { protocol: 'tcp', port: '443, 080', description: 'Noch einmal' },
+    ]) {
+      const res = await add(server.id, owner.auth, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(409);
+      expect(res.json().error).toMatchObject({ code: 'FIREWALL_DUPLICATE', message: firewallMessages.duplicate });
+    }
+    expect((await add(server.id, owner.auth, { protocol: 'icmp', port: 'any', description: 'Ping' })).statusCode).toBe(201);
+    const again = await add(server.id, owner.auth, { protocol: 'icmp', port: 'any', description: 'Ping' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(firewallMessages.duplicate);
+    expect(await ctx().app.deps.hypervisor.listFirewallRules(vm)).toHaveLength(2);
+
+    // Another protocol or other ports are different rules.
+    expect((await add(server.id, owner.auth, { protocol: 'udp', port: '80,443', description: 'QUIC' })).statusCode).toBe(201);
+    expect((await add(server.id, owner.auth, { protocol: 'tcp', port: '80', description: 'Nur HTTP' })).statusCode).toBe(201);
+    expect((await ctx().app.deps.hypervisor.listFirewallRules(vm)).map((r) => [r.proto, r.dport ?? 'any'])).toEqual([
+      ['tcp', '80'], ['udp', '80,443'], ['icmp', 'any'], ['tcp', '80,443'],
+    ]);
+  });
+
   it('turning the firewall off hides the rules and refuses new ones; turning it on shows them again', async () => {
     const owner = await createUser(ctx());
     const { server, node } = await seedServer(ctx(), owner.user.id);

@@ -68,6 +68,13 @@ export async function setFirewallEnabled(deps: FirewallDeps, user: RequestUser, 
   return { ...(await stateOf(deps, vm, enabled)), message: enabled ? firewallMessages.enabled : firewallMessages.disabledOk };
 }
 
+/** The ports a rule opens, independent of order and spelling ('443, 080' and '80,443' are the same). */
+const portSet = (dport: string | undefined) => (dport ? dport.split(',').map((p) => p.trim().replace(/-/g, ':').replace(/(^|:)0+(?=\d)/g, '$1')).sort().join(',') : 'any');
+
+/** Same direction, action, protocol and ports (the portal sets no source): the rule would change nothing. */
+const sameEffect = (a: Pick<HostRule, 'type' | 'action' | 'proto' | 'dport'>, b: Pick<HostRule, 'type' | 'action' | 'proto' | 'dport'>) =>
+  a.type === b.type && a.action === b.action && a.proto === b.proto && portSet(a.dport) === portSet(b.dport);
+
 export async function addFirewallRule(deps: FirewallDeps, user: RequestUser, id: string, input: { protocol: HostRule['proto']; port: string; description: string }) {
   const { server, node } = await findAccessibleServer(deps.db, user, id);
   if (!server.firewallEnabled) throw conflict('FIREWALL_DISABLED', firewallMessages.disabled);
@@ -77,6 +84,10 @@ export async function addFirewallRule(deps: FirewallDeps, user: RequestUser, id:
     comment: input.description,
     ...(input.port === 'any' ? {} : { dport: input.port.replace(/-/g, ':') }),
   };
+  // New rules are incoming ACCEPT rules (see the hypervisor port). Two tabs adding the same rule at the
+  // same moment can still both pass this check; Proxmox has no uniqueness to lean on.
+  const existing = await hostRules(deps, vm);
+  if (existing.some((rule) => sameEffect(rule, { ...spec, type: 'in', action: 'ACCEPT' }))) throw conflict('FIREWALL_DUPLICATE', firewallMessages.duplicate);
   try {
     await deps.hypervisor.addFirewallRule(vm, spec);
   } catch (err) {

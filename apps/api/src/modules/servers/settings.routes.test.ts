@@ -78,6 +78,31 @@ describeEachDatabase('servers: settings tab (SSH keys, root password, sharing, r
     expect(JSON.stringify(rows)).not.toContain(STRONG);
   });
 
+  it('Windows: SSH keys are refused with a German 409 and the password is the Administrator password', async () => {
+    const owner = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id, { os: 'Windows Server 2025' });
+    const keys = await ctx().app.inject({ method: 'PUT', url: `/api/servers/${server.id}/ssh-keys`, headers: owner.auth, payload: { keys: ed25519Key() } });
+    expect(keys.statusCode).toBe(409);
+    expect(keys.json().error).toMatchObject({ code: 'SSH_KEYS_WINDOWS', message: serverSettingsMessages.sshKeysWindows });
+    const empty = await ctx().app.inject({ method: 'PUT', url: `/api/servers/${server.id}/ssh-keys`, headers: owner.auth, payload: { keys: '' } });
+    expect(empty.statusCode).toBe(409);
+    expect((await hostState(ctx(), server.vmid)).sshKeys).toBe('');
+    const [row] = await ctx().database.db.select().from(servers).where(eq(servers.id, server.id));
+    expect(row!.sshKeys).toBe('');
+
+    const password = await ctx().app.inject({ method: 'PUT', url: `/api/servers/${server.id}/root-password`, headers: owner.auth, payload: { password: STRONG, confirmPassword: STRONG } });
+    expect(password.statusCode).toBe(200);
+    expect(password.json().message).toBe(serverSettingsMessages.adminPasswordSaved);
+    const settings = await ctx().app.inject({ method: 'GET', url: `/api/servers/${server.id}/settings`, headers: owner.auth });
+    expect(settings.json()).toMatchObject({ linux: false, sshKeys: '' });
+
+    // A Linux server keeps its SSH keys and its root password.
+    const { server: linux } = await seedServer(ctx(), owner.user.id);
+    const rootPassword = await ctx().app.inject({ method: 'PUT', url: `/api/servers/${linux.id}/root-password`, headers: owner.auth, payload: { password: STRONG, confirmPassword: STRONG } });
+    expect(rootPassword.json().message).toBe(serverSettingsMessages.rootPasswordSaved);
+    expect((await ctx().app.inject({ method: 'PUT', url: `/api/servers/${linux.id}/ssh-keys`, headers: owner.auth, payload: { keys: ed25519Key() } })).statusCode).toBe(200);
+  });
+
   it('sharing by username: the friend sees and powers the server, cannot share or reinstall; removing hides it', async () => {
     const owner = await createUser(ctx());
     const friend = await createUser(ctx());

@@ -19,10 +19,10 @@ export async function settingsRoutes(app: FastifyInstance) {
   r.get('/api/servers/:id/settings', { ...base, schema: { ...doc('Einstellungen des Servers'), params: ServerIdParams, response: { 200: ServerSettings, ...errors } } },
     async (req) => getSettings(deps, req.user!, req.params.id));
 
-  r.put('/api/servers/:id/ssh-keys', { ...base, schema: { ...doc('SSH-Schlüssel setzen'), params: ServerIdParams, body: SshKeysInput, response: { 200: z.object({ sshKeys: z.string(), message: z.string() }), ...errors } } },
+  r.put('/api/servers/:id/ssh-keys', { ...base, schema: { ...doc('SSH-Schlüssel setzen (nur Linux; Windows: 409)'), params: ServerIdParams, body: SshKeysInput, response: { 200: z.object({ sshKeys: z.string(), message: z.string() }), ...errors } } },
     async (req) => saveSshKeys(deps, req.user!, req.params.id, req.body.keys));
 
-  r.put('/api/servers/:id/root-password', { ...base, schema: { ...doc('Root-Passwort ändern (wird nicht gespeichert)'), params: ServerIdParams, body: RootPasswordInput, response: { 200: z.object({ message: z.string(), rootPasswordSetAt: z.string() }), ...errors } } },
+  r.put('/api/servers/:id/root-password', { ...base, schema: { ...doc('Root- bzw. Administrator-Passwort ändern (wird nicht gespeichert)'), params: ServerIdParams, body: RootPasswordInput, response: { 200: z.object({ message: z.string(), rootPasswordSetAt: z.string() }), ...errors } } },
     async (req) => changeRootPassword(deps, req.user!, req.params.id, req.body.password));
 
   r.post('/api/servers/:id/access', { ...base, schema: { ...doc('Server mit einem Benutzer teilen (nur Besitzer)'), params: ServerIdParams, body: ShareInput, response: { 201: z.object({ username: z.string(), since: z.string() }), ...errors } } },

@@ -54,6 +54,8 @@ async function operable(deps: TaskDeps, user: RequestUser, id: string) {
 
 export async function saveSshKeys(deps: TaskDeps, user: RequestUser, id: string, text: string) {
   const { server, node } = await operable(deps, user, id);
+  // Windows logs in with the Administrator password; cloud-init's SSH keys would do nothing there.
+  if (!isLinuxOs(server.os)) throw conflict('SSH_KEYS_WINDOWS', serverSettingsMessages.sshKeysWindows);
   const keys = normaliseSshKeys(text);
   try {
     await deps.hypervisor.setSshKeys(vmOf(server, node), keys);
@@ -64,7 +66,7 @@ export async function saveSshKeys(deps: TaskDeps, user: RequestUser, id: string,
   return { sshKeys: keys, message: serverSettingsMessages.sshKeysSaved };
 }
 
-/** Sets the password on the host only; we keep just the moment (a finished 'root-password' task). */
+/** Sets the root (Linux) or Administrator (Windows) password on the host only; we keep just the moment. */
 export async function changeRootPassword(deps: TaskDeps, user: RequestUser, id: string, password: string) {
   const { server, node } = await operable(deps, user, id);
   try {
@@ -74,7 +76,8 @@ export async function changeRootPassword(deps: TaskDeps, user: RequestUser, id: 
   }
   const now = new Date();
   await deps.db.insert(serverTasks).values({ serverId: server.id, kind: 'root-password', status: 'ok', progress: 100, startedAt: now, finishedAt: now, payload: { by: user.id } });
-  return { message: serverSettingsMessages.rootPasswordSaved, rootPasswordSetAt: now.toISOString() };
+  const message = isLinuxOs(server.os) ? serverSettingsMessages.rootPasswordSaved : serverSettingsMessages.adminPasswordSaved;
+  return { message, rootPasswordSetAt: now.toISOString() };
 }
 
 // ── Sharing (owner only) ───────────────────────────────────────────────────────────────────────────

@@ -37,6 +37,11 @@ export function DashboardLayout() {
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 768);
   const entries = sidebarEntries(claims?.role);
 
+  // On a phone the opened sidebar covers the page, so choosing an entry closes it.
+  const closeOnPhone = () => {
+    if (window.matchMedia('(max-width: 767px)').matches) setCollapsed(true);
+  };
+
   const signOut = async () => {
     await logout();
     navigate('/login');
@@ -45,44 +50,49 @@ export function DashboardLayout() {
   return (
     <div className="flex min-h-screen bg-slate-50">
       <a href="#portal-main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">Zum Inhalt springen</a>
-      <aside className={cn('sticky top-0 flex h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width]', collapsed ? 'w-20' : 'w-64')} aria-label="Seitenleiste">
-        <div className={cn('flex h-16 items-center border-b border-slate-200 px-4', collapsed ? 'justify-center' : 'justify-between')}>
-          {!collapsed && <Link to="/" aria-label="Zur Startseite"><Logo /></Link>}
-          <button
-            type="button"
-            onClick={() => setCollapsed((v) => !v)}
-            className="inline-flex size-9 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100"
-            aria-label={collapsed ? 'Seitenleiste ausklappen' : 'Seitenleiste einklappen'}
-            aria-expanded={!collapsed}
-          >
-            {collapsed ? <ChevronsRight className="size-5" aria-hidden="true" /> : <ChevronsLeft className="size-5" aria-hidden="true" />}
-          </button>
-        </div>
-        <nav className="flex-1 overflow-y-auto p-3" aria-label="Portal-Navigation">
-          <ul className="space-y-1">
-            {entries.map((e) => (
-              <li key={e.to}>
-                <NavLink
-                  to={e.to}
-                  end={e.end}
-                  title={collapsed ? e.label : undefined}
-                  className={({ isActive }) => cn('flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium', collapsed && 'justify-center', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100')}
-                >
-                  <e.icon className="size-5 shrink-0" aria-hidden="true" />
-                  <span className={cn(collapsed && 'sr-only')}>{e.label}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="border-t border-slate-200 p-3">
-          {!collapsed && claims && <p className="mb-2 px-3 text-xs text-slate-600">Kundennummer {claims.customerId} · {roleLabel[claims.role]}</p>}
-          <button type="button" onClick={signOut} className={cn('flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100', collapsed && 'justify-center')}>
-            <LogOut className="size-5" aria-hidden="true" />
-            <span className={cn(collapsed && 'sr-only')}>Abmelden</span>
-          </button>
-        </div>
-      </aside>
+      {/* On phones the opened sidebar lies over the page instead of squeezing it: the rail keeps its place. */}
+      <div className={cn('shrink-0', collapsed ? 'w-20' : 'w-20 md:w-64')}>
+        {!collapsed && <div className="fixed inset-0 z-30 bg-slate-900/40 md:hidden" aria-hidden="true" onClick={() => setCollapsed(true)} />}
+        <aside className={cn('sticky top-0 flex h-screen flex-col border-r border-slate-200 bg-white transition-[width]', collapsed ? 'w-20' : 'max-md:fixed max-md:left-0 max-md:z-40 w-64 max-md:shadow-xl')} aria-label="Seitenleiste">
+          <div className={cn('flex h-16 items-center border-b border-slate-200 px-4', collapsed ? 'justify-center' : 'justify-between')}>
+            {!collapsed && <Link to="/" aria-label="Zur Startseite"><Logo /></Link>}
+            <button
+              type="button"
+              onClick={() => setCollapsed((v) => !v)}
+              className="inline-flex size-9 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100"
+              aria-label={collapsed ? 'Seitenleiste ausklappen' : 'Seitenleiste einklappen'}
+              aria-expanded={!collapsed}
+            >
+              {collapsed ? <ChevronsRight className="size-5" aria-hidden="true" /> : <ChevronsLeft className="size-5" aria-hidden="true" />}
+            </button>
+          </div>
+          <nav className="flex-1 overflow-y-auto p-3" aria-label="Portal-Navigation">
+            <ul className="space-y-1">
+              {entries.map((e) => (
+                <li key={e.to}>
+                  <NavLink
+                    to={e.to}
+                    end={e.end}
+                    title={collapsed ? e.label : undefined}
+                    onClick={closeOnPhone}
+                    className={({ isActive }) => cn('flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium', collapsed && 'justify-center', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100')}
+                  >
+                    <e.icon className="size-5 shrink-0" aria-hidden="true" />
+                    <span className={cn(collapsed && 'sr-only')}>{e.label}</span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="border-t border-slate-200 p-3">
+            {!collapsed && claims && <p className="mb-2 px-3 text-xs text-slate-600">Kundennummer {claims.customerId} · {roleLabel[claims.role]}</p>}
+            <button type="button" onClick={signOut} className={cn('flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100', collapsed && 'justify-center')}>
+              <LogOut className="size-5" aria-hidden="true" />
+              <span className={cn(collapsed && 'sr-only')}>Abmelden</span>
+            </button>
+          </div>
+        </aside>
+      </div>
       <main id="portal-main" className="min-w-0 flex-1 px-4 py-8 sm:px-8">
         <Outlet />
       </main>

@@ -3,8 +3,11 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { Button } from './button.tsx';
 
 export interface ConfirmDialogProps {
-  /** The element that opens the dialog (rendered with asChild). */
-  trigger: ReactElement;
+  /** The element that opens the dialog (rendered with asChild); without it, pass `open`/`onOpenChange`. */
+  trigger?: ReactElement;
+  /** Controlled use, e.g. when a switch asks only in one direction. */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
   title: string;
   description: string;
   confirmLabel?: string;
@@ -14,8 +17,10 @@ export interface ConfirmDialogProps {
 }
 
 /** Asks before a destructive action. Focus is trapped and returns to the trigger on close. */
-export function ConfirmDialog({ trigger, title, description, confirmLabel = 'Löschen', cancelLabel = 'Abbrechen', onConfirm }: ConfirmDialogProps) {
-  const [open, setOpen] = useState(false);
+export function ConfirmDialog({ trigger, open: controlledOpen, onOpenChange, title, description, confirmLabel = 'Löschen', cancelLabel = 'Abbrechen', onConfirm }: ConfirmDialogProps) {
+  const [uncontrolledOpen, setUncontrolledOpen] = useState(false);
+  const open = controlledOpen ?? uncontrolledOpen;
+  const setOpen = (next: boolean) => (onOpenChange ?? setUncontrolledOpen)(next);
   const [pending, setPending] = useState(false);
 
   const confirm = async () => {
@@ -32,7 +37,7 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel = 'Lö
 
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
-      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      {trigger && <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>}
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">

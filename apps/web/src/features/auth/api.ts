@@ -11,7 +11,8 @@ export const verifyEmailRequest = (body: { userId: string; code: string }) => ap
 export const resendVerificationRequest = (body: { userId: string }) => api<{ retryAfterSeconds: number }>('/auth/verify-email/resend', { body, anonymous: true });
 export const mfaLoginRequest = (body: { mfaToken: string; code: string } | { mfaToken: string; backupCode: string }) => api<{ token: string }>('/auth/mfa', { body, anonymous: true });
 export const resetRequest = (body: { email: string }) => api<{ resetId: string }>('/auth/password-reset/request', { body, anonymous: true });
-export const resetVerify = (body: { resetId: string; code: string }) => api<{ resetToken: string }>('/auth/password-reset/verify', { body, anonymous: true });
+/** Names the code by the resetId of step 1, or by the e-mail address when the page was left in between. */
+export const resetVerify = (body: { resetId: string; code: string } | { email: string; code: string }) => api<{ resetToken: string }>('/auth/password-reset/verify', { body, anonymous: true });
 export const resetComplete = (body: { resetToken: string; newPassword: string }) => api<{ message: string }>('/auth/password-reset/complete', { body, anonymous: true });
 
 export const profileRequest = () => api<Profile>('/account/profile');

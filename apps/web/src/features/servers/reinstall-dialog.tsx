@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
-import { REINSTALL_OS, ReinstallForm, type ReinstallInput, rootPasswordRules, serverSettingsMessages, type ServerDetail } from '@hp/contract';
+import { REINSTALL_OS, ReinstallForm, type ReinstallInput, rootPasswordRules, serverPasswordName, serverSettingsMessages, type ServerDetail } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { Alert } from '../../components/ui/card.tsx';
 import { Field } from '../../components/ui/field.tsx';
@@ -50,7 +50,7 @@ export function ReinstallDialog({ detail, linux, open, onOpenChange }: { detail:
             {REINSTALL_OS.map((os) => <option key={os} value={os}>{os}</option>)}
           </SelectField>
         )}
-        <Field label="Neues Root-Passwort" type="password" autoComplete="new-password" error={errors.password?.message} hint={<PasswordChecklist password={password} rules={rootPasswordRules} />} {...form.register('password')} />
+        <Field label={`Neues ${serverPasswordName(detail.os)}`} type="password" autoComplete="new-password" error={errors.password?.message} hint={<PasswordChecklist password={password} rules={rootPasswordRules} />} {...form.register('password')} />
         <Field label="Passwort bestätigen" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register('confirmPassword')} />
         <label className="flex items-start gap-2 text-sm text-slate-800">
           <input type="checkbox" className="mt-0.5 size-4" {...form.register('confirmLoss')} />

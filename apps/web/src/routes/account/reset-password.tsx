@@ -46,15 +46,19 @@ export function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Set when step 1 is refused because a code was sent less than 5 minutes ago: that code still works.
+  const [codeAlreadySent, setCodeAlreadySent] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const run = async (fn: () => Promise<void>, fallback: string) => {
     setBusy(true);
     setError(null);
+    setCodeAlreadySent(false);
     try {
       await fn();
     } catch (err) {
       setError(err instanceof ApiRequestError && err.status >= 400 && err.status < 500 ? err.message : fallback);
+      setCodeAlreadySent(err instanceof ApiRequestError && err.code === 'RESET_TOO_EARLY');
     } finally {
       setBusy(false);
     }
@@ -72,11 +76,23 @@ export function ResetPasswordPage() {
     }, messages.resetRequestFailed);
   };
 
+  /** "Ich habe bereits einen Code": straight to the code step; the code is then found by the address. */
+  const enterExistingCode = () => {
+    setCodeAlreadySent(false);
+    const parsed = ResetRequestInput.safeParse({ email });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? messages.NO_KORREKT_EMAIL);
+    setError(null);
+    setEmail(parsed.data.email);
+    setResetId('');
+    setCode('');
+    setStep('code');
+  };
+
   const submitCode = (e: FormEvent) => {
     e.preventDefault();
     if (code.length !== 4) return setError(messages.codeIncomplete);
     void run(async () => {
-      const result = await resetVerify({ resetId, code });
+      const result = await resetVerify(resetId ? { resetId, code } : { email, code });
       setResetToken(result.resetToken);
       setStep('password');
     }, messages.invalidOrExpiredCode);
@@ -94,7 +110,7 @@ export function ResetPasswordPage() {
   };
 
   const back = (to: Step) => (
-    <Button variant="ghost" onClick={() => { setError(null); setStep(to); }}>
+    <Button variant="ghost" onClick={() => { setError(null); setCodeAlreadySent(false); setStep(to); }}>
       <ArrowLeft className="size-4" aria-hidden="true" /> Zurück
     </Button>
   );
@@ -104,19 +120,34 @@ export function ResetPasswordPage() {
       <PageMeta title="Passwort zurücksetzen" description="Setzen Sie das Passwort Ihres Kundenkontos in wenigen Schritten zurück." />
       <AuthCard title="Passwort zurücksetzen" footer={<Link className="font-medium text-brand-700 underline" to="/login">Zurück zum Login</Link>}>
         <StepIndicator current={step} />
-        {error && <Alert tone="error" className="mb-4">{error}</Alert>}
+        {error && (
+          <Alert tone="error" className="mb-4">
+            {error}
+            {codeAlreadySent && step === 'email' && (
+              <>
+                {' '}Der zuletzt gesendete Code ist 10 Minuten gültig.{' '}
+                <button type="button" className="font-semibold underline underline-offset-2" onClick={enterExistingCode}>Ich habe bereits einen Code</button>
+              </>
+            )}
+          </Alert>
+        )}
         {step === 'email' && (
           <form onSubmit={submitEmail} noValidate className="space-y-4">
             <fieldset disabled={!hydrated} className="space-y-4">
             <p className="text-sm text-slate-600">Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen 4-stelligen Code.</p>
             <Field label="E-Mail" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
             <Button type="submit" className="w-full" loading={busy}>Code anfordern</Button>
+            {!codeAlreadySent && <Button variant="ghost" className="w-full" disabled={busy} onClick={enterExistingCode}>Ich habe bereits einen Code</Button>}
             </fieldset>
           </form>
         )}
         {step === 'code' && (
           <form onSubmit={submitCode} noValidate className="space-y-4">
-            <p className="text-sm text-slate-600">Falls ein Konto zu <strong>{email}</strong> existiert, haben wir Ihnen einen Code gesendet. Er ist 10 Minuten gültig.</p>
+            <p className="text-sm text-slate-600">
+              {resetId
+                ? <>Falls ein Konto zu <strong>{email}</strong> existiert, haben wir Ihnen einen Code gesendet. Er ist 10 Minuten gültig.</>
+                : <>Geben Sie den Code aus der E-Mail ein, die wir an <strong>{email}</strong> gesendet haben. Er ist 10 Minuten gültig.</>}
+            </p>
             <CodeInput value={code} onChange={(v) => { setCode(v); setError(null); }} length={4} label="Code aus der E-Mail" normalize={normalizeAlnum} autoFocus invalid={!!error} />
             <div className="flex items-center justify-between gap-2">
               {back('email')}

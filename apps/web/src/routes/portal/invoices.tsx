@@ -4,9 +4,8 @@ import { FileX2 } from 'lucide-react';
 import { formatDayMonthYear, formatEuro, type InvoiceCard } from '@hp/contract';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
-import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
+import { DataTable, type Column } from '../../components/ui/table.tsx';
 import { BILLING_PAGE_SIZE, useInvoices } from '../../features/billing/api.ts';
 import { InvoiceKindBadge, invoiceKindLabels, PaidBadge } from '../../features/billing/components/billing-badges.tsx';
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
@@ -14,6 +13,32 @@ import { ListState } from '../../components/ui/list-state.tsx';
 
 const fileBase = (invoice: InvoiceCard) => `${invoice.kind === 'invoice' ? 'Rechnung' : 'Gutschrift'}-${invoice.number}`;
 const nameOf = (invoice: InvoiceCard) => `${invoiceKindLabels[invoice.kind]} ${invoice.number}`;
+
+const invoiceColumns: Column<InvoiceCard>[] = [
+  {
+    header: 'Rechnungsnummer',
+    rowHeader: true,
+    cell: (invoice) => (
+      <>
+        <span className="block font-mono">{invoice.number}</span>
+        <span className="mt-1 flex flex-wrap justify-end gap-1 @3xl:justify-start"><InvoiceKindBadge kind={invoice.kind} /><PaidBadge paid={invoice.paid} /></span>
+      </>
+    ),
+  },
+  { header: 'Produkt', className: '@3xl:min-w-44', cell: (invoice) => invoice.product },
+  {
+    header: 'Datum',
+    className: 'whitespace-nowrap',
+    cell: (invoice) => (
+      <>
+        <span className="block"><span className="sr-only">Rechnungsdatum </span>{formatDayMonthYear(invoice.date)}</span>
+        <span className="block text-xs text-slate-600">fällig am {formatDayMonthYear(invoice.dueDate)}</span>
+      </>
+    ),
+  },
+  { header: 'Betrag', className: 'whitespace-nowrap text-right font-semibold tabular-nums', headerClassName: 'text-right', cell: (invoice) => formatEuro(invoice.amountCents) },
+  { header: 'Download', actions: true, className: 'whitespace-nowrap', cell: (invoice) => <InvoiceDownloads invoiceId={invoice.id} fileBase={fileBase(invoice)} label={nameOf(invoice)} /> },
+];
 
 /** Portal spec "Invoices": invoices and credit notes with PDF and e-invoice (XRechnung) downloads. */
 export default function InvoicesPage() {
@@ -42,59 +67,7 @@ export default function InvoicesPage() {
             </div>
           }
         >
-          {/* Wide screens: a table; narrow screens: one card per invoice (only one of them is displayed). */}
-          <div className="hidden xl:block">
-            <Table caption="Rechnungen">
-              <thead>
-                <tr>
-                  <Th>Rechnungsnummer</Th><Th>Produkt</Th><Th>Datum</Th><Th className="text-right">Betrag</Th><Th>Download</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((invoice) => (
-                  <Tr key={invoice.id}>
-                    <RowHeader>
-                      <span className="block font-mono">{invoice.number}</span>
-                      <span className="mt-1 flex gap-1"><InvoiceKindBadge kind={invoice.kind} /><PaidBadge paid={invoice.paid} /></span>
-                    </RowHeader>
-                    <Td className="min-w-44">{invoice.product}</Td>
-                    <Td className="whitespace-nowrap">
-                      <span className="block"><span className="sr-only">Rechnungsdatum </span>{formatDayMonthYear(invoice.date)}</span>
-                      <span className="block text-xs text-slate-600">fällig am {formatDayMonthYear(invoice.dueDate)}</span>
-                    </Td>
-                    <Td className="whitespace-nowrap text-right font-semibold tabular-nums">{formatEuro(invoice.amountCents)}</Td>
-                    <Td className="w-px"><InvoiceDownloads invoiceId={invoice.id} fileBase={fileBase(invoice)} label={nameOf(invoice)} inline /></Td>
-                  </Tr>
-                ))}
-              </tbody>
-            </Table>
-          </div>
-          <ul className="grid gap-4 md:grid-cols-2 xl:hidden" aria-label="Rechnungen">
-            {items.map((invoice) => (
-              <li key={invoice.id}>
-                <Card className="flex h-full flex-col p-5">
-                  <div className="flex items-start justify-between gap-3">
-                    <div className="min-w-0">
-                      <h2 className="text-lg font-semibold text-slate-900">{invoice.product}</h2>
-                      <p className="text-sm text-slate-600">{invoiceKindLabels[invoice.kind]} <span className="font-mono">{invoice.number}</span></p>
-                    </div>
-                    <div className="flex flex-col items-end gap-1">
-                      <InvoiceKindBadge kind={invoice.kind} />
-                      <PaidBadge paid={invoice.paid} />
-                    </div>
-                  </div>
-                  <dl className="mt-4 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
-                    <div><dt className="text-xs text-slate-600">Rechnungsdatum</dt><dd className="whitespace-nowrap font-medium text-slate-900">{formatDayMonthYear(invoice.date)}</dd></div>
-                    <div><dt className="text-xs text-slate-600">Fällig am</dt><dd className="whitespace-nowrap font-medium text-slate-900">{formatDayMonthYear(invoice.dueDate)}</dd></div>
-                    <div><dt className="text-xs text-slate-600">Betrag</dt><dd className="whitespace-nowrap font-semibold tabular-nums text-slate-900">{formatEuro(invoice.amountCents)}</dd></div>
-                  </dl>
-                  <div className="mt-5 flex flex-1 items-end">
-                    <InvoiceDownloads invoiceId={invoice.id} fileBase={fileBase(invoice)} label={nameOf(invoice)} />
-                  </div>
-                </Card>
-              </li>
-            ))}
-          </ul>
+          <DataTable caption="Rechnungen" columns={invoiceColumns} rows={items} rowKey={(invoice) => invoice.id} />
           <Pagination offset={offset} limit={BILLING_PAGE_SIZE} total={invoices.data?.total ?? 0} onOffsetChange={setOffset} label="Seiten der Rechnungen" />
         </ListState>
       </div>

@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Cpu, HardDrive, MemoryStick, Network, Power, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
+import { Cpu, HardDrive, MemoryStick, Network, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
 import { serverDetailPath, serverMessages, type ServerCard } from '@hp/contract';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { isTransitional, usePowerAction, useServers } from '../../features/servers/api.ts';
+import { isTransitional, useServers } from '../../features/servers/api.ts';
+import { PowerButton, usePowerRunner } from '../../features/servers/power-button.tsx';
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 
 export default function MyServersPage() {
@@ -42,24 +42,16 @@ export default function MyServersPage() {
 }
 
 function ServerCardItem({ server }: { server: ServerCard }) {
-  const power = usePowerAction();
+  const power = usePowerRunner(server);
   const inMaintenance = server.status === 'maintenance';
-  const busy = isTransitional(server.status) || power.isPending;
+  const busy = isTransitional(server.status) || power.pending || server.status === 'provisioning';
   const running = server.status !== 'offline' && server.status !== 'failed';
-
-  const run = (action: 'start' | 'stop' | 'restart') => {
-    if (inMaintenance) return toast.error(serverMessages.maintenance, { duration: 7000 });
-    power.mutate({ id: server.id, action }, {
-      onSuccess: (res) => toast.info(res.message),
-      onError: (err) => toast.error(err instanceof ApiRequestError ? err.message : serverMessages.powerFailed, { duration: 7000 }),
-    });
-  };
 
   return (
     <li>
       <Card className="flex h-full flex-col p-5">
-        <div className="flex items-start justify-between gap-3">
-          <div>
+        <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
+          <div className="min-w-0">
             <h2 className="text-lg font-semibold text-slate-900">{server.name}</h2>
             <p className="text-sm text-slate-600">{server.os} · ID {String(server.vmid).padStart(3, '0')}{server.access === 'shared' ? ' · geteilt' : ''}</p>
           </div>
@@ -88,10 +80,8 @@ function ServerCardItem({ server }: { server: ServerCard }) {
               <Settings2 className="size-4" aria-hidden="true" /> Verwalten
             </Link>
           )}
-          <Button size="sm" variant={running ? 'outline' : 'primary'} disabled={busy || server.status === 'provisioning'} onClick={() => run(running ? 'stop' : 'start')} aria-disabled={inMaintenance || undefined}>
-            <Power className="size-4" aria-hidden="true" /> {running ? 'Stop' : 'Start'}
-          </Button>
-          <Button size="sm" variant="outline" disabled={busy || server.status === 'provisioning'} onClick={() => run('restart')}>
+          <PowerButton server={server} running={running} disabled={busy} runningVariant="outline" run={power.run} />
+          <Button size="sm" variant="outline" disabled={busy} onClick={() => void power.run('restart').catch(() => {})}>
             <RotateCcw className="size-4" aria-hidden="true" /> Neustart
           </Button>
         </div>
@@ -104,9 +94,9 @@ function Spec({ icon: Icon, label, value }: { icon: typeof Cpu; label: string; v
   return (
     <div className="flex items-start gap-2">
       <Icon className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden="true" />
-      <div>
+      <div className="min-w-0">
         <dt className="text-xs text-slate-600">{label}</dt>
-        <dd className="font-medium text-slate-900">{value}</dd>
+        <dd className="break-words font-medium text-slate-900">{value}</dd>
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { billingPeriodLabel, formatDayMonthYear, formatEuro, VAT_PERCENT, type O
 import { PageMeta } from '../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
+import { DataTable, type Column } from '../../components/ui/table.tsx';
 import { useOrder } from '../../features/billing/api.ts';
 import { OrderStatusBadge } from '../../features/billing/components/billing-badges.tsx';
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
@@ -59,24 +60,20 @@ function OrderView({ order }: { order: OrderDetail }) {
 
       <Card className="mt-6 overflow-hidden">
         <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">Server Details</h2>
-        <table className="w-full border-collapse text-left text-sm">
-          <caption className="sr-only">Server Details, Preise pro Monat</caption>
-          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-700">
-            <tr>
-              <th scope="col" className="px-4 py-2.5 font-semibold sm:px-5">Position</th>
-              <th scope="col" className="hidden px-5 py-2.5 font-semibold sm:table-cell">Details</th>
-              <th scope="col" className="px-4 py-2.5 text-right font-semibold sm:px-5">Netto pro Monat</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            <Line label="Standort" detail={order.location || 'Frankfurt am Main'} price={<>{formatEuro(0)} <span className="block text-slate-600 sm:inline">(inklusive)</span></>} />
-            <Line label="CPU" detail={`${order.cpu.cores} ${order.cpu.cores === 1 ? 'Kern' : 'Kerne'}`} price={formatEuro(order.cpu.priceCents)} />
-            <Line label="Arbeitsspeicher" detail={`${order.ram.size} GB ${order.ram.type}`} price={formatEuro(order.ram.priceCents)} />
-            <Line label="Speicher" detail={`${order.storage.size} GB ${order.storage.type}`} price={formatEuro(order.storage.priceCents)} />
-            <Line label="Betriebssystem" detail={order.os} price={formatEuro(order.osPriceCents)} />
-            <Line label="Netzwerk" detail={`IP ${order.network.ip ?? 'wird zugewiesen'} · ${order.network.bandwidth}`} price={formatEuro(order.network.priceCents)} />
-          </tbody>
-        </table>
+        <DataTable
+          caption="Server Details, Preise pro Monat"
+          framed={false}
+          columns={lineColumns}
+          rowKey={(line) => line.label}
+          rows={[
+            { label: 'Standort', detail: order.location || 'Frankfurt am Main', price: <>{formatEuro(0)} <span className="text-slate-600">(inklusive)</span></> },
+            { label: 'CPU', detail: `${order.cpu.cores} ${order.cpu.cores === 1 ? 'Kern' : 'Kerne'}`, price: formatEuro(order.cpu.priceCents) },
+            { label: 'Arbeitsspeicher', detail: `${order.ram.size} GB ${order.ram.type}`, price: formatEuro(order.ram.priceCents) },
+            { label: 'Speicher', detail: `${order.storage.size} GB ${order.storage.type}`, price: formatEuro(order.storage.priceCents) },
+            { label: 'Betriebssystem', detail: order.os, price: formatEuro(order.osPriceCents) },
+            { label: 'Netzwerk', detail: `IP ${order.network.ip ?? 'wird zugewiesen'} · ${order.network.bandwidth}`, price: formatEuro(order.network.priceCents) },
+          ]}
+        />
         <dl className="space-y-2 border-t border-slate-200 bg-slate-50/60 px-4 pb-2 pt-4 text-sm sm:px-5">
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />
           <Row label="Nächste Abrechnung" value={formatDayMonthYear(order.nextBillingDate)} />
@@ -120,18 +117,13 @@ function OrderView({ order }: { order: OrderDetail }) {
   );
 }
 
-function Line({ label, detail, price }: { label: string; detail: string; price: ReactNode }) {
-  return (
-    <tr>
-      <th scope="row" className="px-4 py-3 align-top font-medium text-slate-900 sm:px-5">
-        {label}
-        <span className="mt-0.5 block font-normal text-slate-600 sm:hidden">{detail}</span>
-      </th>
-      <td className="hidden px-5 py-3 align-top text-slate-800 sm:table-cell">{detail}</td>
-      <td className="whitespace-nowrap px-4 py-3 text-right align-top tabular-nums text-slate-900 sm:px-5">{price}</td>
-    </tr>
-  );
-}
+interface Line { label: string; detail: string; price: ReactNode }
+
+const lineColumns: Column<Line>[] = [
+  { header: 'Position', rowHeader: true, cell: (line) => line.label },
+  { header: 'Details', cell: (line) => line.detail },
+  { header: 'Netto pro Monat', className: 'whitespace-nowrap text-right tabular-nums text-slate-900', headerClassName: 'text-right', cell: (line) => line.price },
+];
 
 /** `amount` keeps a money value on one line; other values may wrap on narrow screens. */
 function Row({ label, value, strong, amount, className }: { label: string; value: string; strong?: boolean; amount?: boolean; className?: string }) {

@@ -56,7 +56,7 @@ function OrderCardItem({ order }: { order: OrderCard }) {
   return (
     <li>
       <Card className="flex h-full flex-col p-5">
-        <div className="flex items-start justify-between gap-3">
+        <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
           <div className="min-w-0">
             <h2 className="text-lg font-semibold text-slate-900">{order.product}</h2>
             <p className="text-sm text-slate-600">Bestellnummer <span className="font-mono">{order.number}</span>{order.kind === 'upgrade' ? ' · Verlängerung/Upgrade' : ''}</p>
@@ -81,9 +81,9 @@ function OrderCardItem({ order }: { order: OrderCard }) {
 
 function Fact({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
-    <div>
-      <dt className="text-xs text-slate-600 break-words">{label}</dt>
-      <dd className={strong ? 'font-semibold text-slate-900' : 'font-medium text-slate-900'}>{value}</dd>
+    <div className="min-w-0">
+      <dt className="break-words text-xs text-slate-600">{label}</dt>
+      <dd className={strong ? 'break-words font-semibold text-slate-900' : 'break-words font-medium text-slate-900'}>{value}</dd>
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
-import { toast } from 'sonner';
-import { ArrowLeft, Cpu, HardDrive, MemoryStick, Package, Power, RefreshCcw, RotateCcw, Shield } from 'lucide-react';
-import { isLinuxOs, serverMessages, type ServerDetail, type ServerUsage } from '@hp/contract';
+import { ArrowLeft, Cpu, HardDrive, MemoryStick, Package, RefreshCcw, RotateCcw, Shield } from 'lucide-react';
+import { isLinuxOs, type ServerDetail, type ServerUsage } from '@hp/contract';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { isTransitional, usePowerAction, useServer, useServerStatus, useUsageHistory } from '../../features/servers/api.ts';
+import { isTransitional, useServer, useServerStatus, useUsageHistory } from '../../features/servers/api.ts';
+import { PowerButton, usePowerRunner } from '../../features/servers/power-button.tsx';
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
 import { UsageChart } from '../../features/servers/usage-chart.tsx';
 import { ApiRequestError } from '../../lib/api.ts';
@@ -90,23 +90,14 @@ export default function ServerDetailPage() {
 const taskLabel = (kind: string) => ({ start: 'Start', stop: 'Herunterfahren', reboot: 'Neustart', create: 'Einrichtung', install: 'Installation', uninstall: 'Deinstallation', reinstall: 'Neuinstallation', backup: 'Backup', restore: 'Wiederherstellung' } as Record<string, string>)[kind] ?? kind;
 
 function ServerActions({ detail, status }: { detail: ServerDetail; status: string }) {
-  const power = usePowerAction();
-  const busy = isTransitional(status) || power.isPending;
+  const power = usePowerRunner({ id: detail.id, status });
+  const busy = isTransitional(status) || power.pending || status === 'provisioning';
   const running = status !== 'offline' && status !== 'failed';
-  const run = (action: 'start' | 'stop' | 'restart') => {
-    if (status === 'maintenance') return toast.error(serverMessages.maintenance, { duration: 7000 });
-    power.mutate({ id: detail.id, action }, {
-      onSuccess: (res) => toast.info(res.message),
-      onError: (err) => toast.error(err instanceof ApiRequestError ? err.message : serverMessages.powerFailed, { duration: 7000 }),
-    });
-  };
   return (
     <div className="flex flex-wrap gap-2">
       <ConsoleButton detail={detail} status={status} />
-      <Button variant="outline" size="sm" disabled={busy || status === 'provisioning'} onClick={() => run('restart')}><RotateCcw className="size-4" aria-hidden="true" /> Neustart</Button>
-      <Button size="sm" variant={running ? 'danger' : 'primary'} disabled={busy || status === 'provisioning'} onClick={() => run(running ? 'stop' : 'start')}>
-        <Power className="size-4" aria-hidden="true" /> {running ? 'Stop' : 'Start'}
-      </Button>
+      <Button variant="outline" size="sm" disabled={busy} onClick={() => void power.run('restart').catch(() => {})}><RotateCcw className="size-4" aria-hidden="true" /> Neustart</Button>
+      <PowerButton server={{ status }} running={running} disabled={busy} run={power.run} />
     </div>
   );
 }
@@ -145,7 +136,7 @@ function Overview({ detail, live, status, onTab }: { detail: ServerDetail; live:
           <Row label="CPU" value={`${detail.specs.cpu} vCPU`} />
           <Row label="RAM" value={`${detail.specs.ram} GB`} />
           <Row label="Speicher" value={`${detail.specs.storage} GB NVMe`} />
-          <Row label="Laufzeit" value={live ? formatUptime(live.uptimeSeconds) : '…'} />
+          <Row label="Betriebszeit" value={live ? formatUptime(live.uptimeSeconds) : '…'} />
           {detail.access === 'owner' && (
             <div className="flex items-center justify-between gap-4 sm:col-span-2">
               <div><dt className="text-slate-600">Laufzeit bis</dt><dd className="font-medium text-slate-900">{formatDate(detail.expiresAt)}</dd></div>

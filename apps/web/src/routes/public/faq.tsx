@@ -54,7 +54,7 @@ const sections: { id: string; title: string; entries: FaqEntry[] }[] = [
       {
         id: 'betriebssysteme',
         question: 'Welche Betriebssysteme stehen zur Auswahl?',
-        answer: 'Sie können zwischen Ubuntu Server, Debian, Windows Server 2019 und Windows Server 2022 wählen. Für Windows Server fällt ein monatlicher Lizenzaufschlag an.',
+        answer: 'Sie können zwischen Ubuntu Server, Debian, Windows Server 2025 und Windows Server 2022 wählen. Für Windows Server fällt ein monatlicher Lizenzaufschlag an.',
       },
       {
         id: 'root-zugriff',

@@ -25,7 +25,7 @@ const highlights: { title: string; icon: Icon; text: string }[] = [
 
 const extras = [
   'Voller Root-Zugriff auf Ihr System',
-  'Ubuntu Server, Debian oder Windows Server 2019/2022',
+  'Ubuntu Server, Debian oder Windows Server 2025/2022',
   'Verwaltung über das Server-Dashboard',
   'Zugriff mit anderen Kundenkonten teilen',
 ];

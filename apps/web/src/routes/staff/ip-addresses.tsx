@@ -12,7 +12,7 @@ import { Modal } from '../../components/ui/modal.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { SearchField } from '../../components/ui/search-field.tsx';
 import { SelectField } from '../../components/ui/select.tsx';
-import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
+import { DataTable, type Column } from '../../components/ui/table.tsx';
 import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../../features/infrastructure/api.ts';
 import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../../features/infrastructure/components/admin-page.tsx';
 import { ListState } from '../../components/ui/list-state.tsx';
@@ -55,17 +55,7 @@ export default function IpAddressesPage() {
           errorText="Die IP-Adressen konnten nicht geladen werden."
           empty={debounced ? `Keine IP-Adressen zu „${debounced}“ gefunden.` : 'Es sind noch keine IP-Adressen eingetragen.'}
         >
-          <Table caption="IP-Adressen">
-            <thead>
-              <tr>
-                <Th>ID</Th><Th>Version</Th><Th>Adresse</Th><Th>Subnetz</Th><Th>Gateway</Th><Th>Status</Th>
-                <Th><span className="sr-only">Aktionen</span></Th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((ip) => <IpTableRow key={ip.id} ip={ip} />)}
-            </tbody>
-          </Table>
+          <DataTable caption="IP-Adressen" columns={ipColumns} rows={items} rowKey={(ip) => ip.id} />
           <Pagination offset={offset} limit={PAGE_SIZE} total={query.data?.total ?? 0} onOffsetChange={setOffset} label="Seiten der IP-Adressen" />
         </ListState>
       </div>
@@ -75,39 +65,41 @@ export default function IpAddressesPage() {
   );
 }
 
-function IpTableRow({ ip }: { ip: IpAddressRow }) {
+const ipColumns: Column<IpAddressRow>[] = [
+  { header: 'ID', rowHeader: true, className: 'font-mono', cell: (ip) => formatIpId(ip.id) },
+  { header: 'Version', cell: (ip) => ip.version },
+  { header: 'Adresse', className: 'font-mono', cell: (ip) => ip.address },
+  { header: 'Subnetz', className: 'font-mono', cell: (ip) => ip.subnet },
+  { header: 'Gateway', className: 'font-mono', cell: (ip) => ip.gateway },
+  {
+    header: 'Status',
+    cell: (ip) => (
+      <span className="inline-flex flex-wrap items-center justify-end gap-2">
+        <IpUseBadge inUse={ip.inUse} />
+        {ip.serverVmid !== null && <span className="text-xs text-slate-600">Server {formatVmId(ip.serverVmid)}</span>}
+      </span>
+    ),
+  },
+  { header: 'Aktionen', actions: true, className: 'text-right', cell: (ip) => <DeleteIpButton ip={ip} /> },
+];
+
+function DeleteIpButton({ ip }: { ip: IpAddressRow }) {
   const deleteIp = useDeleteIpAddress();
-  const trigger = (
-    <button type="button" className={iconDeleteClass} aria-label={`IP-Adresse ${ip.address} löschen`}>
-      <Trash2 className="size-5" aria-hidden="true" />
-    </button>
-  );
   return (
-    <Tr>
-      <RowHeader className="font-mono">{formatIpId(ip.id)}</RowHeader>
-      <Td>{ip.version}</Td>
-      <Td className="font-mono">{ip.address}</Td>
-      <Td className="font-mono">{ip.subnet}</Td>
-      <Td className="font-mono">{ip.gateway}</Td>
-      <Td>
-        <span className="flex flex-wrap items-center gap-2">
-          <IpUseBadge inUse={ip.inUse} />
-          {ip.serverVmid !== null && <span className="text-xs text-slate-600">Server {formatVmId(ip.serverVmid)}</span>}
-        </span>
-      </Td>
-      <Td className="text-right">
-        <ConfirmDialog
-          title="IP-Adresse löschen?"
-          description={`${ip.address} (${formatIpId(ip.id)}) wird aus dem Adresspool entfernt.`}
-          onConfirm={() =>
-            deleteIp.mutateAsync(ip.id).then(
-              () => toast.success(`IP-Adresse ${ip.address} wurde gelöscht.`),
-              (err: unknown) => { toast.error(errorMessage(err)); throw err; },
-            )}
-          trigger={trigger}
-        />
-      </Td>
-    </Tr>
+    <ConfirmDialog
+      title="IP-Adresse löschen?"
+      description={`${ip.address} (${formatIpId(ip.id)}) wird aus dem Adresspool entfernt.`}
+      onConfirm={() =>
+        deleteIp.mutateAsync(ip.id).then(
+          () => toast.success(`IP-Adresse ${ip.address} wurde gelöscht.`),
+          (err: unknown) => { toast.error(errorMessage(err)); throw err; },
+        )}
+      trigger={
+        <button type="button" className={iconDeleteClass} aria-label={`IP-Adresse ${ip.address} löschen`}>
+          <Trash2 className="size-5" aria-hidden="true" />
+        </button>
+      }
+    />
   );
 }
 

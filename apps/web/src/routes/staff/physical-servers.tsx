@@ -11,7 +11,7 @@ import { Field } from '../../components/ui/field.tsx';
 import { Modal } from '../../components/ui/modal.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { SearchField } from '../../components/ui/search-field.tsx';
-import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
+import { DataTable, type Column } from '../../components/ui/table.tsx';
 import { useCreateNode, useDeleteNode, useNodes } from '../../features/infrastructure/api.ts';
 import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../../features/infrastructure/components/admin-page.tsx';
 import { ListState } from '../../components/ui/list-state.tsx';
@@ -54,17 +54,7 @@ export default function PhysicalServersPage() {
           errorText="Die physischen Server konnten nicht geladen werden."
           empty={debounced ? `Keine physischen Server zu „${debounced}“ gefunden.` : 'Es sind noch keine physischen Server eingetragen.'}
         >
-          <Table caption="Physische Server">
-            <thead>
-              <tr>
-                <Th>ID</Th><Th>Name</Th><Th>Status</Th><Th>CPU (belegt/gesamt)</Th><Th>RAM</Th><Th>Speicher</Th><Th>IP / Host</Th>
-                <Th><span className="sr-only">Aktionen</span></Th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((node) => <NodeTableRow key={node.id} node={node} />)}
-            </tbody>
-          </Table>
+          <DataTable caption="Physische Server" columns={nodeColumns} rows={items} rowKey={(node) => node.id} />
           <Pagination offset={offset} limit={PAGE_SIZE} total={query.data?.total ?? 0} onOffsetChange={setOffset} label="Seiten der physischen Server" />
         </ListState>
       </div>
@@ -86,34 +76,34 @@ function Usage({ used, total, unit }: { used: number; total: number; unit: strin
   );
 }
 
-function NodeTableRow({ node }: { node: NodeRow }) {
+const nodeColumns: Column<NodeRow>[] = [
+  { header: 'ID', rowHeader: true, cell: (node) => node.id },
+  { header: 'Name', className: 'font-medium', cell: (node) => node.name },
+  { header: 'Status', cell: (node) => <NodeStatusBadge status={node.status} /> },
+  { header: 'CPU (belegt/gesamt)', cell: (node) => <Usage used={node.used.cpuCores} total={node.cpuCores} unit=" Kerne" /> },
+  { header: 'RAM', cell: (node) => <Usage used={node.used.ramGb} total={node.ramGb} unit=" GB" /> },
+  { header: 'Speicher', cell: (node) => <Usage used={node.used.storageGb} total={node.storageGb} unit=" GB" /> },
+  { header: 'IP / Host', className: 'font-mono text-xs', cell: (node) => node.host },
+  { header: 'Aktionen', actions: true, className: 'text-right', cell: (node) => <DeleteNodeButton node={node} /> },
+];
+
+function DeleteNodeButton({ node }: { node: NodeRow }) {
   const deleteNode = useDeleteNode();
   return (
-    <Tr>
-      <RowHeader>{node.id}</RowHeader>
-      <Td className="font-medium">{node.name}</Td>
-      <Td><NodeStatusBadge status={node.status} /></Td>
-      <Td><Usage used={node.used.cpuCores} total={node.cpuCores} unit=" Kerne" /></Td>
-      <Td><Usage used={node.used.ramGb} total={node.ramGb} unit=" GB" /></Td>
-      <Td><Usage used={node.used.storageGb} total={node.storageGb} unit=" GB" /></Td>
-      <Td className="font-mono text-xs">{node.host}</Td>
-      <Td className="text-right">
-        <ConfirmDialog
-          title="Physischen Server löschen?"
-          description={`„${node.name}“ wird aus der Verwaltung entfernt. Das geht nur, solange keine virtuellen Server darauf liegen.`}
-          onConfirm={() =>
-            deleteNode.mutateAsync(node.id).then(
-              () => toast.success(`Physischer Server „${node.name}“ wurde gelöscht.`),
-              (err: unknown) => { toast.error(errorMessage(err)); throw err; },
-            )}
-          trigger={
-            <button type="button" className={iconDeleteClass} aria-label={`Physischen Server ${node.name} löschen`}>
-              <Trash2 className="size-5" aria-hidden="true" />
-            </button>
-          }
-        />
-      </Td>
-    </Tr>
+    <ConfirmDialog
+      title="Physischen Server löschen?"
+      description={`„${node.name}“ wird aus der Verwaltung entfernt. Das geht nur, solange keine virtuellen Server darauf liegen.`}
+      onConfirm={() =>
+        deleteNode.mutateAsync(node.id).then(
+          () => toast.success(`Physischer Server „${node.name}“ wurde gelöscht.`),
+          (err: unknown) => { toast.error(errorMessage(err)); throw err; },
+        )}
+      trigger={
+        <button type="button" className={iconDeleteClass} aria-label={`Physischen Server ${node.name} löschen`}>
+          <Trash2 className="size-5" aria-hidden="true" />
+        </button>
+      }
+    />
   );
 }
 

@@ -5,7 +5,7 @@ import { formatVmId, type AdminServerRow } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { SearchField } from '../../components/ui/search-field.tsx';
-import { RowHeader, Table, Td, Th, Tr } from '../../components/ui/table.tsx';
+import { DataTable, type Column } from '../../components/ui/table.tsx';
 import { useAdminServers } from '../../features/infrastructure/api.ts';
 import { AdminPageHeader, PAGE_SIZE } from '../../features/infrastructure/components/admin-page.tsx';
 import { CreateServerDialog } from '../../features/infrastructure/components/create-server-dialog.tsx';
@@ -54,16 +54,7 @@ export default function ServersPage() {
           errorText="Die Server konnten nicht geladen werden."
           empty={debounced ? `Keine Server zu „${debounced}“ gefunden.` : 'Es sind noch keine virtuellen Server angelegt.'}
         >
-          <Table caption="Virtuelle Server">
-            <thead>
-              <tr>
-                <Th>ID</Th><Th>Status</Th><Th>vCPU</Th><Th>RAM</Th><Th>Speicher</Th><Th>Betriebssystem</Th><Th>Besitzer</Th><Th>Cluster</Th><Th>IP</Th><Th><span className="sr-only">Aktionen</span></Th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((server) => <ServerTableRow key={server.id} server={server} />)}
-            </tbody>
-          </Table>
+          <DataTable caption="Virtuelle Server" columns={serverColumns} rows={items} rowKey={(server) => server.id} />
           <Pagination offset={offset} limit={PAGE_SIZE} total={query.data?.total ?? 0} onOffsetChange={setOffset} label="Seiten der Server" />
         </ListState>
       </div>
@@ -73,25 +64,35 @@ export default function ServersPage() {
   );
 }
 
-function ServerTableRow({ server }: { server: AdminServerRow }) {
-  return (
-    <Tr>
-      <RowHeader className="font-mono">{formatVmId(server.vmid)}</RowHeader>
-      <Td>
+const serverColumns: Column<AdminServerRow>[] = [
+  { header: 'ID', rowHeader: true, className: 'font-mono', cell: (server) => formatVmId(server.vmid) },
+  {
+    header: 'Status',
+    cell: (server) => (
+      <>
         <ServerStatusBadge status={server.status} title={server.statusMessage ?? undefined} />
         {server.status === 'failed' && server.statusMessage && <p className="mt-1 max-w-56 text-xs text-red-700">{server.statusMessage}</p>}
-      </Td>
-      <Td>{server.cpuCores}</Td>
-      <Td className="whitespace-nowrap">{server.ramGb} GB</Td>
-      <Td className="whitespace-nowrap">{server.storageGb} GB</Td>
-      <Td className="whitespace-nowrap">{server.os}</Td>
-      <Td>
+      </>
+    ),
+  },
+  { header: 'vCPU', cell: (server) => server.cpuCores },
+  { header: 'RAM', className: 'whitespace-nowrap', cell: (server) => `${server.ramGb} GB` },
+  { header: 'Speicher', className: 'whitespace-nowrap', cell: (server) => `${server.storageGb} GB` },
+  { header: 'Betriebssystem', className: 'whitespace-nowrap', cell: (server) => server.os },
+  {
+    header: 'Besitzer',
+    cell: (server) => (
+      <>
         <span className="block font-medium">{server.owner.customerNumber}</span>
         <span className="block text-xs text-slate-600">{server.owner.username}</span>
-      </Td>
-      <Td className="whitespace-nowrap">{server.node.name}</Td>
-      <Td className="font-mono text-xs">{server.ip ?? '–'}</Td>
-      <Td><Link to={`/dashboard/servers/${server.id}`} className="font-medium text-brand-700 underline" aria-label={`Details zu Server ${formatVmId(server.vmid)}`}>Details</Link></Td>
-    </Tr>
-  );
-}
+      </>
+    ),
+  },
+  { header: 'Cluster', className: 'whitespace-nowrap', cell: (server) => server.node.name },
+  { header: 'IP', className: 'font-mono text-xs', cell: (server) => server.ip ?? '–' },
+  {
+    header: 'Aktionen',
+    actions: true,
+    cell: (server) => <Link to={`/dashboard/servers/${server.id}`} className="font-medium text-brand-700 underline" aria-label={`Details zu Server ${formatVmId(server.vmid)}`}>Details</Link>,
+  },
+];

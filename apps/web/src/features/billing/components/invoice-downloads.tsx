@@ -3,14 +3,13 @@ import { toast } from 'sonner';
 import { FileCode2, FileDown } from 'lucide-react';
 import { shopMessages } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
-import { cn } from '../../../lib/cn.ts';
 import { DOWNLOAD_FAILED, downloadInvoiceFile, DownloadError, type InvoiceFormat } from '../download.ts';
 
 /**
  * "PDF" and "E-Rechnung (XML)" buttons of one invoice. `label` names the invoice for screen readers
  * ("Rechnung RE-2026-000001"), so every button on a list page has a distinct name.
  */
-export function InvoiceDownloads({ invoiceId, fileBase, label, size = 'sm', inline = false }: { invoiceId: string; fileBase: string; label: string; size?: 'sm' | 'md'; inline?: boolean }) {
+export function InvoiceDownloads({ invoiceId, fileBase, label, size = 'sm' }: { invoiceId: string; fileBase: string; label: string; size?: 'sm' | 'md' }) {
   const [pending, setPending] = useState<InvoiceFormat | null>(null);
 
   const download = async (format: InvoiceFormat) => {
@@ -28,7 +27,7 @@ export function InvoiceDownloads({ invoiceId, fileBase, label, size = 'sm', inli
   };
 
   return (
-    <div className={cn('flex gap-2 whitespace-nowrap', inline ? 'flex-nowrap' : 'flex-wrap')}>
+    <div className="flex flex-wrap gap-2 whitespace-nowrap">
       <Button variant="outline" size={size} loading={pending === 'pdf'} disabled={pending !== null} onClick={() => download('pdf')}>
         {pending !== 'pdf' && <FileDown className="size-4 shrink-0" aria-hidden="true" />}
         PDF<span className="sr-only"> herunterladen: {label}</span>

@@ -6,7 +6,7 @@ import { backupMessages, type BackupTask, type ServerDetail } from '@hp/contract
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { Table, Td, Th, Tr, RowHeader } from '../../../components/ui/table.tsx';
+import { DataTable } from '../../../components/ui/table.tsx';
 import { ApiRequestError } from '../../../lib/api.ts';
 import { useBackups, useCreateBackup, useDeleteBackup, useRestoreBackup } from '../backups-api.ts';
 
@@ -94,53 +94,54 @@ export function BackupsTab({ detail }: { detail: ServerDetail }) {
             <p className="text-sm text-slate-600">Erstellen Sie ein Backup, um den aktuellen Stand Ihres Servers zu sichern.</p>
           </div>
         ) : (
-          <Table caption="Backups des Servers">
-            <thead>
-              <tr><Th>Dateiname</Th><Th>Datum</Th><Th>Typ</Th><Th>Größe</Th><Th><span className="sr-only">Aktionen</span></Th></tr>
-            </thead>
-            <tbody>
-              {backups.data.backups.map((b) => (
-                <Tr key={b.id}>
-                  <RowHeader className="max-w-[13rem] truncate font-mono text-xs font-medium" title={b.filename}>{b.filename}</RowHeader>
-                  <Td className="whitespace-nowrap">{formatDate(b.date)}</Td>
-                  <Td>{b.type}</Td>
-                  <Td className="whitespace-nowrap">{formatSize(b.size)}</Td>
-                  <Td className="w-px">
-                    <div className="flex justify-end gap-1 whitespace-nowrap">
-                      <ConfirmDialog
-                        trigger={<Button size="sm" variant="outline" disabled={running} aria-label={`Backup vom ${formatDate(b.date)} wiederherstellen`}><RotateCcw className="size-4" aria-hidden="true" /> Wiederherstellen</Button>}
-                        title="Backup wiederherstellen?"
-                        description={`Der aktuelle Stand des Servers wird mit dem Backup vom ${formatDate(b.date)} überschrieben. Alle Änderungen seitdem gehen verloren. Der Server ist während der Wiederherstellung nicht erreichbar.`}
-                        confirmLabel="Wiederherstellen"
-                        onConfirm={() => restore.mutateAsync(b.id).then(
-                          (res) => {
-                            if ('task' in res) watched.current = res.task.id;
-                            toast.info(backupMessages.restoring);
-                          },
-                          (err: unknown) => {
-                            toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 });
-                            throw err;
-                          },
-                        )}
-                      />
-                      <ConfirmDialog
-                        trigger={<Button size="sm" variant="ghost" disabled={running} aria-label={`Backup vom ${formatDate(b.date)} löschen`}><Trash2 className="size-4 text-red-700" aria-hidden="true" /> Löschen</Button>}
-                        title="Backup löschen?"
-                        description={`Das Backup vom ${formatDate(b.date)} wird endgültig gelöscht.`}
-                        onConfirm={() => remove.mutateAsync(b.id).then(
-                          () => toast.success(backupMessages.deleted),
-                          (err: unknown) => {
-                            toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 });
-                            throw err;
-                          },
-                        )}
-                      />
-                    </div>
-                  </Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
+          <DataTable
+            caption="Backups des Servers"
+            rows={backups.data.backups}
+            rowKey={(b) => b.id}
+            columns={[
+              { header: 'Dateiname', rowHeader: true, className: 'font-mono text-xs font-medium', cell: (b) => <span className="block max-w-[13rem] truncate" title={b.filename}>{b.filename}</span> },
+              { header: 'Datum', className: 'whitespace-nowrap', cell: (b) => formatDate(b.date) },
+              { header: 'Typ', cell: (b) => b.type },
+              { header: 'Größe', className: 'whitespace-nowrap', cell: (b) => formatSize(b.size) },
+              {
+                header: 'Aktionen',
+                actions: true,
+                className: 'whitespace-nowrap',
+                cell: (b) => (
+                  <div className="flex flex-wrap justify-end gap-1 whitespace-nowrap">
+                    <ConfirmDialog
+                      trigger={<Button size="sm" variant="outline" disabled={running} aria-label={`Backup vom ${formatDate(b.date)} wiederherstellen`}><RotateCcw className="size-4" aria-hidden="true" /> Wiederherstellen</Button>}
+                      title="Backup wiederherstellen?"
+                      description={`Der aktuelle Stand des Servers wird mit dem Backup vom ${formatDate(b.date)} überschrieben. Alle Änderungen seitdem gehen verloren. Der Server ist während der Wiederherstellung nicht erreichbar.`}
+                      confirmLabel="Wiederherstellen"
+                      onConfirm={() => restore.mutateAsync(b.id).then(
+                        (res) => {
+                          if ('task' in res) watched.current = res.task.id;
+                          toast.info(backupMessages.restoring);
+                        },
+                        (err: unknown) => {
+                          toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 });
+                          throw err;
+                        },
+                      )}
+                    />
+                    <ConfirmDialog
+                      trigger={<Button size="sm" variant="ghost" disabled={running} aria-label={`Backup vom ${formatDate(b.date)} löschen`}><Trash2 className="size-4 text-red-700" aria-hidden="true" /> Löschen</Button>}
+                      title="Backup löschen?"
+                      description={`Das Backup vom ${formatDate(b.date)} wird endgültig gelöscht.`}
+                      onConfirm={() => remove.mutateAsync(b.id).then(
+                        () => toast.success(backupMessages.deleted),
+                        (err: unknown) => {
+                          toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 });
+                          throw err;
+                        },
+                      )}
+                    />
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </div>
     </Card>

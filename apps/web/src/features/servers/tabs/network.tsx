@@ -11,7 +11,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { Table, Td, Th, Tr, RowHeader } from '../../../components/ui/table.tsx';
+import { DataTable } from '../../../components/ui/table.tsx';
 import { ApiRequestError } from '../../../lib/api.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useAddFirewallRule, useDeleteFirewallRule, useFirewall, useToggleFirewall } from '../firewall-api.ts';
@@ -52,12 +52,18 @@ function FirewallSection({ serverId }: { serverId: string }) {
   const toggle = useToggleFirewall(serverId);
   const remove = useDeleteFirewallRule(serverId);
   const [adding, setAdding] = useState(false);
+  const [confirmingOff, setConfirmingOff] = useState(false);
 
-  const onToggle = (enabled: boolean) =>
-    toggle.mutate(enabled, {
-      onSuccess: (res) => toast.success(res.message),
-      onError: (err) => toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 }),
-    });
+  const setEnabled = (enabled: boolean) =>
+    toggle.mutateAsync(enabled).then(
+      (res) => { toast.success(res.message); },
+      (err: unknown) => {
+        toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 });
+        throw err;
+      },
+    );
+  // Switching on is harmless; switching off opens the server to all traffic, so it asks first.
+  const onToggle = (enabled: boolean) => (enabled ? void setEnabled(true).catch(() => {}) : setConfirmingOff(true));
 
   const enabled = firewall.data?.enabled ?? false;
   return (
@@ -82,6 +88,14 @@ function FirewallSection({ serverId }: { serverId: string }) {
             >
               <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
             </Switch.Root>
+            <ConfirmDialog
+              open={confirmingOff}
+              onOpenChange={setConfirmingOff}
+              title="Firewall deaktivieren?"
+              description="Eingehender Verkehr wird dann nicht mehr gefiltert, alle Ports des Servers sind erreichbar. Ihre Regeln bleiben gespeichert und gelten wieder, sobald Sie die Firewall einschalten."
+              confirmLabel="Deaktivieren"
+              onConfirm={() => setEnabled(false)}
+            />
           </div>
         )}
       </div>
@@ -107,35 +121,36 @@ function FirewallSection({ serverId }: { serverId: string }) {
             ) : firewall.data.rules.length === 0 ? (
               <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">Noch keine Regeln. Fügen Sie eine Regel hinzu, um Ports freizugeben.</p>
             ) : (
-              <Table caption="Firewall-Regeln">
-                <thead>
-                  <tr><Th>#</Th><Th>Protokoll</Th><Th>Port</Th><Th>Beschreibung</Th><Th><span className="sr-only">Aktionen</span></Th></tr>
-                </thead>
-                <tbody>
-                  {firewall.data.rules.map((rule) => (
-                    <Tr key={rule.id}>
-                      <RowHeader>{rule.pos + 1}</RowHeader>
-                      <Td>{protocolLabel(rule.protocol)}</Td>
-                      <Td className="font-mono">{rule.port === 'any' ? 'any' : rule.port.replace(/,/g, ', ')}</Td>
-                      <Td>{rule.description}</Td>
-                      <Td className="text-right">
-                        <ConfirmDialog
-                          trigger={<Button size="sm" variant="ghost" aria-label={`Regel ${rule.pos + 1} (${rule.description}) löschen`}><Trash2 className="size-4 text-red-700" aria-hidden="true" /></Button>}
-                          title="Firewall-Regel löschen?"
-                          description={`Die Regel „${rule.description}“ (${protocolLabel(rule.protocol)}, Port ${rule.port}) wird entfernt.`}
-                          onConfirm={() => {
-                            // Optimistic: the dialog closes and the row disappears at once.
-                            remove.mutate(rule, {
-                              onSuccess: (res) => toast.success(res.message),
-                              onError: (err) => toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 }),
-                            });
-                          }}
-                        />
-                      </Td>
-                    </Tr>
-                  ))}
-                </tbody>
-              </Table>
+              <DataTable
+                caption="Firewall-Regeln"
+                rows={firewall.data.rules}
+                rowKey={(rule) => rule.id}
+                columns={[
+                  { header: '#', rowHeader: true, cell: (rule) => rule.pos + 1 },
+                  { header: 'Protokoll', cell: (rule) => protocolLabel(rule.protocol) },
+                  { header: 'Port', className: 'font-mono', cell: (rule) => (rule.port === 'any' ? 'any' : rule.port.replace(/,/g, ', ')) },
+                  { header: 'Beschreibung', cell: (rule) => rule.description },
+                  {
+                    header: 'Aktionen',
+                    actions: true,
+                    className: 'text-right',
+                    cell: (rule) => (
+                      <ConfirmDialog
+                        trigger={<Button size="sm" variant="ghost" aria-label={`Regel ${rule.pos + 1} (${rule.description}) löschen`}><Trash2 className="size-4 text-red-700" aria-hidden="true" /></Button>}
+                        title="Firewall-Regel löschen?"
+                        description={`Die Regel „${rule.description}“ (${protocolLabel(rule.protocol)}, Port ${rule.port}) wird entfernt.`}
+                        onConfirm={() => {
+                          // Optimistic: the dialog closes and the row disappears at once.
+                          remove.mutate(rule, {
+                            onSuccess: (res) => toast.success(res.message),
+                            onError: (err) => toast.error(errorText(err, 'Es ist ein Fehler aufgetreten'), { duration: 7000 }),
+                          });
+                        }}
+                      />
+                    ),
+                  },
+                ]}
+              />
             )}
           </>
         )}

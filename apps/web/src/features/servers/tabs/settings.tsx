@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { KeyRound, RefreshCw, Trash2, UserPlus, Users } from 'lucide-react';
-import { RootPasswordInput, rootPasswordRules, serverSettingsMessages, ShareInput, SshKeysInput, type ServerDetail } from '@hp/contract';
+import { isLinuxOs, RootPasswordInput, serverPasswordName, rootPasswordRules, serverSettingsMessages, ShareInput, SshKeysInput, type ServerDetail } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -19,7 +19,10 @@ import { useChangeRootPassword, useSaveSshKeys, useServerSettings, useShareServe
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status > 0 && err.status < 500 ? err.message : fallback);
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
-/** Einstellungen tab (spec §2): access management, SSH keys, root password and the reinstall. */
+/**
+ * Einstellungen tab (spec §2): access management, SSH keys, root password and the reinstall. Windows
+ * servers have an Administrator password and no SSH keys (the API refuses them there).
+ */
 export function SettingsTab({ detail }: { detail: ServerDetail }) {
   const settings = useServerSettings(detail.id);
   if (settings.isPending) return <Spinner label="Lade Einstellungen …" />;
@@ -27,11 +30,12 @@ export function SettingsTab({ detail }: { detail: ServerDetail }) {
     return <Alert tone="error">{errorText(settings.error, 'Die Einstellungen konnten nicht geladen werden.')} <button type="button" className="underline" onClick={() => settings.refetch()}>Erneut versuchen</button></Alert>;
   }
   const data = settings.data;
+  const linux = isLinuxOs(detail.os);
   return (
     <div className="space-y-6">
       <AccessSection serverId={detail.id} sharedWith={data.sharedWith} />
-      <SshKeysSection key={data.sshKeys} serverId={detail.id} sshKeys={data.sshKeys} />
-      <RootPasswordSection serverId={detail.id} setAt={data.rootPasswordSetAt} />
+      {linux && <SshKeysSection key={data.sshKeys} serverId={detail.id} sshKeys={data.sshKeys} />}
+      <RootPasswordSection serverId={detail.id} setAt={data.rootPasswordSetAt} os={detail.os} />
       {data.access === 'owner' && <ReinstallSection detail={detail} linux={data.linux} />}
     </div>
   );
@@ -130,7 +134,8 @@ function SshKeysSection({ serverId, sshKeys }: { serverId: string; sshKeys: stri
   );
 }
 
-function RootPasswordSection({ serverId, setAt }: { serverId: string; setAt: string | null }) {
+function RootPasswordSection({ serverId, setAt, os }: { serverId: string; setAt: string | null; os: string }) {
+  const name = serverPasswordName(os);
   const change = useChangeRootPassword(serverId);
   const form = useForm<RootPasswordInput>({ resolver: zodResolver(RootPasswordInput), defaultValues: { password: '', confirmPassword: '' } });
   const password = form.watch('password');
@@ -141,17 +146,17 @@ function RootPasswordSection({ serverId, setAt }: { serverId: string; setAt: str
       toast.success(res.message);
       form.reset();
     } catch (err) {
-      toast.error(errorText(err, serverSettingsMessages.rootPasswordFailed), { duration: 7000 });
+      toast.error(errorText(err, isLinuxOs(os) ? serverSettingsMessages.rootPasswordFailed : serverSettingsMessages.adminPasswordFailed), { duration: 7000 });
     }
   });
   return (
     <Card className="p-6" aria-labelledby="rootpw-heading" role="region">
-      <h2 id="rootpw-heading" className="text-lg font-semibold text-slate-900">Root-Passwort ändern</h2>
+      <h2 id="rootpw-heading" className="text-lg font-semibold text-slate-900">{name} ändern</h2>
       <p className="mt-1 text-sm text-slate-600">
         Das Passwort wird direkt auf dem Server gesetzt und bei uns nicht gespeichert.{setAt ? ` Zuletzt geändert am ${formatDate(setAt)}.` : ''}
       </p>
       <form onSubmit={submit} noValidate className="mt-4 grid gap-4 sm:max-w-md">
-        <Field label="Neues Root-Passwort" type="password" autoComplete="new-password" error={errors.password?.message}
+        <Field label={`Neues ${name}`} type="password" autoComplete="new-password" error={errors.password?.message}
           hint={<PasswordChecklist password={password} rules={rootPasswordRules} />} {...form.register('password')} />
         <Field label="Passwort bestätigen" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register('confirmPassword')} />
         <div><Button type="submit" loading={change.isPending}>Passwort ändern</Button></div>

@@ -1,0 +1,12 @@
+import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
+import { PublicLayout } from '../../components/layouts/public-layout.tsx';
+import { useSession } from '../../features/auth/session.ts';
+
+/**
+ * The changelog is linked from the portal's sidebar and from the public footer: signed-in users read it
+ * inside the portal shell (sidebar stays), visitors inside the public site.
+ */
+export default function ChangelogLayout() {
+  const { token, claims } = useSession();
+  return token && claims ? <DashboardLayout /> : <PublicLayout />;
+}
