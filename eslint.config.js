@@ -17,7 +17,13 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.tsx', 'apps/web/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // Forms go through useSchemaForm, which reports validation errors no field shows (issue 8, item 1).
+      'no-restricted-imports': ['error', { paths: [{ name: 'react-hook-form', importNames: ['useForm'], message: 'Use useSchemaForm from lib/forms.ts: a failed validation must never be silent.' }] }],
+    },
   },
+  { files: ['apps/web/src/lib/forms.ts'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['scripts/**', 'apps/web/scripts/**', 'apps/api/src/cli/**', 'apps/api/bench/**', 'e2e/**'], rules: { 'no-console': 'off' } },
 );

@@ -1,5 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
@@ -16,6 +15,7 @@ import { CodeInput, normalizeDigits } from '../../features/auth/components/code-
 import { changePasswordRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileRequest, updateProfileRequest } from '../../features/auth/api.ts';
 import { setToken } from '../../features/auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status >= 400 && err.status < 500 ? err.message : fallback);
 
@@ -44,7 +44,7 @@ export default function ProfilePage() {
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, reset, formState: { errors, isDirty } } = useForm<UpdateProfileInput>({
+  const { register, handleSubmit, reset, formState: { errors, isDirty } } = useSchemaForm<UpdateProfileInput>({
     resolver: zodResolver(UpdateProfileInput),
     defaultValues: pickEditable(profile),
   });

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Plus, Trash2 } from 'lucide-react';
@@ -18,6 +17,7 @@ import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../..
 import { ListState } from '../../components/ui/list-state.tsx';
 import { IpUseBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 
 /** The pool of IP addresses that new servers take their address from. */
@@ -106,7 +106,7 @@ function DeleteIpButton({ ip }: { ip: IpAddressRow }) {
 function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const createIp = useCreateIpAddress();
   const defaults: CreateIpAddressInput = { version: 'IPv4', address: '', subnet: defaultSubnet.IPv4, gateway: '' };
-  const form = useForm<CreateIpAddressInput>({ resolver: zodResolver(CreateIpAddressInput), defaultValues: defaults });
+  const form = useSchemaForm<CreateIpAddressInput>({ resolver: zodResolver(CreateIpAddressInput), defaultValues: defaults });
   const errors = form.formState.errors;
   const version = form.watch('version');
 

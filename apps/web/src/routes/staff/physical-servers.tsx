@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Plus, Trash2 } from 'lucide-react';
@@ -17,6 +16,7 @@ import { AdminPageHeader, PAGE_SIZE, errorMessage, iconDeleteClass } from '../..
 import { ListState } from '../../components/ui/list-state.tsx';
 import { NodeStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
+import { useSchemaForm } from '../../lib/forms.ts';
 
 
 /** Physical servers (Proxmox nodes) with their capacity and what the virtual servers use of it. */
@@ -109,7 +109,7 @@ function DeleteNodeButton({ node }: { node: NodeRow }) {
 
 function AddNodeDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const createNode = useCreateNode();
-  const form = useForm<CreateNodeInput>({ resolver: zodResolver(CreateNodeInput), defaultValues: { name: '', host: '', cpuCores: 32, ramGb: 128, storageGb: 2000 } });
+  const form = useSchemaForm<CreateNodeInput>({ resolver: zodResolver(CreateNodeInput), defaultValues: { name: '', host: '', cpuCores: 32, ramGb: 128, storageGb: 2000 } });
   const errors = form.formState.errors;
 
   const close = (next: boolean) => {

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as Switch from '@radix-ui/react-switch';
 import { toast } from 'sonner';
@@ -15,6 +14,7 @@ import { DataTable } from '../../../components/ui/table.tsx';
 import { ApiRequestError } from '../../../lib/api.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useAddFirewallRule, useDeleteFirewallRule, useFirewall, useToggleFirewall } from '../firewall-api.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.message ? err.message : fallback);
 const protocolLabel = (p: string) => (p === 'all' ? 'Alle' : p.toUpperCase());
@@ -163,7 +163,7 @@ function FirewallSection({ serverId }: { serverId: string }) {
 function AddRuleDialog({ serverId, open, onOpenChange }: { serverId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const [mode, setMode] = useState<'simple' | 'advanced'>('simple');
   const add = useAddFirewallRule(serverId);
-  const form = useForm({ resolver: zodResolver(FirewallRuleInput), defaultValues: { protocol: 'tcp' as FirewallProtocol, port: '', description: '' } });
+  const form = useSchemaForm({ resolver: zodResolver(FirewallRuleInput), defaultValues: { protocol: 'tcp' as FirewallProtocol, port: '', description: '' } });
   const { register, handleSubmit, watch, reset, formState: { errors } } = form;
   const [port, description, protocol] = watch(['port', 'description', 'protocol']);
 

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { KeyRound, RefreshCw, Trash2, UserPlus, Users } from 'lucide-react';
@@ -15,6 +14,7 @@ import { PasswordChecklist } from '../../auth/components/password-checklist.tsx'
 import { useServerStatus } from '../api.ts';
 import { ReinstallDialog } from '../reinstall-dialog.tsx';
 import { useChangeRootPassword, useSaveSshKeys, useServerSettings, useShareServer, useUnshareServer } from '../settings-api.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status > 0 && err.status < 500 ? err.message : fallback);
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
@@ -86,7 +86,7 @@ function AccessSection({ serverId, sharedWith }: { serverId: string; sharedWith:
 
 function AddUserDialog({ serverId, onClose }: { serverId: string; onClose: () => void }) {
   const share = useShareServer(serverId);
-  const form = useForm<ShareInput>({ resolver: zodResolver(ShareInput), defaultValues: { username: '' } });
+  const form = useSchemaForm<ShareInput>({ resolver: zodResolver(ShareInput), defaultValues: { username: '' } });
   const submit = form.handleSubmit(async ({ username }) => {
     try {
       const res = await share.mutateAsync(username);
@@ -111,7 +111,7 @@ function AddUserDialog({ serverId, onClose }: { serverId: string; onClose: () =>
 
 function SshKeysSection({ serverId, sshKeys }: { serverId: string; sshKeys: string }) {
   const save = useSaveSshKeys(serverId);
-  const form = useForm<SshKeysInput>({ resolver: zodResolver(SshKeysInput), defaultValues: { keys: sshKeys } });
+  const form = useSchemaForm<SshKeysInput>({ resolver: zodResolver(SshKeysInput), defaultValues: { keys: sshKeys } });
   const submit = form.handleSubmit(async ({ keys }) => {
     try {
       const res = await save.mutateAsync(keys);
@@ -137,7 +137,7 @@ function SshKeysSection({ serverId, sshKeys }: { serverId: string; sshKeys: stri
 function RootPasswordSection({ serverId, setAt, os }: { serverId: string; setAt: string | null; os: string }) {
   const name = serverPasswordName(os);
   const change = useChangeRootPassword(serverId);
-  const form = useForm<RootPasswordInput>({ resolver: zodResolver(RootPasswordInput), defaultValues: { password: '', confirmPassword: '' } });
+  const form = useSchemaForm<RootPasswordInput>({ resolver: zodResolver(RootPasswordInput), defaultValues: { password: '', confirmPassword: '' } });
   const password = form.watch('password');
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {
