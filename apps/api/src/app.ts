@@ -41,6 +41,8 @@ const baselineSecurityHeaders = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
+const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
 export interface Deps {
   db: Db;
   mail: Mailer;
@@ -104,6 +106,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // API answers carry tokens and personal data, public ones included (status, company): neither a
+    // shared proxy nor the browser's back/forward cache may keep them. A route that chose its own
+    // policy (invoice downloads) keeps it.
+    if (isApiUrl(req.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   await app.register(helmet, {
