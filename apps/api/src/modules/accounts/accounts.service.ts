@@ -6,9 +6,10 @@ import type { Deps } from '../../app.ts';
 import { backupCodes, users } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { enforceLimit, resetCounter } from '../../lib/rate-limit.ts';
 import { encryptSecret, decryptSecret, hmac, randomCode } from '../../lib/secrets.ts';
-import { acceptTotp, totpFor } from '../auth/auth.service.ts';
+import { acceptTotp, checkCurrentPassword, mfaRule, totpFor } from '../auth/auth.service.ts';
 import { openSession, revokeAllSessions } from '../auth/sessions.ts';
 import { passwordChangedMail } from '../../drivers/mail/templates.ts';
 
@@ -59,7 +60,7 @@ export async function updateProfile(deps: AccountDeps, actor: RequestUser, input
 /** Changes the password, ends every other session and returns a fresh session for this browser. */
 export async function changePassword(deps: AccountDeps, actor: RequestUser, input: { currentPassword: string; newPassword: string }, userAgent: string) {
   const user = await loadUser(deps, actor.id);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw badRequest('CURRENT_PASSWORD_WRONG', messages.currentPasswordWrong);
+  await checkCurrentPassword(deps, user, input.currentPassword);
   await deps.db.update(users).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(users.id, user.id));
   await revokeAllSessions(deps.db, user.id);
   await deps.mail.send(passwordChangedMail(user.email, user.username)).catch(() => {});
@@ -100,8 +101,12 @@ export async function enableMfa(deps: AccountDeps, actor: RequestUser, input: { 
 export async function disableMfa(deps: AccountDeps, actor: RequestUser, input: { password: string; code: string }) {
   const user = await loadUser(deps, actor.id);
   if (!user.totpEnabled || !user.totpSecret) throw badRequest('MFA_NOT_ENABLED', messages.mfaNotEnabled);
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw badRequest('CURRENT_PASSWORD_WRONG', messages.currentPasswordWrong);
+  await checkCurrentPassword(deps, user, input.password);
+  // The code is limited like the MFA login (count first), so the password alone does not allow guessing it.
+  const rule = mfaRule(user.id);
+  await enforceLimit(deps.db, rule);
   if (!(await acceptTotp(deps, user, user.totpSecret, input.code))) throw new AppError(400, 'MFA_INVALID', messages.mfaWrongCode);
+  await resetCounter(deps.db, rule.key);
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ totpEnabled: false, totpSecret: null, totpPendingSecret: null }).where(eq(users.id, user.id));
     await tx.delete(backupCodes).where(eq(backupCodes.userId, user.id));

@@ -5,7 +5,7 @@ import type { Deps } from '../../app.ts';
 import { users, oneTimeCodes, backupCodes } from '../../db/schema/index.ts';
 import { AppError, badRequest, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { assertBelowLimit, enforceLimit, hitCounter, peekCounter, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
+import { enforceLimit, hitCounter, refundAttempt, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
 import { decryptSecret, hmac } from '../../lib/secrets.ts';
 import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
 import { passwordChangedMail, registrationAttemptMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
@@ -24,6 +24,8 @@ export const limits = {
   codeTriesPerIp: 30,
   resetRequestsPerIp: 10,
   mfaTriesPerAccount: 10,
+  /** Password change, e-mail change and MFA off ask for the current password: shared per account. */
+  currentPasswordPerAccount: 10,
 };
 
 const emailKey = (deps: AuthDeps, email: string) => hmac(deps.secrets.hmacKey, `email:${email.trim().toLowerCase()}`);
@@ -83,13 +85,15 @@ async function stubAccountId(deps: AuthDeps) {
 }
 const stubResendRule = (userId: string) => ({ key: `resend-stub:${userId}`, limit: 1, windowSeconds: RESEND_BLOCK_SECONDS });
 
+const codeIpRule = (ip: string) => ({ key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+
 export async function verifyEmail(deps: AuthDeps, input: { userId: string; code: string }, ip: string) {
-  await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const ipRule = codeIpRule(ip);
+  await enforceLimit(deps.db, ipRule);
   const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { userId: input.userId, purpose: 'verify_email' }, input.code);
-  if (!ok) {
-    await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
-    throw badRequest('INVALID_CODE', messages.invalidVerificationCode);
-  }
+  if (!ok) throw badRequest('INVALID_CODE', messages.invalidVerificationCode);
+  // Only wrong codes use up the address's budget.
+  await refundAttempt(deps.db, ipRule);
   await deps.db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, ok.userId), isNull(users.emailVerifiedAt)));
   return { message: messages.emailVerified };
 }
@@ -100,9 +104,8 @@ export async function resendVerification(deps: AuthDeps, input: { userId: string
   const user = await deps.db.query.users.findFirst({ where: eq(users.id, input.userId) });
   if (!user || user.emailVerifiedAt) {
     // Same answers as for a real, unverified account: blocked for 60 s after each (pretended) code.
-    const stub = await peekCounter(deps.db, stubResendRule(input.userId));
-    if (stub.count > 0) throw tooManyRequests(Math.ceil(stub.retryAfter), messages.resendTooEarly, 'RESEND_TOO_EARLY');
-    await hitCounter(deps.db, stubResendRule(input.userId));
+    const stub = await hitCounter(deps.db, stubResendRule(input.userId));
+    if (stub.count > 1) throw tooManyRequests(Math.ceil(stub.retryAfter), messages.resendTooEarly, 'RESEND_TOO_EARLY');
     return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
   }
   const wait = await secondsUntilResend(deps, user.id);
@@ -125,18 +128,18 @@ async function secondsUntilResend(deps: AuthDeps, userId: string) {
 export async function login(deps: AuthDeps, input: LoginInput, ip: string, userAgent: string) {
   const name = input.username.trim().toLowerCase();
   const ipRule = { key: `login-ip:${ip}`, limit: limits.loginPerIp, windowSeconds: WINDOW };
-  await assertBelowLimit(deps.db, ipRule);
+  // Count first, check second (lib/rate-limit.ts): a parallel burst runs at most `limit` password checks.
+  await enforceLimit(deps.db, ipRule);
 
   const user = await deps.db.query.users.findFirst({ where: or(sql`lower(${users.username}) = ${name}`, sql`lower(${users.email}) = ${name}`) });
   // Keyed by the account, not by the name typed: user name and e-mail address share one budget.
   const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, user ? `user:${user.id}` : name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
-  await assertBelowLimit(deps.db, accountRule);
+  await enforceLimit(deps.db, accountRule);
   const valid = user ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
-  if (!user || !valid) {
-    await hitCounter(deps.db, ipRule);
-    await hitCounter(deps.db, accountRule);
-    throw unauthorized(messages.invalidLogin, 'INVALID_DATA');
-  }
+  if (!user || !valid) throw unauthorized(messages.invalidLogin, 'INVALID_DATA');
+  // Only failures use up the budgets: the right password gives its attempt back (an office behind one
+  // address) and clears the account's failures from this address.
+  await refundAttempt(deps.db, ipRule);
   await resetCounter(deps.db, accountRule.key);
   if (user.disabledAt) throw new AppError(403, 'ACCOUNT_DISABLED', messages.accountDisabled);
   if (!user.emailVerifiedAt) {
@@ -175,11 +178,26 @@ export async function acceptTotp(deps: Pick<Deps, 'db' | 'secrets'>, user: { id:
   return updated.length === 1;
 }
 
+/** TOTP and backup-code tries per account, shared by the login and switching MFA off. */
+export const mfaRule = (userId: string) => ({ key: `mfa-account:${userId}`, limit: limits.mfaTriesPerAccount, windowSeconds: WINDOW });
+
+/**
+ * Checks the current password before a sensitive change (password, e-mail address, MFA off). Limited
+ * per account like the login, counted before the check: a stolen access token is no licence to guess
+ * the password. The right password clears the failures.
+ */
+export async function checkCurrentPassword(deps: Pick<Deps, 'db'>, user: { id: string; passwordHash: string }, password: string) {
+  const rule = { key: `current-password-account:${user.id}`, limit: limits.currentPasswordPerAccount, windowSeconds: WINDOW };
+  await enforceLimit(deps.db, rule);
+  if (!(await verifyPassword(user.passwordHash, password))) throw badRequest('CURRENT_PASSWORD_WRONG', messages.currentPasswordWrong);
+  await resetCounter(deps.db, rule.key);
+}
+
 export async function completeMfaLogin(deps: AuthDeps, input: { mfaToken: string; code?: string; backupCode?: string }, userAgent: string) {
   const claims = await verifyToken(deps.secrets.jwtKey, input.mfaToken, 'mfa');
   if (!claims) throw unauthorized(messages.sessionExpired, 'MFA_TOKEN_INVALID');
-  const rule = { key: `mfa-account:${claims.sub}`, limit: limits.mfaTriesPerAccount, windowSeconds: WINDOW };
-  await assertBelowLimit(deps.db, rule);
+  const rule = mfaRule(claims.sub);
+  await enforceLimit(deps.db, rule);
   const user = await deps.db.query.users.findFirst({ where: eq(users.id, claims.sub) });
   if (!user || !user.totpEnabled || !user.totpSecret || user.disabledAt) throw unauthorized(messages.sessionExpired, 'MFA_TOKEN_INVALID');
 
@@ -192,10 +210,7 @@ export async function completeMfaLogin(deps: AuthDeps, input: { mfaToken: string
       .returning({ id: backupCodes.id });
     ok = used.length === 1;
   }
-  if (!ok) {
-    await hitCounter(deps.db, rule);
-    throw badRequest('MFA_INVALID', input.backupCode ? messages.mfaBackupCodeInvalid : messages.mfaWrongCode);
-  }
+  if (!ok) throw badRequest('MFA_INVALID', input.backupCode ? messages.mfaBackupCodeInvalid : messages.mfaWrongCode);
   await resetCounter(deps.db, rule.key);
   return finishLogin(deps, user, userAgent);
 }
@@ -226,12 +241,11 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
 
 /** Step 2. A correct code yields a short-lived, single-use reset token for step 3. */
 export async function verifyResetCode(deps: AuthDeps, input: { resetId: string; code: string }, ip: string) {
-  await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const ipRule = codeIpRule(ip);
+  await enforceLimit(deps.db, ipRule);
   const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { id: input.resetId, purpose: 'reset_password' }, input.code);
-  if (!ok) {
-    await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
-    throw badRequest('INVALID_CODE', messages.invalidOrExpiredCode);
-  }
+  if (!ok) throw badRequest('INVALID_CODE', messages.invalidOrExpiredCode);
+  await refundAttempt(deps.db, ipRule);
   return { resetToken: await signToken(deps.secrets.jwtKey, { sub: ok.userId, pur: 'password_reset', cid: ok.id }, RESET_TOKEN_TTL_SECONDS) };
 }
 
