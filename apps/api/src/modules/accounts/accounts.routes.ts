@@ -38,7 +38,7 @@ export async function accountRoutes(app: FastifyInstance) {
 
   r.post('/api/account/mfa/enable', {
     config: { access: 'customer' },
-    schema: { tags: ['account'], summary: 'TOTP mit einem Code aktivieren; liefert die Backup-Codes einmalig', security: [{ bearer: [] }], body: MfaEnableInput, response: { 200: MfaEnableResult, ...errors } },
+    schema: { tags: ['account'], summary: 'TOTP mit einem Code aktivieren (beendet alle anderen Sitzungen); liefert die Backup-Codes einmalig', security: [{ bearer: [] }], body: MfaEnableInput, response: { 200: MfaEnableResult, ...errors } },
   }, async (req) => enableMfa(deps, req.user!, req.body));
 
   r.post('/api/account/mfa/disable', {

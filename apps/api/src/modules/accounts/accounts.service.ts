@@ -94,6 +94,9 @@ export async function enableMfa(deps: AccountDeps, actor: RequestUser, input: { 
     await tx.delete(backupCodes).where(eq(backupCodes.userId, user.id));
     await tx.insert(backupCodes).values(codes.map((c) => ({ userId: user.id, codeHash: hmac(deps.secrets.hmacKey, `backup:${c}`) })));
   });
+  // Sessions opened with the password alone (perhaps by whoever made the user switch MFA on) end now;
+  // this browser stays signed in.
+  await revokeAllSessions(deps.db, user.id, actor.sessionId);
   // Shown once, formatted for reading; the login accepts them with or without the dash.
   return { backupCodes: codes.map((c) => `${c.slice(0, 5)}-${c.slice(5)}`) };
 }
