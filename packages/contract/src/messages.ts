@@ -5,6 +5,7 @@
 export const messages = {
   // generic
   invalidInput: 'Die Eingabe ist ungültig. Bitte prüfen Sie Ihre Angaben.',
+  controlCharacters: 'Bitte verwenden Sie keine Steuerzeichen.',
   invalidJson: 'Die Anfrage enthält kein gültiges JSON.',
   payloadTooLarge: 'Die Anfrage ist zu groß.',
   unsupportedMediaType: 'Dieses Anfrageformat wird nicht unterstützt.',

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { messages } from './messages.ts';
 import { PasswordField, passwordMeetsRules, changePasswordRules } from './password.ts';
 import { MfaCode } from './auth.ts';
+import { plainText } from './text.ts';
 
 export const Country = z.enum(['DE', 'AT', 'CH']);
 export const countryLabels: Record<z.infer<typeof Country>, string> = { DE: 'Deutschland', AT: 'Österreich', CH: 'Schweiz' };
 
-const optionalText = (max: number) => z.string().trim().max(max, messages.invalidInput);
+// Names and the address reach mails, invoice PDFs and the e-invoice: no control characters.
+const optionalText = (max: number) => plainText().trim().max(max, messages.invalidInput);
 
 export const Profile = z.object({
   username: z.string(),
@@ -25,7 +27,7 @@ export type Profile = z.infer<typeof Profile>;
 
 /** Strict: unknown keys such as role or customerId are refused, not silently applied. */
 export const UpdateProfileInput = z.strictObject({
-  email: z.string().trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
+  email: plainText().trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
   phone: optionalText(40).regex(/^[0-9 +()/-]*$/, 'Bitte geben Sie eine gültige Telefonnummer ein.'),
   street: optionalText(120),
   zipCode: optionalText(12).regex(/^[0-9A-Za-z -]*$/, 'Bitte geben Sie eine gültige Postleitzahl ein.'),

@@ -5,7 +5,8 @@
 import { expect, it } from 'vitest';
 import * as OTPAuth from 'otpauth';
 import type { InjectOptions } from 'fastify';
-import { describeEachDatabase, createUser } from '../../../test/harness.ts';
+import { messages } from '@hp/contract';
+import { describeEachDatabase, createUser, uniqueName, STRONG_PASSWORD } from '../../../test/harness.ts';
 import { REFRESH_COOKIE } from '../auth/sessions.ts';
 
 let ipCounter = 0;
@@ -40,5 +41,25 @@ describeEachDatabase('account settings (security)', (ctx) => {
     expect((await me(otherToken)).statusCode).toBe(401);
     expect((await call({ method: 'POST', url: '/api/auth/refresh', cookies: { [REFRESH_COOKIE]: otherCookie } })).statusCode).toBe(401);
     expect((await call({ method: 'POST', url: '/api/auth/refresh', cookies: { [REFRESH_COOKIE]: user.refreshToken } })).statusCode).toBe(200);
+  });
+
+  it('refuses bidi controls and invisible characters in the profile and the registration with a German message', async () => {
+    const user = await createUser(ctx());
+    const profile = { email: user.email, phone: '', street: 'Hauptstraße 1', zipCode: '12345', city: 'Köln', country: 'DE', companyName: 'Müller GmbH', industry: '' };
+    const saved = await call({ method: 'PUT', url: '/api/account/profile', headers: user.auth, payload: profile });
+    expect(saved.statusCode, saved.body).toBe(200);
+    for (const [field, value] of [['companyName', 'ACME \u202Egnp.exe'], ['street', 'Haupt\u2066straße 1'], ['city', 'K\u200Böln'], ['industry', 'IT\u0007']] as const) {
+      const res = await call({ method: 'PUT', url: '/api/account/profile', headers: user.auth, payload: { ...profile, [field]: value } });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().error).toMatchObject({ message: messages.controlCharacters });
+      expect(res.json().error.message).toBe('Bitte verwenden Sie keine Steuerzeichen.');
+    }
+    const stored = await call({ method: 'GET', url: '/api/account/profile', headers: user.auth });
+    expect(stored.json()).toMatchObject({ street: 'Hauptstraße 1', city: 'Köln', companyName: 'Müller GmbH', industry: '' });
+
+    const username = uniqueName('bidi');
+    const registration = await call({ method: 'POST', url: '/api/auth/register', payload: { username: `${username}\u202E`, email: `${username}@example.com`, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD } });
+    expect(registration.statusCode).toBe(400);
+    expect(registration.json().error.message).toBe(messages.controlCharacters);
   });
 });
