@@ -15,6 +15,7 @@ import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { registerBillingJobs } from './jobs/billing-jobs.ts';
+import { registerMailJobs } from './jobs/mail-jobs.ts';
 import { shopRoutes } from './modules/shop/shop.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
@@ -100,6 +101,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const jobs = new JobRunner(deps.db, { log: app.log, leaseMs: deps.env.jobLeaseMs });
   app.decorate('jobs', jobs);
   registerBillingJobs(jobs, app);
+  registerMailJobs(jobs, app);
   app.addHook('onClose', async () => {
     await jobs.stop();
   });

@@ -9,7 +9,7 @@ const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
 
 export async function accountRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const deps = app.deps;
+  const deps = { ...app.deps, jobs: app.jobs };
   const secure = deps.env.publicUrl.startsWith('https://');
 
   r.get('/api/account/profile', {

@@ -12,8 +12,10 @@ import { encryptSecret, decryptSecret, hmac, randomCode } from '../../lib/secret
 import { acceptTotp, checkCurrentPassword, mfaRule, totpFor } from '../auth/auth.service.ts';
 import { openSession, revokeAllSessions } from '../auth/sessions.ts';
 import { passwordChangedMail } from '../../drivers/mail/templates.ts';
+import { enqueueMail } from '../../jobs/mail-jobs.ts';
+import type { JobRunner } from '../../jobs/queue.ts';
 
-type AccountDeps = Pick<Deps, 'db' | 'mail' | 'secrets'>;
+type AccountDeps = Pick<Deps, 'db' | 'secrets' | 'env'> & { jobs?: Pick<JobRunner, 'kick'> };
 
 async function loadUser(deps: AccountDeps, id: string) {
   const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -63,7 +65,8 @@ export async function changePassword(deps: AccountDeps, actor: RequestUser, inpu
   await checkCurrentPassword(deps, user, input.currentPassword);
   await deps.db.update(users).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(users.id, user.id));
   await revokeAllSessions(deps.db, user.id);
-  await deps.mail.send(passwordChangedMail(user.email, user.username)).catch(() => {});
+  await enqueueMail(deps.db, passwordChangedMail(user.email, user.username));
+  deps.jobs?.kick();
   return openSession(deps.db, deps.secrets, user, userAgent);
 }
 

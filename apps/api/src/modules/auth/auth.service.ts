@@ -8,11 +8,17 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passw
 import { enforceLimit, hitCounter, refundAttempt, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
 import { decryptSecret, hmac } from '../../lib/secrets.ts';
 import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
-import { passwordChangedMail, registrationAttemptMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
+import { passwordChangedMail, registrationAttemptMail } from '../../drivers/mail/templates.ts';
+import type { JobRunner } from '../../jobs/queue.ts';
+import { enqueueCodeMail, enqueueMail } from '../../jobs/mail-jobs.ts';
 import { consumeCode, issueCode } from './codes.ts';
 import { openSession, revokeAllSessions } from './sessions.ts';
 
-type AuthDeps = Pick<Deps, 'db' | 'mail' | 'secrets'> & { log?: { error: (obj: object, msg: string) => void } };
+type AuthDeps = Pick<Deps, 'db' | 'secrets'> & {
+  log?: { error: (obj: object, msg: string) => void };
+  /** Wakes the job runner after a mail was queued (tests drain the queue themselves). */
+  jobs?: Pick<JobRunner, 'kick'>;
+};
 
 export const RESEND_BLOCK_SECONDS = 60;
 export const RESET_INTERVAL_SECONDS = 5 * 60;
@@ -30,16 +36,11 @@ export const limits = {
 
 const emailKey = (deps: AuthDeps, email: string) => hmac(deps.secrets.hmacKey, `email:${email.trim().toLowerCase()}`);
 
-/** Mail failures must not turn a stored change into an error; the user can ask for a new code. */
-async function sendMail(deps: AuthDeps, message: Parameters<AuthDeps['mail']['send']>[0]) {
-  try {
-    await deps.mail.send(message);
-    return true;
-  } catch (err) {
-    deps.log?.error({ err: { message: (err as Error).message } }, 'mail delivery failed');
-    return false;
-  }
-}
+/**
+ * Mails go out through durable jobs (jobs/mail-jobs.ts), never on the request path: the answer does
+ * not wait for (or depend on) the mail server, and known and unknown addresses take the same time.
+ */
+const wakeMailer = (deps: AuthDeps) => deps.jobs?.kick();
 
 // ── Registration and e-mail verification ────────────────────────────────────────────────────────
 
@@ -58,7 +59,8 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
   }
   const passwordHash = await hashPassword(input.password);
   if (taken.length) {
-    await sendMail(deps, registrationAttemptMail(email));
+    await enqueueMail(deps.db, registrationAttemptMail(email));
+    wakeMailer(deps);
     return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
   const inserted = await deps.db.insert(users).values({ username, email, passwordHash, role: 'customer' }).onConflictDoNothing().returning({ id: users.id });
@@ -69,8 +71,9 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
     if (again.length) throw badRequest('DATA_EXISTS', messages.DATA_EXISTS);
     return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
-  const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: created.id, purpose: 'verify_email' });
-  await sendMail(deps, verificationMail(email, username, code!));
+  const issued = await issueCode(deps.db, { userId: created.id, purpose: 'verify_email' });
+  await enqueueCodeMail(deps.db, issued.id);
+  wakeMailer(deps);
   return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: created.id };
 }
 
@@ -110,8 +113,9 @@ export async function resendVerification(deps: AuthDeps, input: { userId: string
   }
   const wait = await secondsUntilResend(deps, user.id);
   if (wait > 0) throw tooManyRequests(wait, messages.resendTooEarly, 'RESEND_TOO_EARLY');
-  const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
-  if (!(await sendMail(deps, verificationMail(user.email, user.username, code!)))) throw new AppError(503, 'MAIL_FAILED', messages.resendError);
+  const issued = await issueCode(deps.db, { userId: user.id, purpose: 'verify_email' });
+  await enqueueCodeMail(deps.db, issued.id);
+  wakeMailer(deps);
   return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
 }
 
@@ -144,8 +148,9 @@ export async function login(deps: AuthDeps, input: LoginInput, ip: string, userA
   if (user.disabledAt) throw new AppError(403, 'ACCOUNT_DISABLED', messages.accountDisabled);
   if (!user.emailVerifiedAt) {
     if ((await secondsUntilResend(deps, user.id)) <= 0) {
-      const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
-      await sendMail(deps, verificationMail(user.email, user.username, code!));
+      const issued = await issueCode(deps.db, { userId: user.id, purpose: 'verify_email' });
+      await enqueueCodeMail(deps.db, issued.id);
+      wakeMailer(deps);
     }
     throw new AppError(403, 'EMAIL_NOT_VERIFIED', messages.emailNotVerified, { userId: user.id });
   }
@@ -231,11 +236,13 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
       .limit(1);
     if (recent.length) return null;
     const user = await tx.query.users.findFirst({ where: sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}` });
-    const issued = await issueCode(tx, deps.secrets.hmacKey, { userId: user && !user.disabledAt ? user.id : null, purpose: 'reset_password', emailKey: key });
-    return { resetId: issued.id, code: issued.code, user };
+    const issued = await issueCode(tx, { userId: user && !user.disabledAt ? user.id : null, purpose: 'reset_password', emailKey: key });
+    // Queued for unknown addresses too (the job finds no account and sends nothing): the same work.
+    await enqueueCodeMail(tx, issued.id);
+    return { resetId: issued.id };
   });
   if (!outcome) throw badRequest('RESET_TOO_EARLY', messages.resetTooEarly);
-  if (outcome.user && outcome.code) await sendMail(deps, resetMail(outcome.user.email, outcome.user.username, outcome.code));
+  wakeMailer(deps);
   return { resetId: outcome.resetId };
 }
 
@@ -261,6 +268,7 @@ export async function completePasswordReset(deps: AuthDeps, input: { resetToken:
   const [user] = await deps.db.update(users).set({ passwordHash }).where(eq(users.id, claims.sub)).returning({ email: users.email, username: users.username });
   if (!user) throw badRequest('RESET_FAILED', messages.resetFailed);
   await revokeAllSessions(deps.db, claims.sub);
-  await sendMail(deps, passwordChangedMail(user.email, user.username));
+  await enqueueMail(deps.db, passwordChangedMail(user.email, user.username));
+  wakeMailer(deps);
   return { message: messages.passwordChanged };
 }
