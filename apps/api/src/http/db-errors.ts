@@ -6,3 +6,9 @@ export function isDatabaseDown(err: unknown): boolean {
   if (e.code && codes.includes(e.code)) return true;
   return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message ?? '');
 }
+
+/** A unique index refused the write (PostgreSQL 23505), also when wrapped by Drizzle. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

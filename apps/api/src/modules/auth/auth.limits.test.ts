@@ -153,6 +153,16 @@ describeEachDatabase('failure limits under parallel bursts (security)', (ctx) =>
     expect((await call({ method: 'POST', url: '/api/auth/login', payload: { username: user.username, password: user.password } })).statusCode).toBe(200);
   });
 
+  it('runs at most 10 current-password checks for 200 parallel wrong guesses on an e-mail change', async () => {
+    const user = await createUser(ctx());
+    counted.passwordChecks = 0;
+    const responses = await burst((i) => ({ method: 'POST', url: '/api/account/email', headers: user.auth, payload: { newEmail: `neu${i}-${user.email}`, currentPassword: 'Falsch!Passwort9' } }));
+    expect(counted.passwordChecks, statuses(responses).join(',')).toBeLessThanOrEqual(limits.currentPasswordPerAccount);
+    expect(counted.passwordChecks).toBeGreaterThan(0);
+    for (const r of notLimited(responses)) expect(r.json().error.code).toBe('CURRENT_PASSWORD_WRONG');
+    expectRateLimited(responses);
+  });
+
   it('shares the current-password limit between password change and MFA switch-off, and limits the MFA code there too', async () => {
     // 10 wrong guesses one after another, then the right password: refused (the review: 100 wrong, then 200).
     const user = await createUser(ctx());
