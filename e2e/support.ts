@@ -33,6 +33,22 @@ export async function codeFromOutbox(to: string, since: number): Promise<string>
   return found!;
 }
 
+/** Waits for a mail to `to` whose text matches `pattern` in the outbox and returns its decoded text. */
+export async function mailFromOutbox(to: string, since: number, pattern: RegExp): Promise<string> {
+  const dir = path.join(dataDir(), 'outbox');
+  let found: string | undefined;
+  await expect.poll(() => {
+    if (!fs.existsSync(dir)) return undefined;
+    const files = fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).mtimeMs >= since - 5).sort();
+    for (const file of files.reverse()) {
+      const text = decodeQuotedPrintable(fs.readFileSync(file, 'utf8'));
+      if (new RegExp(`^To: .*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text) && pattern.test(text)) return (found = text);
+    }
+    return undefined;
+  }, { timeout: 15_000, message: `Mail an ${to}` }).toBeTruthy();
+  return found!;
+}
+
 export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 export const PASSWORD = 'Sicher!Passwort1';
 

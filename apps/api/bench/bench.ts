@@ -76,17 +76,23 @@ if (ref) {
 
 console.log('2) Login-Flut: GET /api/status ruhig und während 20 Verbindungen sich anmelden');
 const quiet = await measure(`${appUrl}/api/status`);
-const loginBody = JSON.stringify({ username: user.username, password: user.password });
+// Limits count every attempt while it runs (count first, check second; decision 003), so 20 parallel
+// logins to one account from one address would partly be refused with a cheap 429. One account per
+// connection keeps the flood made of real argon2 checks; loopback allows only one client address, and
+// 20 attempts in flight stay below its limit of 30.
+const floodUsers = await Promise.all(Array.from({ length: 20 }, () => createUser(ctx)));
+const loginBodies = floodUsers.map((u) => JSON.stringify({ username: u.username, password: u.password }));
+let nextLogin = 0;
 const flood = autocannon({
   url: `${appUrl}/api/auth/login`, method: 'POST', connections: 20, duration: seconds + 2,
-  headers: { 'content-type': 'application/json' }, body: loginBody,
-  // Distinct client addresses are not possible over loopback; successful logins are not rate-limited.
+  headers: { 'content-type': 'application/json' },
+  requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: loginBodies[nextLogin++ % loginBodies.length] }) }],
 });
 await new Promise((r) => setTimeout(r, 1000));
 const loud = await measure(`${appUrl}/api/status`);
 const floodResult = await flood;
 console.log(`   ruhig:          ${fmt(quiet)}`);
-console.log(`   bei Login-Flut: ${fmt(loud)}   (Logins: ${floodResult.requests.average.toFixed(0)}/s, p99 ${floodResult.latency.p99} ms)`);
+console.log(`   bei Login-Flut: ${fmt(loud)}   (Logins: ${floodResult.requests.average.toFixed(0)}/s, p99 ${floodResult.latency.p99} ms${floodResult.non2xx ? `, non-2xx ${floodResult.non2xx}` : ''})`);
 const okFlood = loud.p99 <= Math.max(3 * quiet.p99, quiet.p99 + 5);
 console.log(`   Ziel p99 ≤ 3× ruhig: ${(loud.p99 / Math.max(quiet.p99, 1)).toFixed(2)}× ${okFlood ? 'OK' : 'VERFEHLT'}`);
 

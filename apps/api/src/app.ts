@@ -16,6 +16,7 @@ import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { registerBillingJobs } from './jobs/billing-jobs.ts';
+import { registerMailJobs } from './jobs/mail-jobs.ts';
 import { shopRoutes } from './modules/shop/shop.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
@@ -42,6 +43,8 @@ const baselineSecurityHeaders = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
 };
+
+const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 export interface Deps {
   db: Db;
@@ -102,12 +105,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const jobs = new JobRunner(deps.db, { log: app.log, leaseMs: deps.env.jobLeaseMs });
   app.decorate('jobs', jobs);
   registerBillingJobs(jobs, app);
+  registerMailJobs(jobs, app);
   app.addHook('onClose', async () => {
     await jobs.stop();
   });
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // API answers carry tokens and personal data, public ones included (status, company): neither a
+    // shared proxy nor the browser's back/forward cache may keep them. A route that chose its own
+    // policy (invoice downloads) keeps it.
+    if (isApiUrl(req.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   await app.register(helmet, {

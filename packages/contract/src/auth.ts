@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
 import { PasswordField, passwordMeetsRules, registrationPasswordRules, changePasswordRules } from './password.ts';
+import { plainText } from './text.ts';
 
 export const Role = z.enum(['customer', 'employee', 'owner']);
 export type Role = z.infer<typeof Role>;
@@ -12,14 +13,13 @@ export const USERNAME_MAX = 32;
 
 export const RegisterInput = z
   .object({
-    username: z
-      .string({ error: messages.NULL_FORUM })
+    username: plainText({ error: messages.NULL_FORUM })
       .trim()
       .min(1, messages.NULL_FORUM)
       .min(USERNAME_MIN, messages.USER_TO_SHORT)
       .max(USERNAME_MAX, messages.USER_INVALID)
       .regex(/^[A-Za-z0-9._-]+$/, messages.USER_INVALID),
-    email: z.string({ error: messages.NULL_FORUM }).trim().min(1, messages.NO_EMAIL).max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
+    email: plainText({ error: messages.NULL_FORUM }).trim().min(1, messages.NO_EMAIL).max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
     password: z.string({ error: messages.NULL_FORUM }).min(1, messages.NULL_FORUM).pipe(PasswordField),
     confirmPassword: z.string({ error: messages.NULL_FORUM }).min(1, messages.NULL_FORUM),
   })

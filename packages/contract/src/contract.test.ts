@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { changePasswordRules, passwordMeetsRules, registrationPasswordRules } from './password.ts';
 import { RegisterInput, VerificationCode, MfaCode, BackupCode } from './auth.ts';
-import { UpdateProfileInput } from './profile.ts';
+import { ChangeEmailInput, ConfirmEmailChangeInput, ProfileFormInput, UpdateProfileInput } from './profile.ts';
 import { matchesKnownRoute } from './paths.ts';
 import { messages } from './messages.ts';
+import { hasControlCharacters } from './text.ts';
+import { CreateIncidentInput } from './status.ts';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 
@@ -65,10 +67,56 @@ describe('codes', () => {
 
 describe('profile schema', () => {
   it('refuses unknown keys such as role (no mass assignment)', () => {
-    const input = { email: 'a@example.com', phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
+    const input = { phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
     expect(UpdateProfileInput.safeParse(input).success).toBe(true);
     expect(UpdateProfileInput.safeParse({ ...input, role: 'owner' }).success).toBe(false);
     expect(UpdateProfileInput.safeParse({ ...input, country: 'FR' }).success).toBe(false);
+  });
+  it('does not change the e-mail address: that needs the current password and a code', () => {
+    const input = { phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
+    expect(UpdateProfileInput.safeParse({ ...input, email: 'neu@example.com' }).success).toBe(false);
+    expect(ProfileFormInput.safeParse({ ...input, email: 'neu@example.com' }).success).toBe(true);
+    expect(ChangeEmailInput.safeParse({ newEmail: ' Neu@Example.com ', currentPassword: 'x' })).toMatchObject({ success: true, data: { newEmail: 'Neu@Example.com' } });
+    expect(firstMessage(ChangeEmailInput.safeParse({ newEmail: 'neu@example.com', currentPassword: '' }))).toBe(messages.currentPasswordRequired);
+    expect(firstMessage(ChangeEmailInput.safeParse({ newEmail: 'keine-mail', currentPassword: 'x' }))).toBe(messages.NO_KORREKT_EMAIL);
+    expect(firstMessage(ChangeEmailInput.safeParse({ newEmail: 'neu\u202E@example.com', currentPassword: 'x' }))).toBe(messages.controlCharacters);
+    expect(ConfirmEmailChangeInput.parse({ code: 'ab1z' })).toEqual({ code: 'AB1Z' });
+  });
+});
+
+describe('control characters', () => {
+  // Bidi embeddings/overrides/isolates, zero-width and other format characters, C0/C1 controls, separators.
+  const invisible = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200B', '\u200E', '\u200F', '\uFEFF', '\u00AD', '\u0007', '\u001B', '\u0085', '\u2028', '\u2029', '\t', '\n'];
+  const profile = { phone: '', street: 'Hauptstraße 1', zipCode: '12345', city: 'Köln', country: 'DE', companyName: 'Müller & Söhne GmbH', industry: 'Hosting' };
+  const registration = { username: 'kunde1', email: 'kunde@example.com', password: 'Sicher!Passwort1', confirmPassword: 'Sicher!Passwort1' };
+
+  it('refuses bidi controls and other invisible characters in names and the address, with a German message', () => {
+    expect(UpdateProfileInput.safeParse(profile).success).toBe(true);
+    for (const c of invisible) {
+      for (const field of ['street', 'city', 'companyName', 'industry'] as const) {
+        const result = UpdateProfileInput.safeParse({ ...profile, [field]: `Ev${c}il` });
+        expect(result.success, `${field} with U+${c.codePointAt(0)!.toString(16)}`).toBe(false);
+        expect(firstMessage(result)).toBe(messages.controlCharacters);
+      }
+    }
+    expect(firstMessage(UpdateProfileInput.safeParse({ ...profile, companyName: 'ACME \u202Egnp.exe' }))).toBe('Bitte verwenden Sie keine Steuerzeichen.');
+  });
+
+  it('refuses them in registration user names and e-mail addresses', () => {
+    expect(RegisterInput.safeParse(registration).success).toBe(true);
+    expect(firstMessage(RegisterInput.safeParse({ ...registration, username: 'kun\u202Ede1' }))).toBe(messages.controlCharacters);
+    expect(firstMessage(RegisterInput.safeParse({ ...registration, email: 'kunde\u200B@example.com' }))).toBe(messages.controlCharacters);
+  });
+
+  it('keeps umlauts, accents, emoji and other scripts, and line breaks where text may have several lines', () => {
+    for (const text of ['Straße', 'Ærøskøbing', 'São Paulo', 'Zürich', 'Łódź', 'Καλημέρα', 'שלום', 'e\u0301', '😀', '👩‍💻'.replace('\u200D', '')]) {
+      expect(hasControlCharacters(text), text).toBe(false);
+      expect(UpdateProfileInput.safeParse({ ...profile, city: text }).success, text).toBe(true);
+    }
+    expect(CreateIncidentInput.safeParse({ title: 'Störung', message: 'Zeile 1\nZeile 2\tEnde' }).success).toBe(true);
+    const bidi = CreateIncidentInput.safeParse({ title: 'St\u202Eörung' });
+    expect(bidi.success).toBe(false);
+    expect(firstMessage(bidi)).toBe(messages.controlCharacters);
   });
 });
 

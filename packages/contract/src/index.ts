@@ -1,4 +1,5 @@
 export * from './messages.ts';
+export * from './text.ts';
 export * from './password.ts';
 export * from './paths.ts';
 export * from './auth.ts';

@@ -5,6 +5,7 @@
 export const messages = {
   // generic
   invalidInput: 'Die Eingabe ist ungültig. Bitte prüfen Sie Ihre Angaben.',
+  controlCharacters: 'Bitte verwenden Sie keine Steuerzeichen.',
   invalidJson: 'Die Anfrage enthält kein gültiges JSON.',
   payloadTooLarge: 'Die Anfrage ist zu groß.',
   unsupportedMediaType: 'Dieses Anfrageformat wird nicht unterstützt.',
@@ -74,6 +75,10 @@ export const messages = {
   currentPasswordWrong: 'Das aktuelle Passwort ist nicht korrekt.',
   currentPasswordRequired: 'Bitte geben Sie Ihr aktuelles Passwort ein.',
   emailTaken: 'Diese E-Mail-Adresse kann nicht verwendet werden.',
+  emailChangeCodeSent: 'Wir haben einen Bestätigungscode an die neue Adresse gesendet.',
+  emailChanged: 'Ihre E-Mail-Adresse wurde geändert.',
+  emailChangeFailed: 'Die E-Mail-Adresse konnte nicht geändert werden.',
+  emailUnchanged: 'Das ist bereits Ihre E-Mail-Adresse.',
 
   // status admin
   incidentTitleRequired: 'Bitte geben Sie einen Titel ein.',

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
 import { PasswordField, passwordMeetsRules, changePasswordRules } from './password.ts';
-import { MfaCode } from './auth.ts';
+import { MfaCode, VerificationCode } from './auth.ts';
+import { plainText } from './text.ts';
 
 export const Country = z.enum(['DE', 'AT', 'CH']);
 export const countryLabels: Record<z.infer<typeof Country>, string> = { DE: 'Deutschland', AT: 'Österreich', CH: 'Schweiz' };
 
-const optionalText = (max: number) => z.string().trim().max(max, messages.invalidInput);
+// Names and the address reach mails, invoice PDFs and the e-invoice: no control characters.
+const optionalText = (max: number) => plainText().trim().max(max, messages.invalidInput);
 
 export const Profile = z.object({
   username: z.string(),
@@ -23,9 +25,13 @@ export const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
-/** Strict: unknown keys such as role or customerId are refused, not silently applied. */
+export const EmailAddress = plainText({ error: messages.NO_KORREKT_EMAIL }).trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL }));
+
+/**
+ * Strict: unknown keys such as role or customerId are refused, not silently applied. The e-mail address
+ * is not part of it: changing it needs the current password and a code (ChangeEmailInput).
+ */
 export const UpdateProfileInput = z.strictObject({
-  email: z.string().trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
   phone: optionalText(40).regex(/^[0-9 +()/-]*$/, 'Bitte geben Sie eine gültige Telefonnummer ein.'),
   street: optionalText(120),
   zipCode: optionalText(12).regex(/^[0-9A-Za-z -]*$/, 'Bitte geben Sie eine gültige Postleitzahl ein.'),
@@ -36,9 +42,22 @@ export const UpdateProfileInput = z.strictObject({
 }, { error: messages.invalidInput });
 export type UpdateProfileInput = z.infer<typeof UpdateProfileInput>;
 
+/** The profile form: the saved fields plus the e-mail field, whose change runs through ChangeEmailInput. */
+export const ProfileFormInput = UpdateProfileInput.extend({ email: EmailAddress });
+export type ProfileFormInput = z.infer<typeof ProfileFormInput>;
+
+const CurrentPassword = z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024);
+
+/** Step 1 of an e-mail change: the new address and the current password; a code goes to the new address. */
+export const ChangeEmailInput = z.strictObject({ newEmail: EmailAddress, currentPassword: CurrentPassword }, { error: messages.invalidInput });
+export type ChangeEmailInput = z.infer<typeof ChangeEmailInput>;
+/** Step 2: the code from the new address; only then the address changes. */
+export const ConfirmEmailChangeInput = z.strictObject({ code: VerificationCode }, { error: messages.invalidInput });
+export type ConfirmEmailChangeInput = z.infer<typeof ConfirmEmailChangeInput>;
+
 export const ChangePasswordInput = z
   .object({
-    currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024),
+    currentPassword: CurrentPassword,
     newPassword: PasswordField,
   })
   .refine((v) => passwordMeetsRules(v.newPassword, changePasswordRules), { message: messages.passwordRulesUnmet, path: ['newPassword'] });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { incidentSeverities, incidentStatuses, maintenanceStatuses, serviceStatuses } from './status-labels.ts';
 import { messages } from './messages.ts';
+import { plainText } from './text.ts';
 
 /* Status page (spec §2.7, §2.8, §3, §4): services, incidents with updates, maintenances. */
 
@@ -71,8 +72,9 @@ export type StatusPageData = z.infer<typeof StatusPageData>;
 
 // ---- inputs ----
 
+// Shown on the public status page: no bidi overrides or other invisible controls (line breaks are fine).
 const requiredText = (max: number, required: string) =>
-  z.string({ error: required }).trim().min(1, required).max(max, statusMessages.textTooLong(max));
+  plainText({ error: required, multiline: true }).trim().min(1, required).max(max, statusMessages.textTooLong(max));
 // Bounded so that every value (and start + 1 hour) round-trips through PostgreSQL and JavaScript dates.
 const DATE_MIN = Date.UTC(2000, 0, 1);
 const DATE_MAX = Date.UTC(2999, 11, 31);

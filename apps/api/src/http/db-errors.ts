@@ -72,3 +72,9 @@ export function safeDbError(err: unknown): Record<string, unknown> {
 export function isQueryError(err: unknown): boolean {
   return causeChain(err).some((e) => typeof e.message === 'string' && e.message.startsWith('Failed query:')) || pgCode(err) !== undefined;
 }
+
+/** A unique index refused the write (PostgreSQL 23505), also when wrapped by Drizzle. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

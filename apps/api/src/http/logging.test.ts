@@ -68,6 +68,7 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
     const reg = await call({ method: 'POST', url: '/api/auth/register', payload: { username, email, password, confirmPassword: password } });
     expect(reg.statusCode).toBe(201);
     const { userId } = reg.json() as { userId: string };
+    await app.jobs.drain();
     const verificationCode = keep('verification code', mail.lastCode(email));
     expect((await call({ method: 'POST', url: '/api/auth/verify-email', payload: { userId, code: verificationCode === 'AAAA' ? 'BBBB' : 'AAAA' } })).statusCode).toBe(400);
     expect((await call({ method: 'POST', url: '/api/auth/verify-email', payload: { userId, code: verificationCode } })).statusCode).toBe(200);
@@ -115,6 +116,7 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
     // Password reset.
     const requested = await call({ method: 'POST', url: '/api/auth/password-reset/request', payload: { email } });
     expect(requested.statusCode).toBe(200);
+    await app.jobs.drain();
     const resetCode = keep('reset code', mail.lastCode(email));
     const verified = await call({ method: 'POST', url: '/api/auth/password-reset/verify', payload: { resetId: requested.json().resetId, code: resetCode } });
     expect(verified.statusCode).toBe(200);

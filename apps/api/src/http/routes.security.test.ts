@@ -379,9 +379,11 @@ describeEachDatabase('routes: access matrix, fuzzing, headers (security)', (ctx)
   it('refuses mass assignment on the profile: role, unknown keys and prototype keys → 400, nothing applied', async () => {
     const user = await createUser(ctx());
     const before = (await rows(sql`select role, customer_number, password_hash, email from users where id = ${user.user.id}`))[0];
-    const profile = { email: user.email, phone: '+49 30 123', street: 'Hauptstraße 1', zipCode: '10115', city: 'Berlin', country: 'DE', companyName: '', industry: '' };
+    // The e-mail address is no profile field any more: it changes only with password and code (item 11).
+    const profile = { phone: '+49 30 123', street: 'Hauptstraße 1', zipCode: '10115', city: 'Berlin', country: 'DE', companyName: '', industry: '' };
     const attempts: { name: string; payload: string }[] = [
       { name: 'role', payload: JSON.stringify({ ...profile, role: 'owner' }) },
+      { name: 'email', payload: JSON.stringify({ ...profile, email: 'angreifer@example.com' }) },
       { name: 'customerId', payload: JSON.stringify({ ...profile, customerId: '1' }) },
       { name: 'passwordHash', payload: JSON.stringify({ ...profile, passwordHash: 'x' }) },
       { name: 'totpEnabled', payload: JSON.stringify({ ...profile, totpEnabled: false }) },
@@ -444,7 +446,7 @@ describeEachDatabase('routes: access matrix, fuzzing, headers (security)', (ctx)
     expect(enabled.statusCode, enabled.body).toBe(200);
     const [stored] = (await rows(sql`select password_hash, totp_secret from users where id = ${user.user.id}`)) as { password_hash: string; totp_secret: string }[];
     expect(stored!.totp_secret).toBeTruthy();
-    const profile = { email: user.email, phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
+    const profile = { phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
     for (const opts of [
       { method: 'GET', url: '/api/auth/me', headers: user.auth },
       { method: 'GET', url: '/api/account/profile', headers: user.auth },

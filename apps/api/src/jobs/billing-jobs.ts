@@ -15,11 +15,11 @@ import {
 } from '../modules/payments/payments.service.ts';
 import { provisionServer } from './provision-server.ts';
 import { enqueueJob, PermanentJobError, type JobRunner } from './queue.ts';
+import { JOB_SEND_MAIL } from './mail-jobs.ts';
 
 type Log = FastifyInstance['log'];
 const JOB_SUSPEND_SERVER = 'suspend-server';
 const JOB_DELETE_SERVER = 'delete-expired-server';
-const JOB_SEND_MAIL = 'send-mail';
 
 /** Every job of the sale and the term, registered in one place. */
 export function registerBillingJobs(runner: JobRunner, app: FastifyInstance) {
@@ -109,10 +109,6 @@ export function registerBillingJobs(runner: JobRunner, app: FastifyInstance) {
       headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signPayload(body, payments.webhookSecret) },
     });
     if (res.statusCode >= 300) throw new Error(`webhook answered ${res.statusCode}`);
-  });
-
-  runner.register(JOB_SEND_MAIL, async ({ payload }) => {
-    await deps().mail.send(payload.message as never);
   });
 
   runner.register(JOB_SUSPEND_SERVER, async ({ payload }) => {

@@ -26,28 +26,30 @@ export async function hitCounter(db: Db, rule: LimitRule): Promise<Counter> {
   return { count: Number(row.count), retryAfter: Number(row.retry_after) };
 }
 
-export async function peekCounter(db: Db, rule: LimitRule): Promise<Counter> {
-  const result = await db.execute(sql`
-    select count, extract(epoch from (window_start + make_interval(secs => ${rule.windowSeconds}) - now()))::float as retry_after
-    from rate_limits where key = ${rule.key} and window_start >= now() - make_interval(secs => ${rule.windowSeconds})`);
-  const row = rowsOf(result)[0] as { count: number; retry_after: number } | undefined;
-  return row ? { count: Number(row.count), retryAfter: Number(row.retry_after) } : { count: 0, retryAfter: 0 };
-}
-
 export async function resetCounter(db: Db, key: string) {
   await db.execute(sql`delete from rate_limits where key = ${key}`);
 }
 
-/** Counts the request and throws 429 with Retry-After once the limit is exceeded. */
+/**
+ * Counts the request and throws 429 with Retry-After once the limit is exceeded. The count comes
+ * first and the check second, in one upsert that returns the new value: of any number of parallel
+ * requests exactly `limit` see a count within the limit, so a burst cannot run more checks (password,
+ * TOTP, code) than the limit allows. Never peek at a counter and count later; that is the race the
+ * outside review found (200 parallel logins ran 150 password checks against a limit of 10).
+ */
 export async function enforceLimit(db: Db, rule: LimitRule) {
   const c = await hitCounter(db, rule);
   if (c.count > rule.limit) throw tooManyRequests(c.retryAfter);
 }
 
-/** Throws 429 when the counter already reached its limit (used for failure-only counters). */
-export async function assertBelowLimit(db: Db, rule: LimitRule) {
-  const c = await peekCounter(db, rule);
-  if (c.count >= rule.limit) throw tooManyRequests(c.retryAfter);
+/**
+ * Gives a counted attempt back, for limits that should only be used up by failures (a correct login
+ * from a shared office address). Only after the attempt passed `enforceLimit`.
+ */
+export async function refundAttempt(db: Db, rule: LimitRule) {
+  await db.execute(sql`
+    update rate_limits set count = greatest(count - 1, 0)
+    where key = ${rule.key} and window_start >= now() - make_interval(secs => ${rule.windowSeconds})`);
 }
 
 /** node-postgres returns { rows }, PGlite returns { rows } too, but typed differently. */

@@ -18,15 +18,30 @@ interface Options {
 
 let refreshing: Promise<boolean> | null = null;
 
-/** Trades the HttpOnly refresh cookie for a new access token; one refresh at a time. */
-export function refreshAccessToken(): Promise<boolean> {
-  refreshing ??= fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin' })
-    .then(async (res) => {
-      if (!res.ok) return false;
-      const data = (await res.json()) as { token: string };
-      setToken(data.token);
-      return true;
-    })
+/**
+ * Serialises refreshes across the tabs of this browser where Web Locks exist (all current browsers).
+ * request() resolves with the task's result; lib.dom types it as a nested promise, hence the then().
+ */
+const acrossTabs = (task: () => Promise<boolean>): Promise<boolean> =>
+  typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('hp-token-refresh', () => task()).then((granted) => granted) : task();
+
+/**
+ * Trades the HttpOnly refresh cookie for a new access token. One refresh at a time: callers in this tab
+ * share the promise, and other tabs wait for the lock. `staleToken` is the token the failed request
+ * carried; when the stored token differs by the time it is our turn, another tab has already refreshed
+ * and this tab simply uses its token. (The server also accepts the just-replaced cookie for 30 s, so
+ * browsers without Web Locks are not signed out either; docs/decisions/002.)
+ */
+export function refreshAccessToken(staleToken: string | null = getToken()): Promise<boolean> {
+  refreshing ??= acrossTabs(async () => {
+    const current = getToken();
+    if (current && current !== staleToken) return true;
+    const res = await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin' });
+    if (!res.ok) return false;
+    const data = (await res.json()) as { token: string };
+    setToken(data.token);
+    return true;
+  })
     .catch(() => false)
     .finally(() => {
       refreshing = null;
@@ -35,11 +50,12 @@ export function refreshAccessToken(): Promise<boolean> {
 }
 
 export async function api<T>(path: string, opts: Options = {}): Promise<T> {
+  let sentToken: string | null = null;
   const send = () => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const token = getToken();
-    if (token && !opts.anonymous) headers.authorization = `Bearer ${token}`;
+    sentToken = getToken();
+    if (sentToken && !opts.anonymous) headers.authorization = `Bearer ${sentToken}`;
     return fetch(`/api${path}`, {
       method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
       headers,
@@ -52,7 +68,7 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
   try {
     res = await send();
     if (res.status === 401 && !opts.anonymous && getToken()) {
-      if (await refreshAccessToken()) res = await send();
+      if (await refreshAccessToken(sentToken)) res = await send();
       else clearToken();
     }
   } catch (err) {

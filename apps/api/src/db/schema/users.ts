@@ -39,19 +39,27 @@ export const sessions = pgTable('sessions', {
   role: text('role').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * When the refresh token was last rotated. Within a short grace window the immediately previous token
+   * still yields the current one (two tabs refreshing at once); later it counts as theft.
+   */
+  rotatedAt: timestamp('rotated_at', { withTimezone: true }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   userAgent: text('user_agent').notNull().default(''),
 }, (t) => [index('sessions_user_idx').on(t.userId), uniqueIndex('sessions_refresh_idx').on(t.refreshTokenHash)]);
 
-/** E-mail verification and password-reset codes. Only a keyed hash of the code is stored. */
+/** E-mail verification, password-reset and e-mail-change codes. Only a keyed hash of the code is stored. */
 export const oneTimeCodes = pgTable('one_time_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-  purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+  purpose: text('purpose', { enum: ['verify_email', 'reset_password', 'change_email'] }).notNull(),
   /** Keyed hash of the normalised e-mail address: throttles reset requests for known and unknown addresses alike. */
   emailKey: text('email_key'),
+  /** Null until the mail job draws the code (and for requests that must never succeed). */
   codeHash: text('code_hash'),
+  /** change_email: the address the code was sent to and that a correct code makes the account's. */
+  newEmail: text('new_email'),
   attempts: integer('attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -26,6 +26,19 @@ export const passwordChangedMail = (to: string, username: string): MailMessage =
   text: `Hallo ${username},\n\nIhr Passwort wurde soeben geändert. Alle anderen Sitzungen wurden abgemeldet. Wenn Sie das nicht waren, wenden Sie sich bitte sofort an den Support.${signature}`,
 });
 
+export const emailChangeCodeMail = (to: string, username: string, code: string): MailMessage => ({
+  to,
+  subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse',
+  text: `Hallo ${username},\n\nSie möchten diese Adresse für Ihr Konto verwenden. Ihr Bestätigungscode lautet: ${code}\n\nDer Code ist 10 Minuten gültig. Erst nach der Eingabe des Codes wird die neue Adresse verwendet. Wenn Sie das nicht angefordert haben, können Sie diese Nachricht ignorieren.${signature}`,
+});
+
+/** To the previous address after a confirmed change, with the way to report it. */
+export const emailChangedMail = (to: string, username: string, newEmail: string, supportEmail: string): MailMessage => ({
+  to,
+  subject: 'Die E-Mail-Adresse Ihres Kontos wurde geändert',
+  text: `Hallo ${username},\n\ndie E-Mail-Adresse Ihres Kontos wurde soeben auf ${newEmail} geändert. Nachrichten zu Ihrem Konto gehen ab jetzt an diese Adresse.\n\nFalls Sie das nicht waren, ändern Sie Ihr Passwort und wenden Sie sich an den Support: ${supportEmail}${signature}`,
+});
+
 const germanDate = (d: Date) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
 
 export const invoiceMail = (to: string, name: string, kind: 'invoice' | 'credit_note', number: string, amount: string, attachments: NonNullable<MailMessage['attachments']>): MailMessage => ({

@@ -1,15 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiError, ChangePasswordInput, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult, UpdateProfileInput } from '@hp/contract';
+import {
+  ApiError, ChangeEmailInput, ChangePasswordInput, ConfirmEmailChangeInput, MessageResult, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult,
+  UpdateProfileInput,
+} from '@hp/contract';
 import { REFRESH_COOKIE, REFRESH_TTL_DAYS } from '../auth/sessions.ts';
-import { changePassword, disableMfa, enableMfa, getProfile, startMfaSetup, updateProfile } from './accounts.service.ts';
+import { changePassword, confirmEmailChange, disableMfa, enableMfa, getProfile, requestEmailChange, startMfaSetup, updateProfile } from './accounts.service.ts';
 
-const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
+const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 429: ApiError };
 
 export async function accountRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const deps = app.deps;
+  const deps = { ...app.deps, jobs: app.jobs };
   const secure = deps.env.publicUrl.startsWith('https://');
 
   r.get('/api/account/profile', {
@@ -19,8 +22,21 @@ export async function accountRoutes(app: FastifyInstance) {
 
   r.put('/api/account/profile', {
     config: { access: 'customer' },
-    schema: { tags: ['account'], summary: 'Profil speichern', security: [{ bearer: [] }], body: UpdateProfileInput, response: { 200: Profile, ...errors } },
+    schema: { tags: ['account'], summary: 'Profil speichern (ohne E-Mail-Adresse)', security: [{ bearer: [] }], body: UpdateProfileInput, response: { 200: Profile, ...errors } },
   }, async (req) => updateProfile(deps, req.user!, req.body));
+
+  r.post('/api/account/email', {
+    config: { access: 'customer' },
+    schema: {
+      tags: ['account'], summary: 'E-Mail-Adresse ändern, Schritt 1: aktuelles Passwort, Code an die neue Adresse', security: [{ bearer: [] }],
+      body: ChangeEmailInput, response: { 200: MessageResult, ...errors },
+    },
+  }, async (req) => requestEmailChange(deps, req.user!, req.body));
+
+  r.post('/api/account/email/confirm', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'E-Mail-Adresse ändern, Schritt 2: Code bestätigen', security: [{ bearer: [] }], body: ConfirmEmailChangeInput, response: { 200: Profile, ...errors } },
+  }, async (req) => confirmEmailChange(deps, req.user!, req.body));
 
   r.post('/api/account/password', {
     config: { access: 'customer' },
@@ -38,7 +54,7 @@ export async function accountRoutes(app: FastifyInstance) {
 
   r.post('/api/account/mfa/enable', {
     config: { access: 'customer' },
-    schema: { tags: ['account'], summary: 'TOTP mit einem Code aktivieren; liefert die Backup-Codes einmalig', security: [{ bearer: [] }], body: MfaEnableInput, response: { 200: MfaEnableResult, ...errors } },
+    schema: { tags: ['account'], summary: 'TOTP mit einem Code aktivieren (beendet alle anderen Sitzungen); liefert die Backup-Codes einmalig', security: [{ bearer: [] }], body: MfaEnableInput, response: { 200: MfaEnableResult, ...errors } },
   }, async (req) => enableMfa(deps, req.user!, req.body));
 
   r.post('/api/account/mfa/disable', {

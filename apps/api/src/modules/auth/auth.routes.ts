@@ -18,7 +18,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError };
 
 export async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const deps = { ...app.deps, log: app.log };
+  const deps = { ...app.deps, log: app.log, jobs: app.jobs };
   const secure = app.deps.env.publicUrl.startsWith('https://');
 
   const setRefreshCookie = (reply: FastifyReply, value: string) =>

@@ -53,7 +53,13 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
   const completeReset = (resetToken: string, newPassword: string) =>
     call({ method: 'POST', url: '/api/auth/password-reset/complete', payload: { resetToken, newPassword } });
   const refresh = (cookie: string) => call({ method: 'POST', url: '/api/auth/refresh', cookies: { [REFRESH_COOKIE]: cookie } });
-  const lastCode = (email: string) => {
+  /** Mails leave through the job queue (review item 15): deliver what is queued, then read the outbox. */
+  const sentMail = async () => {
+    await ctx().app.jobs.drain();
+    return ctx().mail.sent;
+  };
+  const lastCode = async (email: string) => {
+    await sentMail();
     const code = ctx().mail.lastCode(email);
     expect(code, `a code was mailed to ${email}`).toMatch(/^[A-Z0-9]{4}$/);
     return code!;
@@ -64,13 +70,13 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     const candidates = Array.from({ length: 10 }, (_, i) => alphabet[(i * 7 + n) % 36]!.repeat(4)).filter((c) => c !== code);
     return candidates[0]!;
   };
-  const resetMailsTo = (email: string) => ctx().mail.sent.filter((m) => m.to === email && m.subject === 'Passwort zurücksetzen').length;
+  const resetMailsTo = async (email: string) => (await sentMail()).filter((m) => m.to === email && m.subject === 'Passwort zurücksetzen').length;
 
   /** A verified account created through the API (registration + mailed code). */
   async function registeredAndVerified(password = STRONG_PASSWORD) {
     const reg = await register({ password });
     expect(reg.res.statusCode, reg.res.body).toBe(201);
-    const verified = await verifyEmail(reg.userId, lastCode(reg.email));
+    const verified = await verifyEmail(reg.userId, await lastCode(reg.email));
     expect(verified.statusCode, verified.body).toBe(200);
     return reg;
   }
@@ -78,7 +84,7 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
   async function resetPassword(email: string, newPassword: string) {
     const requested = await requestReset(email);
     expect(requested.statusCode, requested.body).toBe(200);
-    const verified = await verifyReset(requested.json().resetId, lastCode(email));
+    const verified = await verifyReset(requested.json().resetId, await lastCode(email));
     expect(verified.statusCode, verified.body).toBe(200);
     const { resetToken } = verified.json() as { resetToken: string };
     const completed = await completeReset(resetToken, newPassword);
@@ -191,7 +197,7 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     expect(taken.userId).toMatch(UUID);
     expect(fresh.userId).toMatch(UUID);
     expect(await rows(sql`select id from users where username = ${takenName}`)).toHaveLength(0);
-    expect(ctx().mail.sent.some((m) => m.to === known.email && m.subject.startsWith('Registrierungsversuch'))).toBe(true);
+    expect((await sentMail()).some((m) => m.to === known.email && m.subject.startsWith('Registrierungsversuch'))).toBe(true);
     // The follow-up calls the verification page makes must not tell the two apart either.
     const resendFresh = await call({ method: 'POST', url: '/api/auth/verify-email/resend', payload: { userId: fresh.userId } });
     const resendTaken = await call({ method: 'POST', url: '/api/auth/verify-email/resend', payload: { userId: taken.userId } });
@@ -216,11 +222,11 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     const againUnknown = await requestReset(unknownEmail);
     expect(againKnown.statusCode).toBe(400);
     expect(withoutRequestId(againUnknown.json())).toEqual(withoutRequestId(againKnown.json()));
-    const wrongKnown = await verifyReset(knownReset.json().resetId, otherCode(lastCode(known.email)));
+    const wrongKnown = await verifyReset(knownReset.json().resetId, otherCode(await lastCode(known.email)));
     const wrongUnknown = await verifyReset(unknownReset.json().resetId, 'ZZZZ');
     expect(wrongKnown.statusCode).toBe(400);
     expect(withoutRequestId(wrongUnknown.json())).toEqual(withoutRequestId(wrongKnown.json()));
-    expect(ctx().mail.sent.filter((m) => m.to === unknownEmail)).toHaveLength(0);
+    expect((await sentMail()).filter((m) => m.to === unknownEmail)).toHaveLength(0);
   });
 
   // ── Codes: single use, bound to account and purpose, 5 tries, 10 minutes, one reset mail (6.5, 6.6, 2.4.1) ──
@@ -229,14 +235,14 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
 
     // A used code fails (verification and reset).
     const used = await register();
-    const usedCode = lastCode(used.email);
+    const usedCode = await lastCode(used.email);
     expect((await verifyEmail(used.userId, usedCode)).statusCode).toBe(200);
     const reused = await verifyEmail(used.userId, usedCode);
     expect(reused.statusCode).toBe(400);
     expect(reused.json().error).toEqual({ code: 'INVALID_CODE', message: messages.invalidVerificationCode });
     const resetUser = await createUser(ctx());
     const firstReset = await requestReset(resetUser.email);
-    const resetCode = lastCode(resetUser.email);
+    const resetCode = await lastCode(resetUser.email);
     expect((await verifyReset(firstReset.json().resetId, resetCode)).statusCode).toBe(200);
     const resetReused = await verifyReset(firstReset.json().resetId, resetCode);
     expect(resetReused.statusCode).toBe(400);
@@ -245,8 +251,8 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     // A verification code of account A fails for account B.
     const a = await register();
     const b = await register();
-    const codeA = lastCode(a.email);
-    const codeB = lastCode(b.email);
+    const codeA = await lastCode(a.email);
+    const codeB = await lastCode(b.email);
     expect(codeA, 'two random codes collided; rerun').not.toBe(codeB);
     expect((await verifyEmail(b.userId, codeA)).statusCode).toBe(400);
     expect(await rows(sql`select id from users where id = ${b.userId} and email_verified_at is not null`)).toHaveLength(0);
@@ -255,9 +261,9 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
 
     // A reset code fails as a verification code, and a verification code fails as a reset code.
     const both = await register();
-    const verificationCode = lastCode(both.email);
+    const verificationCode = await lastCode(both.email);
     const reset = await requestReset(both.email);
-    const resetCodeOfBoth = lastCode(both.email);
+    const resetCodeOfBoth = await lastCode(both.email);
     expect(resetCodeOfBoth, 'two random codes collided; rerun').not.toBe(verificationCode);
     expect((await verifyEmail(both.userId, resetCodeOfBoth)).statusCode).toBe(400);
     expect((await verifyReset(reset.json().resetId, verificationCode)).statusCode).toBe(400);
@@ -266,7 +272,7 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
 
     // The 6th try fails even with the right code.
     const tries = await register();
-    const right = lastCode(tries.email);
+    const right = await lastCode(tries.email);
     const ip = nextIp();
     for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
       const wrong = await verifyEmail(tries.userId, otherCode(right, i), ip);
@@ -282,7 +288,7 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     // The same for reset codes.
     const resetTries = await createUser(ctx());
     const resetTriesId = (await requestReset(resetTries.email)).json().resetId as string;
-    const rightReset = lastCode(resetTries.email);
+    const rightReset = await lastCode(resetTries.email);
     for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) expect((await verifyReset(resetTriesId, otherCode(rightReset, i), ip)).statusCode).toBe(400);
     expect((await verifyReset(resetTriesId, rightReset, ip)).statusCode).toBe(400);
 
@@ -290,16 +296,17 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     const [lifetime] = await rows<{ seconds: number }>(sql`select extract(epoch from expires_at - created_at)::float as seconds from one_time_codes where user_id = ${tries.userId}`);
     expect(Number(lifetime!.seconds)).toBeLessThanOrEqual(CODE_TTL_MINUTES * 60 + 1);
     const old = await register();
-    const oldCode = lastCode(old.email);
+    const oldCode = await lastCode(old.email);
     await db.execute(sql`update one_time_codes set created_at = now() - interval '10 minutes 1 second', expires_at = now() - interval '1 second' where user_id = ${old.userId}`);
     expect((await verifyEmail(old.userId, oldCode)).statusCode).toBe(400);
     const almost = await register();
     await db.execute(sql`update one_time_codes set created_at = now() - interval '9 minutes', expires_at = now() + interval '1 minute' where user_id = ${almost.userId}`);
-    expect((await verifyEmail(almost.userId, lastCode(almost.email))).statusCode).toBe(200);
+    expect((await verifyEmail(almost.userId, await lastCode(almost.email))).statusCode).toBe(200);
     const oldReset = await createUser(ctx());
     const oldResetId = (await requestReset(oldReset.email)).json().resetId as string;
+    const oldResetCode = await lastCode(oldReset.email);
     await db.execute(sql`update one_time_codes set created_at = now() - interval '10 minutes 1 second', expires_at = now() - interval '1 second' where id = ${oldResetId}`);
-    expect((await verifyReset(oldResetId, lastCode(oldReset.email))).statusCode).toBe(400);
+    expect((await verifyReset(oldResetId, oldResetCode)).statusCode).toBe(400);
 
     // 20 parallel reset requests for one address → exactly one mail and one 200 (each from its own address).
     const target = await createUser(ctx());
@@ -310,22 +317,22 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
       expect(r.statusCode).toBe(400);
       expect(r.json().error).toEqual({ code: 'RESET_TOO_EARLY', message: messages.resetTooEarly });
     }
-    expect(resetMailsTo(target.email)).toBe(1);
+    expect(await resetMailsTo(target.email)).toBe(1);
     expect(await rows(sql`select id from one_time_codes where user_id = ${target.user.id} and purpose = 'reset_password'`)).toHaveLength(1);
 
     // A second request within 5 minutes is refused with the spec's message; after 5 minutes it works again.
     const again = await createUser(ctx());
     expect((await requestReset(again.email)).statusCode).toBe(200);
-    const firstCode = lastCode(again.email);
+    const firstCode = await lastCode(again.email);
     const tooEarly = await requestReset(again.email);
     expect(tooEarly.statusCode).toBe(400);
     expect(tooEarly.json().error.message).toBe('Es kann nur alle 5 Minuten ein Code angefordert werden.');
-    expect(resetMailsTo(again.email)).toBe(1);
+    expect(await resetMailsTo(again.email)).toBe(1);
     await db.execute(sql`update one_time_codes set created_at = now() - interval '5 minutes 1 second' where user_id = ${again.user.id}`);
     const later = await requestReset(again.email);
     expect(later.statusCode).toBe(200);
-    expect(resetMailsTo(again.email)).toBe(2);
-    const secondCode = lastCode(again.email);
+    expect(await resetMailsTo(again.email)).toBe(2);
+    const secondCode = await lastCode(again.email);
     if (secondCode !== firstCode) expect((await verifyReset(later.json().resetId, firstCode)).statusCode).toBe(400);
     expect((await verifyReset(later.json().resetId, secondCode)).statusCode).toBe(200);
 
@@ -336,7 +343,7 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     expect((await me(flow.token)).statusCode).toBe(200);
     const newPassword = 'Neues!Passwort';
     const { resetToken } = await resetPassword(flow.email, newPassword);
-    expect(ctx().mail.sent.some((m) => m.to === flow.email && m.subject === 'Ihr Passwort wurde geändert')).toBe(true);
+    expect((await sentMail()).some((m) => m.to === flow.email && m.subject === 'Ihr Passwort wurde geändert')).toBe(true);
     expect((await me(flow.token)).statusCode).toBe(401);
     expect((await me(otherSession.json().token)).statusCode).toBe(401);
     expect((await refresh(flow.refreshToken)).statusCode).toBe(401);
@@ -468,7 +475,7 @@ describeEachDatabase('accounts and sessions (security)', (ctx) => {
     expect((await me(pending.json().mfaToken)).statusCode).toBe(401);
     // And a real reset token.
     const requested = await requestReset(mfaUser.email);
-    const verified = await verifyReset(requested.json().resetId, lastCode(mfaUser.email));
+    const verified = await verifyReset(requested.json().resetId, await lastCode(mfaUser.email));
     expect((await me(verified.json().resetToken)).statusCode).toBe(401);
   });
 

@@ -5,14 +5,20 @@ import type { Deps } from '../../app.ts';
 import { users, oneTimeCodes, backupCodes } from '../../db/schema/index.ts';
 import { AppError, badRequest, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { assertBelowLimit, enforceLimit, hitCounter, peekCounter, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
+import { enforceLimit, hitCounter, refundAttempt, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
 import { decryptSecret, hmac } from '../../lib/secrets.ts';
 import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
-import { passwordChangedMail, registrationAttemptMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
+import { passwordChangedMail, registrationAttemptMail } from '../../drivers/mail/templates.ts';
+import type { JobRunner } from '../../jobs/queue.ts';
+import { enqueueCodeMail, enqueueMail } from '../../jobs/mail-jobs.ts';
 import { consumeCode, issueCode } from './codes.ts';
 import { openSession, revokeAllSessions } from './sessions.ts';
 
-type AuthDeps = Pick<Deps, 'db' | 'mail' | 'secrets'> & { log?: { error: (obj: object, msg: string) => void } };
+type AuthDeps = Pick<Deps, 'db' | 'secrets'> & {
+  log?: { error: (obj: object, msg: string) => void };
+  /** Wakes the job runner after a mail was queued (tests drain the queue themselves). */
+  jobs?: Pick<JobRunner, 'kick'>;
+};
 
 export const RESEND_BLOCK_SECONDS = 60;
 export const RESET_INTERVAL_SECONDS = 5 * 60;
@@ -24,20 +30,17 @@ export const limits = {
   codeTriesPerIp: 30,
   resetRequestsPerIp: 10,
   mfaTriesPerAccount: 10,
+  /** Password change, e-mail change and MFA off ask for the current password: shared per account. */
+  currentPasswordPerAccount: 10,
 };
 
 const emailKey = (deps: AuthDeps, email: string) => hmac(deps.secrets.hmacKey, `email:${email.trim().toLowerCase()}`);
 
-/** Mail failures must not turn a stored change into an error; the user can ask for a new code. */
-async function sendMail(deps: AuthDeps, message: Parameters<AuthDeps['mail']['send']>[0]) {
-  try {
-    await deps.mail.send(message);
-    return true;
-  } catch (err) {
-    deps.log?.error({ err: { message: (err as Error).message } }, 'mail delivery failed');
-    return false;
-  }
-}
+/**
+ * Mails go out through durable jobs (jobs/mail-jobs.ts), never on the request path: the answer does
+ * not wait for (or depend on) the mail server, and known and unknown addresses take the same time.
+ */
+const wakeMailer = (deps: AuthDeps) => deps.jobs?.kick();
 
 // ── Registration and e-mail verification ────────────────────────────────────────────────────────
 
@@ -56,7 +59,8 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
   }
   const passwordHash = await hashPassword(input.password);
   if (taken.length) {
-    await sendMail(deps, registrationAttemptMail(email));
+    await enqueueMail(deps.db, registrationAttemptMail(email));
+    wakeMailer(deps);
     return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
   const inserted = await deps.db.insert(users).values({ username, email, passwordHash, role: 'customer' }).onConflictDoNothing().returning({ id: users.id });
@@ -67,8 +71,9 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
     if (again.length) throw badRequest('DATA_EXISTS', messages.DATA_EXISTS);
     return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
-  const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: created.id, purpose: 'verify_email' });
-  await sendMail(deps, verificationMail(email, username, code!));
+  const issued = await issueCode(deps.db, { userId: created.id, purpose: 'verify_email' });
+  await enqueueCodeMail(deps.db, issued.id);
+  wakeMailer(deps);
   return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: created.id };
 }
 
@@ -83,13 +88,15 @@ async function stubAccountId(deps: AuthDeps) {
 }
 const stubResendRule = (userId: string) => ({ key: `resend-stub:${userId}`, limit: 1, windowSeconds: RESEND_BLOCK_SECONDS });
 
+const codeIpRule = (ip: string) => ({ key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+
 export async function verifyEmail(deps: AuthDeps, input: { userId: string; code: string }, ip: string) {
-  await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const ipRule = codeIpRule(ip);
+  await enforceLimit(deps.db, ipRule);
   const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { userId: input.userId, purpose: 'verify_email' }, input.code);
-  if (!ok) {
-    await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
-    throw badRequest('INVALID_CODE', messages.invalidVerificationCode);
-  }
+  if (!ok) throw badRequest('INVALID_CODE', messages.invalidVerificationCode);
+  // Only wrong codes use up the address's budget.
+  await refundAttempt(deps.db, ipRule);
   await deps.db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, ok.userId), isNull(users.emailVerifiedAt)));
   return { message: messages.emailVerified };
 }
@@ -100,15 +107,15 @@ export async function resendVerification(deps: AuthDeps, input: { userId: string
   const user = await deps.db.query.users.findFirst({ where: eq(users.id, input.userId) });
   if (!user || user.emailVerifiedAt) {
     // Same answers as for a real, unverified account: blocked for 60 s after each (pretended) code.
-    const stub = await peekCounter(deps.db, stubResendRule(input.userId));
-    if (stub.count > 0) throw tooManyRequests(Math.ceil(stub.retryAfter), messages.resendTooEarly, 'RESEND_TOO_EARLY');
-    await hitCounter(deps.db, stubResendRule(input.userId));
+    const stub = await hitCounter(deps.db, stubResendRule(input.userId));
+    if (stub.count > 1) throw tooManyRequests(Math.ceil(stub.retryAfter), messages.resendTooEarly, 'RESEND_TOO_EARLY');
     return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
   }
   const wait = await secondsUntilResend(deps, user.id);
   if (wait > 0) throw tooManyRequests(wait, messages.resendTooEarly, 'RESEND_TOO_EARLY');
-  const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
-  if (!(await sendMail(deps, verificationMail(user.email, user.username, code!)))) throw new AppError(503, 'MAIL_FAILED', messages.resendError);
+  const issued = await issueCode(deps.db, { userId: user.id, purpose: 'verify_email' });
+  await enqueueCodeMail(deps.db, issued.id);
+  wakeMailer(deps);
   return { retryAfterSeconds: RESEND_BLOCK_SECONDS };
 }
 
@@ -125,24 +132,25 @@ async function secondsUntilResend(deps: AuthDeps, userId: string) {
 export async function login(deps: AuthDeps, input: LoginInput, ip: string, userAgent: string) {
   const name = input.username.trim().toLowerCase();
   const ipRule = { key: `login-ip:${ip}`, limit: limits.loginPerIp, windowSeconds: WINDOW };
-  await assertBelowLimit(deps.db, ipRule);
+  // Count first, check second (lib/rate-limit.ts): a parallel burst runs at most `limit` password checks.
+  await enforceLimit(deps.db, ipRule);
 
   const user = await deps.db.query.users.findFirst({ where: or(sql`lower(${users.username}) = ${name}`, sql`lower(${users.email}) = ${name}`) });
   // Keyed by the account, not by the name typed: user name and e-mail address share one budget.
   const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, user ? `user:${user.id}` : name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
-  await assertBelowLimit(deps.db, accountRule);
+  await enforceLimit(deps.db, accountRule);
   const valid = user ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
-  if (!user || !valid) {
-    await hitCounter(deps.db, ipRule);
-    await hitCounter(deps.db, accountRule);
-    throw unauthorized(messages.invalidLogin, 'INVALID_DATA');
-  }
+  if (!user || !valid) throw unauthorized(messages.invalidLogin, 'INVALID_DATA');
+  // Only failures use up the budgets: the right password gives its attempt back (an office behind one
+  // address) and clears the account's failures from this address.
+  await refundAttempt(deps.db, ipRule);
   await resetCounter(deps.db, accountRule.key);
   if (user.disabledAt) throw new AppError(403, 'ACCOUNT_DISABLED', messages.accountDisabled);
   if (!user.emailVerifiedAt) {
     if ((await secondsUntilResend(deps, user.id)) <= 0) {
-      const { code } = await issueCode(deps.db, deps.secrets.hmacKey, { userId: user.id, purpose: 'verify_email' });
-      await sendMail(deps, verificationMail(user.email, user.username, code!));
+      const issued = await issueCode(deps.db, { userId: user.id, purpose: 'verify_email' });
+      await enqueueCodeMail(deps.db, issued.id);
+      wakeMailer(deps);
     }
     throw new AppError(403, 'EMAIL_NOT_VERIFIED', messages.emailNotVerified, { userId: user.id });
   }
@@ -175,11 +183,26 @@ export async function acceptTotp(deps: Pick<Deps, 'db' | 'secrets'>, user: { id:
   return updated.length === 1;
 }
 
+/** TOTP and backup-code tries per account, shared by the login and switching MFA off. */
+export const mfaRule = (userId: string) => ({ key: `mfa-account:${userId}`, limit: limits.mfaTriesPerAccount, windowSeconds: WINDOW });
+
+/**
+ * Checks the current password before a sensitive change (password, e-mail address, MFA off). Limited
+ * per account like the login, counted before the check: a stolen access token is no licence to guess
+ * the password. The right password clears the failures.
+ */
+export async function checkCurrentPassword(deps: Pick<Deps, 'db'>, user: { id: string; passwordHash: string }, password: string) {
+  const rule = { key: `current-password-account:${user.id}`, limit: limits.currentPasswordPerAccount, windowSeconds: WINDOW };
+  await enforceLimit(deps.db, rule);
+  if (!(await verifyPassword(user.passwordHash, password))) throw badRequest('CURRENT_PASSWORD_WRONG', messages.currentPasswordWrong);
+  await resetCounter(deps.db, rule.key);
+}
+
 export async function completeMfaLogin(deps: AuthDeps, input: { mfaToken: string; code?: string; backupCode?: string }, userAgent: string) {
   const claims = await verifyToken(deps.secrets.jwtKey, input.mfaToken, 'mfa');
   if (!claims) throw unauthorized(messages.sessionExpired, 'MFA_TOKEN_INVALID');
-  const rule = { key: `mfa-account:${claims.sub}`, limit: limits.mfaTriesPerAccount, windowSeconds: WINDOW };
-  await assertBelowLimit(deps.db, rule);
+  const rule = mfaRule(claims.sub);
+  await enforceLimit(deps.db, rule);
   const user = await deps.db.query.users.findFirst({ where: eq(users.id, claims.sub) });
   if (!user || !user.totpEnabled || !user.totpSecret || user.disabledAt) throw unauthorized(messages.sessionExpired, 'MFA_TOKEN_INVALID');
 
@@ -192,10 +215,7 @@ export async function completeMfaLogin(deps: AuthDeps, input: { mfaToken: string
       .returning({ id: backupCodes.id });
     ok = used.length === 1;
   }
-  if (!ok) {
-    await hitCounter(deps.db, rule);
-    throw badRequest('MFA_INVALID', input.backupCode ? messages.mfaBackupCodeInvalid : messages.mfaWrongCode);
-  }
+  if (!ok) throw badRequest('MFA_INVALID', input.backupCode ? messages.mfaBackupCodeInvalid : messages.mfaWrongCode);
   await resetCounter(deps.db, rule.key);
   return finishLogin(deps, user, userAgent);
 }
@@ -216,11 +236,13 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
       .limit(1);
     if (recent.length) return null;
     const user = await tx.query.users.findFirst({ where: sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}` });
-    const issued = await issueCode(tx, deps.secrets.hmacKey, { userId: user && !user.disabledAt ? user.id : null, purpose: 'reset_password', emailKey: key });
-    return { resetId: issued.id, code: issued.code, user };
+    const issued = await issueCode(tx, { userId: user && !user.disabledAt ? user.id : null, purpose: 'reset_password', emailKey: key });
+    // Queued for unknown addresses too (the job finds no account and sends nothing): the same work.
+    await enqueueCodeMail(tx, issued.id);
+    return { resetId: issued.id };
   });
   if (!outcome) throw badRequest('RESET_TOO_EARLY', messages.resetTooEarly);
-  if (outcome.user && outcome.code) await sendMail(deps, resetMail(outcome.user.email, outcome.user.username, outcome.code));
+  wakeMailer(deps);
   return { resetId: outcome.resetId };
 }
 
@@ -230,13 +252,12 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
  * left the page can still use the mailed code. The tries are counted per code either way.
  */
 export async function verifyResetCode(deps: AuthDeps, input: { resetId?: string; email?: string; code: string }, ip: string) {
-  await assertBelowLimit(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
+  const ipRule = codeIpRule(ip);
+  await enforceLimit(deps.db, ipRule);
   const target = input.resetId ? { id: input.resetId } : { emailKey: emailKey(deps, input.email ?? '') };
   const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { ...target, purpose: 'reset_password' }, input.code);
-  if (!ok) {
-    await hitCounter(deps.db, { key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
-    throw badRequest('INVALID_CODE', messages.invalidOrExpiredCode);
-  }
+  if (!ok) throw badRequest('INVALID_CODE', messages.invalidOrExpiredCode);
+  await refundAttempt(deps.db, ipRule);
   return { resetToken: await signToken(deps.secrets.jwtKey, { sub: ok.userId, pur: 'password_reset', cid: ok.id }, RESET_TOKEN_TTL_SECONDS) };
 }
 
@@ -252,6 +273,7 @@ export async function completePasswordReset(deps: AuthDeps, input: { resetToken:
   const [user] = await deps.db.update(users).set({ passwordHash }).where(eq(users.id, claims.sub)).returning({ email: users.email, username: users.username });
   if (!user) throw badRequest('RESET_FAILED', messages.resetFailed);
   await revokeAllSessions(deps.db, claims.sub);
-  await sendMail(deps, passwordChangedMail(user.email, user.username));
+  await enqueueMail(deps.db, passwordChangedMail(user.email, user.username));
+  wakeMailer(deps);
   return { message: messages.passwordChanged };
 }

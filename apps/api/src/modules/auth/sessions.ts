@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Role } from '@hp/contract';
 import type { Db } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
@@ -34,24 +34,49 @@ export function parseRefreshToken(value: string | undefined) {
   return { sessionId, secret };
 }
 
+/** How long the immediately previous refresh token still yields the current one (two tabs, one cookie). */
+export const REFRESH_GRACE_SECONDS = 30;
+
 /**
- * Rotates the refresh token. Presenting an already-rotated token means it was copied: the whole
- * session is revoked (refresh token reuse detection).
+ * The successor of a refresh secret is derived from it (keyed), not drawn at random: a second refresh
+ * with the same cookie can then be handed the very same successor without the server storing it.
+ * Without the key nobody can compute it.
+ */
+const successorOf = (secrets: Secrets, sessionId: string, secret: string) => hmac(secrets.hmacKey, `refresh:${sessionId}:${secret}`);
+
+/**
+ * Rotates the refresh token. Reuse detection with a grace window (docs/decisions/002):
+ * - the current token → rotated to its successor;
+ * - the immediately previous token within REFRESH_GRACE_SECONDS of that rotation (a parallel refresh
+ *   from another tab sent the same cookie) → the same successor again, the session lives on;
+ * - anything else (an older token, or the previous one after the window) was copied: the whole session
+ *   is revoked.
  */
 export async function rotateSession(db: Db, secrets: Secrets, sessionId: string, secret: string) {
   const row = await db.query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
   if (!row || row.revokedAt || row.expiresAt < new Date()) return null;
-  if (!safeEqualHex(row.refreshTokenHash, hmac(secrets.hmacKey, secret))) {
-    await revokeSession(db, sessionId);
-    return null;
+  const presentedHash = hmac(secrets.hmacKey, secret);
+  const next = successorOf(secrets, sessionId, secret);
+  const nextHash = hmac(secrets.hmacKey, next);
+  const rotated = { userId: row.userId, role: row.role, refreshToken: `${sessionId}.${next}` };
+
+  if (safeEqualHex(row.refreshTokenHash, presentedHash)) {
+    const updated = await db.update(sessions)
+      .set({ refreshTokenHash: nextHash, lastUsedAt: new Date(), rotatedAt: sql`now()` })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.refreshTokenHash, presentedHash), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    if (updated.length) return rotated;
+    // A parallel refresh with the same cookie won the update: the grace check below decides.
   }
-  const next = randomToken();
-  const updated = await db.update(sessions)
-    .set({ refreshTokenHash: hmac(secrets.hmacKey, next), lastUsedAt: new Date() })
-    .where(and(eq(sessions.id, sessionId), eq(sessions.refreshTokenHash, row.refreshTokenHash), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id, userId: sessions.userId });
-  if (!updated.length) return null;
-  return { userId: row.userId, role: row.role, refreshToken: `${sessionId}.${next}` };
+  const successorIsCurrent = await db.select({ id: sessions.id }).from(sessions).where(and(
+    eq(sessions.id, sessionId),
+    eq(sessions.refreshTokenHash, nextHash),
+    isNull(sessions.revokedAt),
+    gt(sessions.rotatedAt, sql`now() - make_interval(secs => ${REFRESH_GRACE_SECONDS})`),
+  ));
+  if (successorIsCurrent.length) return rotated;
+  await revokeSession(db, sessionId);
+  return null;
 }
 
 export async function revokeSession(db: Db, sessionId: string) {

@@ -1,4 +1,4 @@
-import type { LoginResult, Profile } from '@hp/contract';
+import type { ChangeEmailInput, LoginResult, Profile, UpdateProfileInput } from '@hp/contract';
 import { api } from '../../lib/api.ts';
 import { clearToken } from './session.ts';
 
@@ -16,7 +16,10 @@ export const resetVerify = (body: { resetId: string; code: string } | { email: s
 export const resetComplete = (body: { resetToken: string; newPassword: string }) => api<{ message: string }>('/auth/password-reset/complete', { body, anonymous: true });
 
 export const profileRequest = () => api<Profile>('/account/profile');
-export const updateProfileRequest = (body: Omit<Profile, 'username' | 'customerId' | 'mfaEnabled'>) => api<Profile>('/account/profile', { method: 'PUT', body });
+export const updateProfileRequest = (body: UpdateProfileInput) => api<Profile>('/account/profile', { method: 'PUT', body });
+/** E-mail change: the current password sends a code to the new address; the code makes the change. */
+export const changeEmailRequest = (body: ChangeEmailInput) => api<{ message: string }>('/account/email', { body });
+export const confirmEmailChangeRequest = (body: { code: string }) => api<Profile>('/account/email/confirm', { body });
 export const changePasswordRequest = (body: { currentPassword: string; newPassword: string }) => api<{ token: string }>('/account/password', { body });
 export const mfaSetupRequest = () => api<{ secret: string; otpauthUrl: string; qrDataUrl: string }>('/account/mfa/setup', { method: 'POST' });
 export const mfaEnableRequest = (body: { code: string }) => api<{ backupCodes: string[] }>('/account/mfa/enable', { body });

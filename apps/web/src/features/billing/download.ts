@@ -36,8 +36,9 @@ export class DownloadError extends Error {}
  * (object URL + temporary <a download>). Throws DownloadError with a German message.
  */
 export async function downloadInvoiceFile(invoiceId: string, format: InvoiceFormat, fallbackName: string): Promise<string> {
+  let sentToken: string | null = null;
   const send = () => {
-    const token = getToken();
+    const token = (sentToken = getToken());
     return fetch(`/api/invoices/${encodeURIComponent(invoiceId)}/${format}`, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
       credentials: 'same-origin',
@@ -46,7 +47,7 @@ export async function downloadInvoiceFile(invoiceId: string, format: InvoiceForm
   let res: Response;
   try {
     res = await send();
-    if (res.status === 401 && (await refreshAccessToken())) res = await send();
+    if (res.status === 401 && (await refreshAccessToken(sentToken))) res = await send();
   } catch {
     throw new DownloadError(messages.genericError);
   }

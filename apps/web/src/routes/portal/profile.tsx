@@ -4,15 +4,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
 import { toast } from 'sonner';
 import { KeyRound, ShieldCheck } from 'lucide-react';
-import { changePasswordRules, countryLabels, messages, passwordMeetsRules, UpdateProfileInput, type Profile } from '@hp/contract';
+import {
+  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, countryLabels, messages, passwordMeetsRules, ProfileFormInput, type Profile, type UpdateProfileInput,
+} from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { Modal } from '../../components/ui/modal.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
-import { CodeInput, normalizeDigits } from '../../features/auth/components/code-input.tsx';
-import { changePasswordRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileRequest, updateProfileRequest } from '../../features/auth/api.ts';
+import { CodeInput, normalizeAlnum, normalizeDigits } from '../../features/auth/components/code-input.tsx';
+import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileRequest, updateProfileRequest } from '../../features/auth/api.ts';
 import { setToken } from '../../features/auth/session.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
@@ -44,11 +46,13 @@ export default function ProfilePage() {
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, reset, formState: { errors, isDirty } } = useSchemaForm<UpdateProfileInput>({
-    resolver: zodResolver(UpdateProfileInput),
+  const { register, handleSubmit, reset, resetField, formState: { errors, isDirty } } = useSchemaForm<ProfileFormInput>({
+    resolver: zodResolver(ProfileFormInput),
     defaultValues: pickEditable(profile),
   });
   useEffect(() => reset(pickEditable(profile)), [profile, reset]);
+  // A new address is confirmed in a dialog (current password, then the code sent to it).
+  const [newEmail, setNewEmail] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: updateProfileRequest,
     onSuccess: (data) => {
@@ -60,12 +64,18 @@ function ProfileForm({ profile }: { profile: Profile }) {
 
   return (
     <Card className="p-6">
-      <form onSubmit={handleSubmit((v) => save.mutate(v))} noValidate className="space-y-8">
+      <form onSubmit={handleSubmit((values) => {
+        const { email, ...fields } = values;
+        const saved = pickEditable(profile);
+        if ((Object.keys(fields) as (keyof UpdateProfileInput)[]).some((k) => fields[k] !== saved[k])) save.mutate(fields);
+        if (email.toLowerCase() !== profile.email.toLowerCase()) setNewEmail(email);
+      })} noValidate className="space-y-8">
         <section aria-labelledby="contact-heading" className="space-y-4">
           <h2 id="contact-heading" className="text-lg font-semibold text-slate-900">Kontaktdaten</h2>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Benutzername" value={profile.username} readOnly disabled hint={`Kundennummer ${profile.customerId}`} />
-            <Field label="E-Mail" type="email" autoComplete="email" {...register('email')} error={errors.email?.message} />
+            <Field label="E-Mail" type="email" autoComplete="email" {...register('email')} error={errors.email?.message}
+              hint="Eine neue Adresse bestätigen Sie mit Ihrem Passwort und einem Code, den wir an die neue Adresse senden." />
             <Field label="Telefon" type="tel" autoComplete="tel" {...register('phone')} error={errors.phone?.message} />
           </div>
         </section>
@@ -94,11 +104,84 @@ function ProfileForm({ profile }: { profile: Profile }) {
           <Button type="submit" loading={save.isPending} disabled={!isDirty}>Änderungen speichern</Button>
         </div>
       </form>
+      {newEmail && (
+        <ChangeEmailDialog key={newEmail} newEmail={newEmail} onDone={(changed) => {
+          if (!changed) resetField('email');
+          setNewEmail(null);
+        }} />
+      )}
     </Card>
   );
 }
 
-const pickEditable = (p: Profile): UpdateProfileInput => ({
+/**
+ * Two steps: the current password sends a code to the new address (the answer is the same whether the
+ * address can be used or not), then the code makes the change. Until then the old address stays.
+ */
+function ChangeEmailDialog({ newEmail, onDone }: { newEmail: string; onDone: (changed: boolean) => void }) {
+  const queryClient = useQueryClient();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const request = useMutation({
+    mutationFn: changeEmailRequest,
+    onSuccess: (data) => {
+      setSent(data.message);
+      setPassword('');
+      setError(null);
+    },
+    onError: (err) => setError(errorText(err, messages.emailChangeFailed)),
+  });
+  const confirm = useMutation({
+    mutationFn: confirmEmailChangeRequest,
+    onSuccess: (data) => {
+      queryClient.setQueryData(['profile'], data);
+      toast.success(messages.emailChanged);
+      onDone(true);
+    },
+    onError: (err) => setError(errorText(err, messages.emailChangeFailed)),
+  });
+  const sendCode = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = ChangeEmailInput.safeParse({ newEmail, currentPassword: password });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? messages.invalidInput);
+    request.mutate(parsed.data);
+  };
+  const confirmCode = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = ConfirmEmailChangeInput.safeParse({ code });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? messages.codeIncomplete);
+    confirm.mutate(parsed.data);
+  };
+  return (
+    <Modal open onOpenChange={(open) => { if (!open) onDone(false); }} title="E-Mail-Adresse ändern" description={`Neue Adresse: ${newEmail}`}>
+      {sent === null ? (
+        <form onSubmit={sendCode} noValidate className="space-y-4">
+          <p className="text-sm text-slate-600">Bitte bestätigen Sie die Änderung mit Ihrem aktuellen Passwort. Wir senden dann einen Code an die neue Adresse.</p>
+          <Field label="Aktuelles Passwort" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+          {error && <Alert tone="error">{error}</Alert>}
+          <div className="flex justify-end gap-2">
+            <Button variant="ghost" onClick={() => onDone(false)}>Abbrechen</Button>
+            <Button type="submit" loading={request.isPending} disabled={!password}>Code senden</Button>
+          </div>
+        </form>
+      ) : (
+        <form onSubmit={confirmCode} noValidate className="space-y-4">
+          <Alert tone="info">{sent} Der Code ist 10 Minuten gültig.</Alert>
+          <CodeInput value={code} onChange={setCode} length={4} label="Code aus der E-Mail" normalize={normalizeAlnum} invalid={confirm.isError} autoFocus />
+          {error && <Alert tone="error">{error}</Alert>}
+          <div className="flex justify-end gap-2">
+            <Button variant="ghost" onClick={() => onDone(false)}>Abbrechen</Button>
+            <Button type="submit" loading={confirm.isPending}>Bestätigen</Button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+const pickEditable = (p: Profile): ProfileFormInput => ({
   email: p.email, phone: p.phone, street: p.street, zipCode: p.zipCode, city: p.city, country: p.country, companyName: p.companyName, industry: p.industry,
 });
 

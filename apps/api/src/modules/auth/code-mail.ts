@@ -1,0 +1,30 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Deps } from '../../app.ts';
+import { oneTimeCodes, users } from '../../db/schema/index.ts';
+import { emailChangeCodeMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
+import { drawCode } from './codes.ts';
+
+/**
+ * The send-code job (jobs/mail-jobs.ts): draws the code of an open code row and mails it. Rows without
+ * an account (a reset for an unknown address) send nothing. An e-mail change to an address that another
+ * account uses sends nothing either, so its code is never drawn and the change can never be confirmed,
+ * while the requester got the same answer as for a free address.
+ */
+export async function deliverCode(deps: Pick<Deps, 'db' | 'mail' | 'secrets'>, codeId: string) {
+  const [row] = await deps.db.select({ purpose: oneTimeCodes.purpose, newEmail: oneTimeCodes.newEmail, userId: users.id, email: users.email, username: users.username })
+    .from(oneTimeCodes).innerJoin(users, eq(users.id, oneTimeCodes.userId))
+    .where(eq(oneTimeCodes.id, codeId));
+  if (!row) return;
+  if (row.purpose === 'change_email') {
+    if (!row.newEmail) return;
+    const taken = await deps.db.select({ id: users.id }).from(users)
+      .where(and(sql`lower(${users.email}) = ${row.newEmail.toLowerCase()}`, ne(users.id, row.userId))).limit(1);
+    if (taken.length) return;
+  }
+  const code = await drawCode(deps.db, deps.secrets.hmacKey, codeId);
+  if (!code) return; // voided by a newer code, used or expired meanwhile
+  const mail = row.purpose === 'verify_email' ? verificationMail(row.email, row.username, code)
+    : row.purpose === 'reset_password' ? resetMail(row.email, row.username, code)
+      : emailChangeCodeMail(row.newEmail!, row.username, code);
+  await deps.mail.send(mail);
+}
