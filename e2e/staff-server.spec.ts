@@ -35,11 +35,15 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
   });
 }
 
-test('a customer who opens the staff server page gets the not-found page', async ({ page, request }) => {
+test('a customer sees their server set up by staff as "Unbefristet" and gets the not-found page on the staff view', async ({ page, request }) => {
   const { username } = await createVerifiedAccount(request, 'neugierig');
   const server = await createServerFor(request, username);
   await login(page, username, 'Sicher!Passwort1');
   await expect(page).toHaveURL(/\/dashboard$/);
+  // Their own view of a server staff set up without an order: no term, nothing to renew.
+  await page.goto(`/dashboard/linux/${server.id}`);
+  await expect(page.getByText('Unbefristet')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Verlängern' })).toHaveCount(0);
   await page.goto(`/dashboard/servers/${server.id}`);
   await expect(page).toHaveURL(/\/notfound$/);
 });

@@ -139,8 +139,9 @@ function Overview({ detail, live, status, onTab }: { detail: ServerDetail; live:
           <Row label="Betriebszeit" value={live ? formatUptime(live.uptimeSeconds) : '…'} />
           {detail.access === 'owner' && (
             <div className="flex items-center justify-between gap-4 sm:col-span-2">
-              <div><dt className="text-slate-600">Laufzeit bis</dt><dd className="font-medium text-slate-900">{formatDate(detail.expiresAt)}</dd></div>
-              <ButtonLink to={`/upgrade/kvm-server/${detail.id}`} size="sm" variant="outline">Verlängern</ButtonLink>
+              {/* Servers set up by staff without an order have no term (and nothing to renew). */}
+              <div><dt className="text-slate-600">Laufzeit bis</dt><dd className="font-medium text-slate-900">{detail.expiresAt ? formatDate(detail.expiresAt) : 'Unbefristet'}</dd></div>
+              {detail.expiresAt && <ButtonLink to={`/upgrade/kvm-server/${detail.id}`} size="sm" variant="outline">Verlängern</ButtonLink>}
             </div>
           )}
         </dl>
