@@ -8,12 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { messages } from '@hp/contract';
-import type { Env } from './env.ts';
-import type { Db } from './db/client.ts';
-import type { Mailer } from './drivers/mail/mail.ts';
-import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
-import type { Secrets } from './lib/secrets.ts';
-import type { PaymentProvider } from './drivers/payments/payments.ts';
+import type { Deps } from './deps.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { registerBillingJobs } from './jobs/billing-jobs.ts';
 import { registerMailJobs } from './jobs/mail-jobs.ts';
@@ -45,27 +40,6 @@ const baselineSecurityHeaders = {
 };
 
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
-
-export interface Deps {
-  db: Db;
-  mail: Mailer;
-  hypervisor: Hypervisor;
-  payments: PaymentProvider;
-  env: Env;
-  secrets: Secrets;
-  /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */
-  logStream?: NodeJS.WritableStream;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    db: Db;
-    deps: Deps;
-    registeredRoutes: RegisteredRoute[];
-    /** Durable jobs (fulfilment, invoices, expiry); started by server.ts, drained by tests. */
-    jobs: JobRunner;
-  }
-}
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { formatEuro } from '@hp/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import { ipAddresses, invoices, nodes, orders, servers, serverTasks, users } from '../db/schema/index.ts';
 import { HypervisorError } from '../drivers/hypervisor/hypervisor.ts';
 import { signPayload } from '../drivers/payments/signature.ts';

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 import { messages, type ChangeEmailInput, type ConfirmEmailChangeInput, type Profile, type UpdateProfileInput } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { backupCodes, users } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { messages, type LoginInput, type RegisterInput } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { users, oneTimeCodes, backupCodes } from '../../db/schema/index.ts';
 import { AppError, badRequest, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';

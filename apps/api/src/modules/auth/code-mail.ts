@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
 import { emailChangeCodeMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
 import { drawCode } from './codes.ts';

@@ -14,7 +14,7 @@ import {
   type NodePage,
   type NodeRow,
 } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { FOREIGN_KEY_VIOLATION, pgCode, UNIQUE_VIOLATION } from '../../http/db-errors.ts';

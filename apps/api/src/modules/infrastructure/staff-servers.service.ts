@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { infrastructureMessages as m, type AdminPowerInput, type AdminServerDetail, type ServerUsage } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';

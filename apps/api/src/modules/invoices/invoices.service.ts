@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
 import { invoices, orders, users } from '../../db/schema/index.ts';

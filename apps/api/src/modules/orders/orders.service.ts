@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
 import { addMonthsClamped, durationDiscountPercent, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { addMonthsClamped, type PaymentResult } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { ipAddresses, invoices, orders, paymentEvents, servers, serverTasks } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';

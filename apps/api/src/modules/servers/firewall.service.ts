@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { firewallMessages, type FirewallRule, type FirewallState } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { servers } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { conflict, notFound } from '../../http/errors.ts';

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { serverMessages, POWER_THROTTLE_SECONDS, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { ipAddresses, nodes, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';

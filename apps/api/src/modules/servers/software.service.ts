@@ -3,7 +3,7 @@ import {
   findSoftware, serverMessages, serverSettingsMessages, softwareCatalogue, softwareMessages,
   type SoftwareId, type SoftwareInstallInput, type SoftwareList, type SoftwareTask, type TaskAccepted,
 } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';

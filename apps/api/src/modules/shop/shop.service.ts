@@ -3,7 +3,7 @@ import {
   LINUX_DISTROS, WINDOWS_VERSIONS, priceCents, shopMessages, splitGross,
   type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
 } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { ipAddresses, orders, servers, users } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { PaymentProviderError } from '../../drivers/payments/payments.ts';

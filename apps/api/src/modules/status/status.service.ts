@@ -15,7 +15,7 @@ import {
   type UpdateMaintenanceInput,
   type UpdateServiceInput,
 } from '@hp/contract';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { statusIncidents, statusIncidentUpdates, statusMaintenances, statusServices } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';

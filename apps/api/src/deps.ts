@@ -1,0 +1,34 @@
+import type { Env } from './env.ts';
+import type { Db } from './db/client.ts';
+import type { Mailer } from './drivers/mail/mail.ts';
+import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
+import type { Secrets } from './lib/secrets.ts';
+import type { PaymentProvider } from './drivers/payments/payments.ts';
+import type { JobRunner } from './jobs/queue.ts';
+import type { RegisteredRoute } from './http/auth.ts';
+
+/**
+ * What the composition root (app.ts) hands to every module and job: the adapters chosen by main.ts or
+ * the test harness. It lives here, not in app.ts, so services and jobs can name it without importing
+ * the file that imports them (docs/decisions/009).
+ */
+export interface Deps {
+  db: Db;
+  mail: Mailer;
+  hypervisor: Hypervisor;
+  payments: PaymentProvider;
+  env: Env;
+  secrets: Secrets;
+  /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    deps: Deps;
+    registeredRoutes: RegisteredRoute[];
+    /** Durable jobs (fulfilment, invoices, expiry); started by server.ts, drained by tests. */
+    jobs: JobRunner;
+  }
+}
