@@ -5,7 +5,7 @@ import { servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { HypervisorError, type BackupInfo, type TaskRef, type VmRef } from '../../drivers/hypervisor/hypervisor.ts';
-import { findAccessibleServer, toAppError, vmOf } from './servers.service.ts';
+import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
 
 type BackupDeps = Pick<Deps, 'db' | 'hypervisor'>;
 type ServerRow = typeof servers.$inferSelect;

@@ -8,7 +8,7 @@ import { conflict } from '../../http/errors.ts';
 import { hitCounter } from '../../lib/rate-limit.ts';
 import { CONSOLE_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
 import type { ConsoleConnection } from '../../drivers/hypervisor/hypervisor.ts';
-import { findAccessibleServer, toAppError, vmOf } from './servers.service.ts';
+import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
 
 type ConsoleDeps = Pick<Deps, 'db' | 'hypervisor' | 'secrets'>;
 

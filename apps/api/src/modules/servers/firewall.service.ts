@@ -6,7 +6,7 @@ import { servers } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { FirewallRule as HostRule, FirewallRuleSpec, VmRef } from '../../drivers/hypervisor/hypervisor.ts';
-import { findAccessibleServer, toAppError, vmOf } from './servers.service.ts';
+import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
 
 type FirewallDeps = Pick<Deps, 'db' | 'hypervisor'>;
 

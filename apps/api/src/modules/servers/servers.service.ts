@@ -1,30 +1,15 @@
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { serverMessages, POWER_THROTTLE_SECONDS, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import type { Db } from '../../db/client.ts';
-import { ipAddresses, nodes, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
+import { ipAddresses, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { AppError, conflict, notFound, tooManyRequests } from '../../http/errors.ts';
+import { conflict, tooManyRequests } from '../../http/errors.ts';
 import { settleBackupTask } from './backups.service.ts';
-import { HypervisorError, type PowerAction, type TaskRef, type VmRef } from '../../drivers/hypervisor/hypervisor.ts';
+import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
+import type { PowerAction, TaskRef } from '../../drivers/hypervisor/hypervisor.ts';
 
 type ServerDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: object, msg: string) => void } };
 type ServerRow = typeof servers.$inferSelect;
-
-/** Servers the user may operate: own ones and those shared with them. Others do not exist (404). */
-export async function findAccessibleServer(db: Db, user: RequestUser, id: string) {
-  const [row] = await db
-    .select({ server: servers, node: nodes.name, shared: serverAccess.userId })
-    .from(servers)
-    .innerJoin(nodes, eq(nodes.id, servers.nodeId))
-    .leftJoin(serverAccess, and(eq(serverAccess.serverId, servers.id), eq(serverAccess.userId, user.id)))
-    .where(and(eq(servers.id, id), isNull(servers.deletedAt), or(eq(servers.ownerId, user.id), eq(serverAccess.userId, user.id))))
-    .limit(1);
-  if (!row) throw notFound('Server nicht gefunden.');
-  return { server: row.server, node: row.node, access: row.server.ownerId === user.id ? ('owner' as const) : ('shared' as const) };
-}
-
-export const vmOf = (server: ServerRow, node: string): VmRef => ({ node, vmid: server.vmid });
 
 export async function listServers(deps: ServerDeps, user: RequestUser): Promise<ServerCard[]> {
   const shared = deps.db.select({ id: serverAccess.serverId }).from(serverAccess).where(eq(serverAccess.userId, user.id));
@@ -91,15 +76,6 @@ async function startOperation(deps: ServerDeps, server: ServerRow, node: string,
   }
   await deps.db.update(serverTasks).set({ upid: ref.upid, payload: { previousStatus: server.status, node: ref.node } }).where(eq(serverTasks.id, task!.id));
   return phase.running;
-}
-
-export function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof HypervisorError) {
-    const status = err.code === 'LOCKED' ? 409 : err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID' ? 400 : 503;
-    return new AppError(status, `HYPERVISOR_${err.code}`, err.message);
-  }
-  return new AppError(503, 'HYPERVISOR_UNAVAILABLE', serverMessages.powerFailed);
 }
 
 function assertOperable(server: ServerRow) {

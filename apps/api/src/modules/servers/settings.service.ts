@@ -7,7 +7,7 @@ import { ipAddresses, servers, serverAccess, serverTasks, users } from '../../db
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { CreateServerSpec, OsTemplate } from '../../drivers/hypervisor/hypervisor.ts';
-import { findAccessibleServer, toAppError, vmOf } from './servers.service.ts';
+import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
 import { assertManageable, claimServer, finishTask, progressWriter, releaseStaleTask, type TaskDeps } from './software.service.ts';
 
 /** Reinstall systems (§9, Ubuntu 22.04 per ARCHITECTURE §6) and the staff dialog's ones, as templates. */

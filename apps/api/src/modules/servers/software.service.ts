@@ -8,7 +8,7 @@ import { servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { VmRef } from '../../drivers/hypervisor/hypervisor.ts';
-import { findAccessibleServer, vmOf } from './servers.service.ts';
+import { findAccessibleServer, vmOf } from './server-access.ts';
 
 export type TaskDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: object, msg: string) => void } };
 type ServerRow = typeof servers.$inferSelect;
