@@ -3,7 +3,7 @@ import { readEnv } from './env.ts';
 import { createRuntime } from './main.ts';
 import { seedDemoData } from './db/seed.ts';
 import { settleRunningTasks } from './modules/servers/servers.service.ts';
-import { resumeProvisioning } from './jobs/provision-server.ts';
+import { resumeProvisioning } from './modules/infrastructure/provision-server.ts';
 import { runBillingTick } from './jobs/billing-jobs.ts';
 
 const started = performance.now();

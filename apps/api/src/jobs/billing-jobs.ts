@@ -13,9 +13,10 @@ import { invoiceFileName, issueInvoice, JOB_MAIL_INVOICE } from '../modules/invo
 import {
   JOB_APPLY_UPGRADE, JOB_ISSUE_INVOICE, JOB_PROVISION_ORDER, JOB_SYNC_CHECKOUT, syncCheckout, syncStalePendingOrders,
 } from '../modules/payments/payments.service.ts';
-import { provisionServer } from './provision-server.ts';
-import { enqueueJob, PermanentJobError, type JobRunner } from './queue.ts';
-import { JOB_SEND_MAIL } from './mail-jobs.ts';
+import { provisionServer } from '../modules/infrastructure/provision-server.ts';
+import { PermanentJobError, type JobRunner } from './queue.ts';
+import { enqueueJob } from '../db/enqueue.ts';
+import { JOB_SEND_MAIL } from './mail-queue.ts';
 
 type Log = FastifyInstance['log'];
 const JOB_SUSPEND_SERVER = 'suspend-server';

@@ -1,17 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { MailMessage } from '../drivers/mail/mail.ts';
 import { deliverCode } from '../modules/auth/code-mail.ts';
-import { enqueueJob, type JobRunner } from './queue.ts';
-
-/** A ready mail (notices, reminders); the payload holds no secret. */
-export const JOB_SEND_MAIL = 'send-mail';
-/** A mail with a one-time code: the job draws the code, so no code is ever stored in a job. */
-export const JOB_SEND_CODE = 'send-code';
-
-type Executor = Parameters<typeof enqueueJob>[0];
-
-export const enqueueMail = (tx: Executor, message: MailMessage) => enqueueJob(tx, JOB_SEND_MAIL, { message });
-export const enqueueCodeMail = (tx: Executor, codeId: string) => enqueueJob(tx, JOB_SEND_CODE, { codeId }, { dedupeKey: `code:${codeId}` });
+import type { JobRunner } from './queue.ts';
+import { JOB_SEND_CODE, JOB_SEND_MAIL } from './mail-queue.ts';
 
 /**
  * Mail leaves the request path (review item 15): a request only stores what is to be sent, answers, and

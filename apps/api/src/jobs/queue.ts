@@ -10,25 +10,6 @@ import { jobs } from '../db/schema/index.ts';
  * the same one after a restart) claims the job again. Handlers are therefore written to be idempotent.
  */
 
-type Executor = Pick<Db, 'insert'>;
-
-export interface EnqueueOptions {
-  /** At most one job per key, ever (e.g. `invoice:<orderId>`); a second enqueue is a no-op. */
-  dedupeKey?: string;
-  runAt?: Date;
-  maxAttempts?: number;
-}
-
-/** Enqueue inside the caller's transaction, so the job exists exactly when the change it follows does. */
-export async function enqueueJob(tx: Executor, kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}) {
-  await tx.insert(jobs).values({
-    kind, payload,
-    dedupeKey: opts.dedupeKey ?? null,
-    ...(opts.runAt ? { runAt: opts.runAt } : {}),
-    ...(opts.maxAttempts ? { maxAttempts: opts.maxAttempts } : {}),
-  }).onConflictDoNothing();
-}
-
 export interface JobContext {
   id: number;
   attempt: number;

@@ -2,7 +2,7 @@ import { pgTable, text, timestamp, integer, uuid, index, uniqueIndex, jsonb, big
 import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
 import { nodes, servers, ipAddresses } from './infrastructure.ts';
-import type { InvoiceDocument } from '../../modules/invoices/invoice-document.ts';
+import type { InvoiceDocument } from './invoice-document.ts';
 
 /**
  * An order of a new server ('new') or an upgrade/renewal of an existing one ('upgrade'). While the

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { simCheckoutSessions } from '../../db/schema/index.ts';
-import { enqueueJob } from '../../jobs/queue.ts';
+import { enqueueJob } from '../../db/enqueue.ts';
 import { verifySignature } from './signature.ts';
 import { PaymentSignatureError, type CheckoutSession, type PaymentAddress, type PaymentEvent, type PaymentProvider } from './payments.ts';
 

@@ -10,7 +10,7 @@ import { decryptSecret, hmac } from '../../lib/secrets.ts';
 import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
 import { passwordChangedMail, registrationAttemptMail } from '../../drivers/mail/templates.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
-import { enqueueCodeMail, enqueueMail } from '../../jobs/mail-jobs.ts';
+import { enqueueCodeMail, enqueueMail } from '../../jobs/mail-queue.ts';
 import { consumeCode, issueCode } from './codes.ts';
 import { openSession, revokeAllSessions } from './sessions.ts';
 

@@ -13,7 +13,7 @@ import {
 import { createUser, describeEachDatabase, uniqueName, type TestContext } from '../../../test/harness.ts';
 import { ipAddresses, servers, serverTasks } from '../../db/schema/index.ts';
 import { HypervisorError, hypervisorMessages, type CreateServerSpec, type Hypervisor } from '../../drivers/hypervisor/hypervisor.ts';
-import { provisionServer, resumeProvisioning } from '../../jobs/provision-server.ts';
+import { provisionServer, resumeProvisioning } from './provision-server.ts';
 
 /** A hypervisor that only knows createServer (and the firewall switch provisioning sets); every other call fails loudly. */
 function fakeHypervisor(createServer: Hypervisor['createServer']): Hypervisor {

@@ -23,7 +23,7 @@ import {
   ServerUsage,
 } from '@hp/contract';
 import { getStaffServer, getStaffServerUsage, staffPowerServer } from './staff-servers.service.ts';
-import { provisionServer } from '../../jobs/provision-server.ts';
+import { provisionServer } from './provision-server.ts';
 import {
   createAdminServer,
   createIpAddress,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { InvoiceDocument, InvoiceLine } from './invoice-document.ts';
+import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
 import { sampleCreditNoteDocument, sampleInvoiceDocument } from './invoice-fixtures.ts';
 import { renderInvoicePdf, toPdfText } from './invoice-pdf.ts';
 import { formatAmount, renderXRechnung } from './invoice-xrechnung.ts';

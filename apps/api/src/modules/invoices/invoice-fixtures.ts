@@ -1,5 +1,5 @@
 import { formatEuro, splitGross, VAT_PERCENT } from '@hp/contract';
-import type { InvoiceDocument } from './invoice-document.ts';
+import type { InvoiceDocument } from '../../db/schema/invoice-document.ts';
 
 /**
  * Realistic snapshots for tests and previews: a 3-month root server bought by card (76,54 € gross),

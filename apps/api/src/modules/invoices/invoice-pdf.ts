@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { formatEuro } from '@hp/contract';
-import type { InvoiceDocument, InvoiceLine } from './invoice-document.ts';
+import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
 
 /**
  * The printable invoice or credit note: A4, DIN 5008 form B (address window 45 mm from the top,

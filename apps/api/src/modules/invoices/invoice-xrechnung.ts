@@ -1,4 +1,4 @@
-import type { InvoiceDocument, InvoiceLine } from './invoice-document.ts';
+import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
 
 /**
  * XRechnung 3.0 (CIUS of EN 16931) in the UBL 2.1 syntax: an `Invoice` (type 380) or a `CreditNote`

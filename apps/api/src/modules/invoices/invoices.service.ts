@@ -6,9 +6,9 @@ import type { Env } from '../../env.ts';
 import { invoices, orders, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { enqueueJob } from '../../jobs/queue.ts';
+import { enqueueJob } from '../../db/enqueue.ts';
 import { describeConfig, PRODUCT_NAME } from '../shop/shop.service.ts';
-import type { InvoiceDocument } from './invoice-document.ts';
+import type { InvoiceDocument } from '../../db/schema/invoice-document.ts';
 
 export const JOB_MAIL_INVOICE = 'mail-invoice';
 

@@ -6,7 +6,7 @@ import { ipAddresses, invoices, orders, paymentEvents, servers, serverTasks } fr
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
-import { enqueueJob } from '../../jobs/queue.ts';
+import { enqueueJob } from '../../db/enqueue.ts';
 import { nextVmid, takeFreeIpv4 } from '../infrastructure/capacity.ts';
 
 type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { subnetPrefix, type AdminServerOs, type LinuxDistro, type WindowsVersion } from '@hp/contract';
-import type { Deps } from '../deps.ts';
-import { ipAddresses, nodes, orders, servers, serverTasks } from '../db/schema/index.ts';
-import { HypervisorError, hypervisorMessages, type CreateServerSpec, type OsTemplate } from '../drivers/hypervisor/hypervisor.ts';
+import type { Deps } from '../../deps.ts';
+import { ipAddresses, nodes, orders, servers, serverTasks } from '../../db/schema/index.ts';
+import { HypervisorError, hypervisorMessages, type CreateServerSpec, type OsTemplate } from '../../drivers/hypervisor/hypervisor.ts';
 
 type ProvisionDeps = Pick<Deps, 'db' | 'hypervisor'>;
 
