@@ -1,7 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
+
+// Imports form a graph without cycles, and lower layers of the API never import upper ones
+// (docs/decisions/009). The code imports with explicit .ts extensions, so the node resolver suffices.
+const api = 'apps/api/src';
+const layerMessage = 'Layering (docs/decisions/009): db/schema, drivers and lib import no modules or jobs, http imports no modules, and only the entry points import app.ts.';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', 'apps/api/src/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
@@ -26,4 +32,42 @@ export default tseslint.config(
   },
   { files: ['apps/web/src/lib/forms.ts'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['scripts/**', 'apps/web/scripts/**', 'apps/api/src/cli/**', 'apps/api/bench/**', 'e2e/**'], rules: { 'no-console': 'off' } },
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts', 'e2e/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: {
+      // Type-only imports are not followed (they vanish at runtime); the zones below keep those in order.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: [`${api}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          {
+            target: [`${api}/db/schema`, `${api}/db/client.ts`, `${api}/db/enqueue.ts`, `${api}/drivers`, `${api}/lib`, `${api}/env.ts`],
+            from: [`${api}/modules`, `${api}/jobs`, `${api}/deps.ts`],
+            message: layerMessage,
+          },
+          { target: `${api}/http`, from: [`${api}/modules`, `${api}/jobs`], message: layerMessage },
+          // Modules enqueue jobs through the queue's own files; handlers (which call modules) stay above them.
+          { target: `${api}/modules`, from: `${api}/jobs`, except: ['./queue.ts', './mail-queue.ts'], message: layerMessage },
+          // Only the entry points (main.ts, server.ts, the tests' harness) import the composition root.
+          {
+            target: [`${api}/modules`, `${api}/jobs`, `${api}/http`, `${api}/lib`, `${api}/drivers`, `${api}/db`, `${api}/deps.ts`, `${api}/env.ts`],
+            from: [`${api}/app.ts`, `${api}/main.ts`, `${api}/server.ts`],
+            message: layerMessage,
+          },
+        ],
+      }],
+    },
+  },
 );
