@@ -30,6 +30,17 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'react-hook-form', importNames: ['useForm'], message: 'Use useSchemaForm from lib/forms.ts: a failed validation must never be silent.' }] }],
     },
   },
+  {
+    files: ['apps/api/**/*.ts'],
+    rules: {
+      // A route whose policy requires an account gets a typed user from signedInRoutes (http/auth.ts), so the
+      // policy and the handler's type cannot drift apart; asserting one (`req.user!`) is never needed.
+      'no-restricted-syntax': ['error', {
+        selector: "TSNonNullExpression > MemberExpression.expression[property.name='user']",
+        message: 'Register the route with signedInRoutes(app) from http/auth.ts: its handler gets a typed req.user.',
+      }],
+    },
+  },
   { files: ['apps/web/src/lib/forms.ts'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['scripts/**', 'apps/web/scripts/**', 'apps/api/src/cli/**', 'apps/api/bench/**', 'e2e/**'], rules: { 'no-console': 'off' } },
   {

@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { messages } from '@hp/contract';
+import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { registerBillingJobs } from './jobs/billing-jobs.ts';
@@ -16,7 +16,7 @@ import { shopRoutes } from './modules/shop/shop.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { invoiceRoutes } from './modules/invoices/invoices.routes.ts';
-import { AppError, validationCodeFor } from './http/errors.ts';
+import { AppError } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
 import { constraintFailure, isDatabaseDown, isQueryError, safeDbError } from './http/db-errors.ts';
 import { LogThrottle } from './lib/log-throttle.ts';
@@ -140,11 +140,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       return send(err.statusCode, err.code, err.message, err.details);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const issue = err.validation[0];
-      const text = typeof issue?.message === 'string' && /[äöüÄÖÜß]|Bitte|ungültig|Passw|Code|Benutzer|E-Mail/.test(issue.message) ? issue.message : messages.invalidInput;
-      const field = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replace(/\//g, '.') : undefined;
-      return send(400, validationCodeFor(text), text, field ? { field } : undefined);
+      // The contract's message, or zod's German default (the contract configures the locale): passed
+      // through as it is. A registration check names its spec code in the issue's params (decision 010).
+      const issue = err.validation[0]!;
+      const text = issue.message || messages.invalidInput;
+      const code = registrationCodeOf((issue.params as { params?: unknown }).params) ?? 'VALIDATION_ERROR';
+      const field = issue.instancePath ? issue.instancePath.replace(/^\//, '').replace(/\//g, '.') : undefined;
+      return send(400, code, text, field ? { field } : undefined);
     }
+    // Validation by anything but zod (no route uses plain JSON schema today): the generic German text.
+    if (err.validation) return send(400, 'VALIDATION_ERROR', messages.invalidInput);
     if (isResponseSerializationError(err)) {
       req.log.error({ err }, 'response did not match its schema');
       return send(500, 'SERVER_ERROR', messages.serverError);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messages } from './messages.ts';
 import { PasswordField, passwordMeetsRules, registrationPasswordRules, changePasswordRules } from './password.ts';
 import { plainText } from './text.ts';
+import { coded } from './codes.ts';
 
 export const Role = z.enum(['customer', 'employee', 'owner']);
 export type Role = z.infer<typeof Role>;
@@ -10,21 +11,27 @@ const trimmed = (max: number, required: string) => z.string({ error: required })
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
+const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
 export const RegisterInput = z
   .object({
+    // Each check is a refinement built with coded(): its failure carries the spec's code (decision 010).
     username: plainText({ error: messages.NULL_FORUM })
       .trim()
-      .min(1, messages.NULL_FORUM)
-      .min(USERNAME_MIN, messages.USER_TO_SHORT)
-      .max(USERNAME_MAX, messages.USER_INVALID)
-      .regex(/^[A-Za-z0-9._-]+$/, messages.USER_INVALID),
-    email: plainText({ error: messages.NULL_FORUM }).trim().min(1, messages.NO_EMAIL).max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
-    password: z.string({ error: messages.NULL_FORUM }).min(1, messages.NULL_FORUM).pipe(PasswordField),
-    confirmPassword: z.string({ error: messages.NULL_FORUM }).min(1, messages.NULL_FORUM),
+      .refine((v) => v.length >= 1, coded('NULL_FORUM'))
+      .refine((v) => v.length === 0 || v.length >= USERNAME_MIN, coded('USER_TO_SHORT'))
+      .refine((v) => v.length <= USERNAME_MAX && (v.length < USERNAME_MIN || USERNAME_PATTERN.test(v)), coded('USER_INVALID'))
+      .meta({ minLength: USERNAME_MIN, maxLength: USERNAME_MAX, pattern: USERNAME_PATTERN.source }),
+    email: plainText({ error: messages.NULL_FORUM })
+      .trim()
+      .refine((v) => v.length >= 1, coded('NO_EMAIL'))
+      .refine((v) => v.length === 0 || (v.length <= 254 && z.regexes.email.test(v)), coded('NO_KORREKT_EMAIL'))
+      .meta({ format: 'email', maxLength: 254 }),
+    password: z.string({ error: messages.NULL_FORUM }).refine((v) => v.length >= 1, coded('NULL_FORUM')).pipe(PasswordField),
+    confirmPassword: z.string({ error: messages.NULL_FORUM }).refine((v) => v.length >= 1, coded('NULL_FORUM')),
   })
-  .refine((v) => passwordMeetsRules(v.password, registrationPasswordRules), { message: messages.PASSWORT_NOT, path: ['password'] })
-  .refine((v) => v.password === v.confirmPassword, { message: messages.PASSWORT_NOT_IDENTICALLY, path: ['confirmPassword'] });
+  .refine((v) => passwordMeetsRules(v.password, registrationPasswordRules), coded('PASSWORT_NOT', ['password']))
+  .refine((v) => v.password === v.confirmPassword, coded('PASSWORT_NOT_IDENTICALLY', ['confirmPassword']));
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
 export const RegisterResult = z.object({

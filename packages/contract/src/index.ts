@@ -1,4 +1,6 @@
+import './zod-locale.ts';
 export * from './messages.ts';
+export * from './codes.ts';
 export * from './text.ts';
 export * from './password.ts';
 export * from './paths.ts';

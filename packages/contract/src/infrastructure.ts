@@ -134,7 +134,7 @@ const wholeNumber = (min: number, minMessage: string, max = INT_MAX) =>
   z.number({ error: minMessage }).int(minMessage).min(min, minMessage).max(max, m.numberTooLarge);
 
 /** Route parameter of nodes and IP addresses (int4 ids). */
-export const InfrastructureIdParams = z.object({ id: z.coerce.number().int().positive().max(INT_MAX) });
+export const InfrastructureIdParams = z.object({ id: z.coerce.number(strict).int(strict).positive(strict).max(INT_MAX, strict) });
 
 /** Paging and server-side search of every admin list (spec §5: case-insensitive substring). */
 export const AdminListQuery = z.object({

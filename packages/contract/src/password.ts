@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
+import { coded } from './codes.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
@@ -29,4 +30,5 @@ export const passwordMeetsRules = (pw: string, rules: PasswordRule[]) => rules.e
 /** Length bounds are counted in code points so umlauts are not truncated or miscounted. */
 export const PasswordField = z
   .string({ error: messages.passwordRequired })
-  .refine((pw) => [...pw].length >= PASSWORD_MIN && [...pw].length <= PASSWORD_MAX, messages.PASSWORT_TO_SHORT);
+  .refine((pw) => [...pw].length >= PASSWORD_MIN && [...pw].length <= PASSWORD_MAX, coded('PASSWORT_TO_SHORT'))
+  .meta({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX });

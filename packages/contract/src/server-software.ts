@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
+import { coded } from './codes.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordMeetsRules, registrationPasswordRules } from './password.ts';
 import { ServerStatus } from './servers.ts';
 
@@ -214,7 +215,7 @@ export const normaliseSshKeys = (text: string) => parseSshKeys(text).map((l) => 
 export const rootPasswordRules = registrationPasswordRules;
 const RootPassword = z.string({ error: messages.passwordRequired })
   .min(1, messages.passwordRequired)
-  .refine((pw) => [...pw].length >= PASSWORD_MIN && [...pw].length <= PASSWORD_MAX, messages.PASSWORT_TO_SHORT)
+  .refine((pw) => [...pw].length >= PASSWORD_MIN && [...pw].length <= PASSWORD_MAX, coded('PASSWORT_TO_SHORT'))
   .refine((pw) => passwordMeetsRules(pw, rootPasswordRules), messages.passwordRulesUnmet);
 
 export const RootPasswordInput = z.strictObject({ password: RootPassword, confirmPassword: z.string({ error: messages.passwordRequired }) })

@@ -95,7 +95,9 @@ const hasSomeField = (v: object) => Object.values(v).some((x) => x !== undefined
 
 /** Route parameter of every status entity. */
 // Bounded to the int4 range of the id columns: a huge id is refused here instead of failing in the database.
-export const StatusIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** A malformed id answers the generic message, as a missing one would. */
+const invalidId = { error: messages.invalidInput };
+export const StatusIdParams = z.object({ id: z.coerce.number(invalidId).int(invalidId).positive(invalidId).max(2_147_483_647, invalidId) });
 
 export const CreateServiceInput = z.strictObject({ name: serviceName }, strict);
 export type CreateServiceInput = z.infer<typeof CreateServiceInput>;

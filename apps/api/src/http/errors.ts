@@ -1,4 +1,4 @@
-import { messages, type MessageKey } from '@hp/contract';
+import { messages } from '@hp/contract';
 
 /** A failure the user is meant to see: HTTP status, stable code and a German message. */
 export class AppError extends Error {
@@ -21,10 +21,3 @@ export const conflict = (code: string, message: string) => new AppError(409, cod
 export const tooManyRequests = (retryAfterSeconds: number, message: string = messages.rateLimited, code = 'RATE_LIMITED') =>
   new AppError(429, code, message, { retryAfterSeconds }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const serviceUnavailable = () => new AppError(503, 'UNAVAILABLE', messages.unavailable);
-
-const codeByMessage = new Map<string, string>();
-for (const [key, text] of Object.entries(messages) as [MessageKey, string][]) {
-  // Registration codes of the spec (upper-case keys) travel as the error code of validation failures.
-  if (/^[A-Z_]+$/.test(key) && !codeByMessage.has(text)) codeByMessage.set(text, key);
-}
-export const validationCodeFor = (message: string) => codeByMessage.get(message) ?? 'VALIDATION_ERROR';

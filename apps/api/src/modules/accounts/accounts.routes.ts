@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ApiError, ChangeEmailInput, ChangePasswordInput, ConfirmEmailChangeInput, MessageResult, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult,
@@ -7,61 +6,62 @@ import {
 } from '@hp/contract';
 import { REFRESH_COOKIE, REFRESH_TTL_DAYS } from '../auth/sessions.ts';
 import { changePassword, confirmEmailChange, disableMfa, enableMfa, getProfile, requestEmailChange, startMfaSetup, updateProfile } from './accounts.service.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 429: ApiError };
 
 export async function accountRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = { ...app.deps, jobs: app.jobs };
   const secure = deps.env.publicUrl.startsWith('https://');
 
-  r.get('/api/account/profile', {
+  u.get('/api/account/profile', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'Eigenes Profil', security: [{ bearer: [] }], response: { 200: Profile, ...errors } },
-  }, async (req) => getProfile(deps, req.user!));
+  }, async (req) => getProfile(deps, req.user));
 
-  r.put('/api/account/profile', {
+  u.put('/api/account/profile', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'Profil speichern (ohne E-Mail-Adresse)', security: [{ bearer: [] }], body: UpdateProfileInput, response: { 200: Profile, ...errors } },
-  }, async (req) => updateProfile(deps, req.user!, req.body));
+  }, async (req) => updateProfile(deps, req.user, req.body));
 
-  r.post('/api/account/email', {
+  u.post('/api/account/email', {
     config: { access: 'customer' },
     schema: {
       tags: ['account'], summary: 'E-Mail-Adresse ändern, Schritt 1: aktuelles Passwort, Code an die neue Adresse', security: [{ bearer: [] }],
       body: ChangeEmailInput, response: { 200: MessageResult, ...errors },
     },
-  }, async (req) => requestEmailChange(deps, req.user!, req.body));
+  }, async (req) => requestEmailChange(deps, req.user, req.body));
 
-  r.post('/api/account/email/confirm', {
+  u.post('/api/account/email/confirm', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'E-Mail-Adresse ändern, Schritt 2: Code bestätigen', security: [{ bearer: [] }], body: ConfirmEmailChangeInput, response: { 200: Profile, ...errors } },
-  }, async (req) => confirmEmailChange(deps, req.user!, req.body));
+  }, async (req) => confirmEmailChange(deps, req.user, req.body));
 
-  r.post('/api/account/password', {
+  u.post('/api/account/password', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'Passwort ändern (beendet alle anderen Sitzungen)', security: [{ bearer: [] }], body: ChangePasswordInput, response: { 200: TokenResult, ...errors } },
   }, async (req, reply) => {
-    const session = await changePassword(deps, req.user!, req.body, req.headers['user-agent'] ?? '');
+    const session = await changePassword(deps, req.user, req.body, req.headers['user-agent'] ?? '');
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, { httpOnly: true, sameSite: 'strict', secure, path: '/api/auth', maxAge: REFRESH_TTL_DAYS * 86400 });
     return { token: session.token };
   });
 
-  r.post('/api/account/mfa/setup', {
+  u.post('/api/account/mfa/setup', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'TOTP-Einrichtung starten (QR-Code)', security: [{ bearer: [] }], response: { 200: MfaSetupResult, ...errors } },
-  }, async (req) => startMfaSetup(deps, req.user!));
+  }, async (req) => startMfaSetup(deps, req.user));
 
-  r.post('/api/account/mfa/enable', {
+  u.post('/api/account/mfa/enable', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'TOTP mit einem Code aktivieren (beendet alle anderen Sitzungen); liefert die Backup-Codes einmalig', security: [{ bearer: [] }], body: MfaEnableInput, response: { 200: MfaEnableResult, ...errors } },
-  }, async (req) => enableMfa(deps, req.user!, req.body));
+  }, async (req) => enableMfa(deps, req.user, req.body));
 
-  r.post('/api/account/mfa/disable', {
+  u.post('/api/account/mfa/disable', {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'TOTP abschalten (Passwort und Code nötig)', security: [{ bearer: [] }], body: MfaDisableInput, response: { 204: z.null(), ...errors } },
   }, async (req, reply) => {
-    await disableMfa(deps, req.user!, req.body);
+    await disableMfa(deps, req.user, req.body);
     return reply.code(204).send(null);
   });
 }

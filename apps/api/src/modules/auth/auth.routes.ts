@@ -13,11 +13,13 @@ import {
   completeMfaLogin, completePasswordReset, login, registerAccount, requestPasswordReset, resendVerification, verifyEmail, verifyResetCode,
 } from './auth.service.ts';
 import { parseRefreshToken, REFRESH_COOKIE, REFRESH_TTL_DAYS, revokeSession, rotateSession, accessTokenFor } from './sessions.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError };
 
 export async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = { ...app.deps, log: app.log, jobs: app.jobs };
   const secure = app.deps.env.publicUrl.startsWith('https://');
 
@@ -91,11 +93,11 @@ export async function authRoutes(app: FastifyInstance) {
     return reply.code(204).send(null);
   });
 
-  r.get('/api/auth/me', {
+  u.get('/api/auth/me', {
     config: { access: 'customer' },
     schema: { tags: ['auth'], summary: 'Angemeldetes Konto', response: { 200: CurrentUser, 401: ApiError } },
   }, async (req) => {
-    const user = await app.db.query.users.findFirst({ where: eq(users.id, req.user!.id) });
+    const user = await app.db.query.users.findFirst({ where: eq(users.id, req.user.id) });
     if (!user) throw unauthorized();
     return { id: user.id, customerId: String(user.customerNumber), username: user.username, email: user.email, role: user.role, mfaEnabled: user.totpEnabled };
   });

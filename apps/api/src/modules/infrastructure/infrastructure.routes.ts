@@ -35,6 +35,7 @@ import {
   findIpAddresses,
   findNodes,
 } from './infrastructure.service.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError };
 const security = [{ bearer: [] }];
@@ -43,6 +44,7 @@ const access = { access: 'staff' as const };
 /** Staff administration of physical servers (nodes), IP addresses and virtual servers (employee or owner). */
 export async function infrastructureRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = app.deps;
 
   // ---- physical servers ----
@@ -89,7 +91,7 @@ export async function infrastructureRoutes(app: FastifyInstance) {
     schema: { tags: ['admin-servers'], summary: 'Alle virtuellen Server (Suche: VM-ID, Betriebssystem, Besitzer)', security, querystring: AdminListQuery, response: { 200: AdminServerPage, ...errors } },
   }, async (req) => findAdminServers(deps, req.query));
 
-  r.post('/api/admin/servers', {
+  u.post('/api/admin/servers', {
     config: access,
     schema: {
       tags: ['admin-servers'],
@@ -97,7 +99,7 @@ export async function infrastructureRoutes(app: FastifyInstance) {
       security, body: CreateServerInput, response: { 201: AdminServerRow, 404: ApiError, 409: ApiError, ...errors },
     },
   }, async (req, reply) => {
-    const server = await createAdminServer(deps, req.user!, req.body);
+    const server = await createAdminServer(deps, req.user, req.body);
     // Runs after the response; its outcome is recorded on the server and its task.
     provisionServer(deps, server.id).catch((err: unknown) => app.log.error({ err, serverId: server.id }, 'provisioning could not record its outcome'));
     return reply.code(201).send(server);
@@ -113,10 +115,10 @@ export async function infrastructureRoutes(app: FastifyInstance) {
     schema: { tags: ['admin-servers'], summary: 'Aktuelle Auslastung eines Servers', security, params: AdminServerIdParams, response: { 200: ServerUsage, 404: ApiError, 503: ApiError, ...errors } },
   }, async (req) => getStaffServerUsage(deps, req.params.id));
 
-  r.post('/api/admin/servers/:id/power', {
+  u.post('/api/admin/servers/:id/power', {
     config: access,
     schema: { tags: ['admin-servers'], summary: 'Server starten, stoppen oder neu starten (wird mit dem Mitarbeiter protokolliert)', security, params: AdminServerIdParams, body: AdminPowerInput, response: { 200: PowerResult, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError, ...errors } },
-  }, async (req) => staffPowerServer(deps, req.user!, req.params.id, req.body));
+  }, async (req) => staffPowerServer(deps, req.user, req.params.id, req.body));
 
   r.get('/api/admin/customers', {
     config: access,

@@ -5,6 +5,7 @@ import { ApiError, InvoiceCard, InvoiceList, PageQuery } from '@hp/contract';
 import { findInvoiceForDownload, invoiceFileName, issueCreditNote, listInvoices, toInvoiceCard } from './invoices.service.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { renderXRechnung } from './invoice-xrechnung.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
 const InvoiceParams = z.object({ id: z.uuid({ error: 'Rechnung nicht gefunden.' }) });
@@ -15,23 +16,24 @@ const CreditNoteInput = z.strictObject({
 /** Invoices and credit notes: list for the owner; downloads for the owner and staff. */
 export async function invoiceRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = { ...app.deps };
   const base = { config: { access: 'customer' as const } };
 
-  r.get('/api/invoices', { ...base, schema: { tags: ['invoices'], summary: 'Meine Rechnungen', security: [{ bearer: [] }], querystring: PageQuery, response: { 200: InvoiceList, ...errors } } },
-    async (req) => listInvoices(deps, req.user!, req.query));
+  u.get('/api/invoices', { ...base, schema: { tags: ['invoices'], summary: 'Meine Rechnungen', security: [{ bearer: [] }], querystring: PageQuery, response: { 200: InvoiceList, ...errors } } },
+    async (req) => listInvoices(deps, req.user, req.query));
 
-  r.get('/api/invoices/:id/pdf', { ...base, schema: { tags: ['invoices'], summary: 'Rechnung als PDF', security: [{ bearer: [] }], params: InvoiceParams } },
+  u.get('/api/invoices/:id/pdf', { ...base, schema: { tags: ['invoices'], summary: 'Rechnung als PDF', security: [{ bearer: [] }], params: InvoiceParams } },
     async (req, reply) => {
-      const invoice = await findInvoiceForDownload(deps, req.user!, req.params.id);
+      const invoice = await findInvoiceForDownload(deps, req.user, req.params.id);
       const pdf = await renderInvoicePdf(invoice.document);
       return reply.type('application/pdf').header('cache-control', 'private, no-store')
         .header('content-disposition', `attachment; filename="${invoiceFileName(invoice, 'pdf')}"`).send(pdf);
     });
 
-  r.get('/api/invoices/:id/xrechnung', { ...base, schema: { tags: ['invoices'], summary: 'Rechnung als E-Rechnung (XRechnung 3.0, UBL)', security: [{ bearer: [] }], params: InvoiceParams } },
+  u.get('/api/invoices/:id/xrechnung', { ...base, schema: { tags: ['invoices'], summary: 'Rechnung als E-Rechnung (XRechnung 3.0, UBL)', security: [{ bearer: [] }], params: InvoiceParams } },
     async (req, reply) => {
-      const invoice = await findInvoiceForDownload(deps, req.user!, req.params.id);
+      const invoice = await findInvoiceForDownload(deps, req.user, req.params.id);
       return reply.type('application/xml; charset=utf-8').header('cache-control', 'private, no-store')
         .header('content-disposition', `attachment; filename="${invoiceFileName(invoice, 'xml')}"`).send(renderXRechnung(invoice.document));
     });

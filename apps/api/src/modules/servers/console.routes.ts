@@ -6,6 +6,7 @@ import { ApiError, ServerIdParams } from '@hp/contract';
 import { AppError } from '../../http/errors.ts';
 import type { ConsoleConnection } from '../../drivers/hypervisor/hypervisor.ts';
 import { CONSOLE_CLOSE, CONSOLE_IDLE_MS, CONSOLE_MAX_MESSAGE_BYTES, issueConsoleToken, openConsoleFor } from './console.service.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError };
 const ConsoleToken = z.object({ token: z.string(), expiresIn: z.number().int() });
@@ -48,12 +49,13 @@ const textOf = (data: Buffer | Buffer[] | ArrayBuffer) =>
 export async function consoleRoutes(app: FastifyInstance) {
   await app.register(websocket, { options: { maxPayload: CONSOLE_MAX_MESSAGE_BYTES } });
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = app.deps;
 
-  r.post('/api/servers/:id/console-token', {
+  u.post('/api/servers/:id/console-token', {
     config: { access: 'customer' },
     schema: { tags: ['servers'], summary: 'Konsolen-Token (60 s, einmalig) für die WebSocket-Konsole', security: [{ bearer: [] }], params: ServerIdParams, response: { 200: ConsoleToken, ...errors } },
-  }, async (req) => issueConsoleToken(deps, req.user!, req.params.id));
+  }, async (req) => issueConsoleToken(deps, req.user, req.params.id));
 
   r.route({
     method: 'GET',

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ReinstallInput, RootPasswordInput, ServerIdParams, ServerSettings, ShareInput, ShareParams, SshKeysInput, TaskAccepted } from '@hp/contract';
 import { changeRootPassword, getSettings, saveSshKeys, shareServer, startReinstall, unshareServer } from './settings.service.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 503: ApiError };
 
@@ -11,29 +11,29 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  * reinstall (owner only). Another customer's server is 404 everywhere.
  */
 export async function settingsRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = { ...app.deps, log: app.log };
   const base = { config: { access: 'customer' as const } };
   const doc = (summary: string) => ({ tags: ['servers'], summary, security: [{ bearer: [] }] });
 
-  r.get('/api/servers/:id/settings', { ...base, schema: { ...doc('Einstellungen des Servers'), params: ServerIdParams, response: { 200: ServerSettings, ...errors } } },
-    async (req) => getSettings(deps, req.user!, req.params.id));
+  u.get('/api/servers/:id/settings', { ...base, schema: { ...doc('Einstellungen des Servers'), params: ServerIdParams, response: { 200: ServerSettings, ...errors } } },
+    async (req) => getSettings(deps, req.user, req.params.id));
 
-  r.put('/api/servers/:id/ssh-keys', { ...base, schema: { ...doc('SSH-Schlüssel setzen (nur Linux; Windows: 409)'), params: ServerIdParams, body: SshKeysInput, response: { 200: z.object({ sshKeys: z.string(), message: z.string() }), ...errors } } },
-    async (req) => saveSshKeys(deps, req.user!, req.params.id, req.body.keys));
+  u.put('/api/servers/:id/ssh-keys', { ...base, schema: { ...doc('SSH-Schlüssel setzen (nur Linux; Windows: 409)'), params: ServerIdParams, body: SshKeysInput, response: { 200: z.object({ sshKeys: z.string(), message: z.string() }), ...errors } } },
+    async (req) => saveSshKeys(deps, req.user, req.params.id, req.body.keys));
 
-  r.put('/api/servers/:id/root-password', { ...base, schema: { ...doc('Root- bzw. Administrator-Passwort ändern (wird nicht gespeichert)'), params: ServerIdParams, body: RootPasswordInput, response: { 200: z.object({ message: z.string(), rootPasswordSetAt: z.string() }), ...errors } } },
-    async (req) => changeRootPassword(deps, req.user!, req.params.id, req.body.password));
+  u.put('/api/servers/:id/root-password', { ...base, schema: { ...doc('Root- bzw. Administrator-Passwort ändern (wird nicht gespeichert)'), params: ServerIdParams, body: RootPasswordInput, response: { 200: z.object({ message: z.string(), rootPasswordSetAt: z.string() }), ...errors } } },
+    async (req) => changeRootPassword(deps, req.user, req.params.id, req.body.password));
 
-  r.post('/api/servers/:id/access', { ...base, schema: { ...doc('Server mit einem Benutzer teilen (nur Besitzer)'), params: ServerIdParams, body: ShareInput, response: { 201: z.object({ username: z.string(), since: z.string() }), ...errors } } },
-    async (req, reply) => reply.code(201).send(await shareServer(deps, req.user!, req.params.id, req.body.username)));
+  u.post('/api/servers/:id/access', { ...base, schema: { ...doc('Server mit einem Benutzer teilen (nur Besitzer)'), params: ServerIdParams, body: ShareInput, response: { 201: z.object({ username: z.string(), since: z.string() }), ...errors } } },
+    async (req, reply) => reply.code(201).send(await shareServer(deps, req.user, req.params.id, req.body.username)));
 
-  r.delete('/api/servers/:id/access/:username', { ...base, schema: { ...doc('Freigabe entfernen (nur Besitzer)'), params: ShareParams, response: { 204: z.null(), ...errors } } },
+  u.delete('/api/servers/:id/access/:username', { ...base, schema: { ...doc('Freigabe entfernen (nur Besitzer)'), params: ShareParams, response: { 204: z.null(), ...errors } } },
     async (req, reply) => {
-      await unshareServer(deps, req.user!, req.params.id, req.params.username);
+      await unshareServer(deps, req.user, req.params.id, req.params.username);
       return reply.code(204).send(null);
     });
 
-  r.post('/api/servers/:id/reinstall', { ...base, schema: { ...doc('Server neu installieren (nur Besitzer, alle Daten gehen verloren)'), params: ServerIdParams, body: ReinstallInput, response: { 202: TaskAccepted, ...errors } } },
-    async (req, reply) => reply.code(202).send(await startReinstall(deps, req.user!, req.params.id, req.body)));
+  u.post('/api/servers/:id/reinstall', { ...base, schema: { ...doc('Server neu installieren (nur Besitzer, alle Daten gehen verloren)'), params: ServerIdParams, body: ReinstallInput, response: { 202: TaskAccepted, ...errors } } },
+    async (req, reply) => reply.code(202).send(await startReinstall(deps, req.user, req.params.id, req.body)));
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, ServerIdParams, SoftwareAppParams, SoftwareInstallInput, SoftwareList, TaskAccepted } from '@hp/contract';
 import { listSoftware, startSoftwareTask } from './software.service.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 503: ApiError };
 
@@ -10,17 +10,17 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  * uninstall as background tasks (one operation per server at a time). Owner and shared users.
  */
 export async function softwareRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = { ...app.deps, log: app.log };
   const base = { config: { access: 'customer' as const } };
   const doc = (summary: string) => ({ tags: ['servers'], summary, security: [{ bearer: [] }] });
 
-  r.get('/api/servers/:id/software', { ...base, schema: { ...doc('Software-Katalog mit Installationsstatus'), params: ServerIdParams, response: { 200: SoftwareList, ...errors } } },
-    async (req) => listSoftware(deps, req.user!, req.params.id));
+  u.get('/api/servers/:id/software', { ...base, schema: { ...doc('Software-Katalog mit Installationsstatus'), params: ServerIdParams, response: { 200: SoftwareList, ...errors } } },
+    async (req) => listSoftware(deps, req.user, req.params.id));
 
-  r.post('/api/servers/:id/software/:appId/install', { ...base, schema: { ...doc('Software installieren (MySQL/MongoDB-Zugangsdaten werden nicht gespeichert)'), params: SoftwareAppParams, body: SoftwareInstallInput.optional(), response: { 202: TaskAccepted, ...errors } } },
-    async (req, reply) => reply.code(202).send(await startSoftwareTask(deps, req.user!, req.params.id, req.params.appId, 'install', req.body ?? {})));
+  u.post('/api/servers/:id/software/:appId/install', { ...base, schema: { ...doc('Software installieren (MySQL/MongoDB-Zugangsdaten werden nicht gespeichert)'), params: SoftwareAppParams, body: SoftwareInstallInput.optional(), response: { 202: TaskAccepted, ...errors } } },
+    async (req, reply) => reply.code(202).send(await startSoftwareTask(deps, req.user, req.params.id, req.params.appId, 'install', req.body ?? {})));
 
-  r.post('/api/servers/:id/software/:appId/uninstall', { ...base, schema: { ...doc('Software deinstallieren'), params: SoftwareAppParams, response: { 202: TaskAccepted, ...errors } } },
-    async (req, reply) => reply.code(202).send(await startSoftwareTask(deps, req.user!, req.params.id, req.params.appId, 'uninstall')));
+  u.post('/api/servers/:id/software/:appId/uninstall', { ...base, schema: { ...doc('Software deinstallieren'), params: SoftwareAppParams, response: { 202: TaskAccepted, ...errors } } },
+    async (req, reply) => reply.code(202).send(await startSoftwareTask(deps, req.user, req.params.id, req.params.appId, 'uninstall')));
 }

@@ -1,23 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, CheckoutInput, CheckoutResponse, PaymentResult, PaymentResultQuery, ServerIdParams, UpgradeInfo } from '@hp/contract';
 import { checkout, getUpgradeInfo } from './shop.service.ts';
 import { getPaymentResult } from '../payments/payments.service.ts';
+import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError };
 
 /** Configurator checkout, upgrade prefill and the payment result page. Identity comes from the token. */
 export async function shopRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const u = signedInRoutes(app);
   const deps = { ...app.deps, log: app.log };
   const base = { config: { access: 'customer' as const } };
 
-  r.get('/api/shop/upgrade/:id', { ...base, schema: { tags: ['shop'], summary: 'Vorbelegung für Verlängerung/Upgrade eines eigenen Servers', security: [{ bearer: [] }], params: ServerIdParams, response: { 200: UpgradeInfo, ...errors } } },
-    async (req) => getUpgradeInfo(deps, req.user!, req.params.id));
+  u.get('/api/shop/upgrade/:id', { ...base, schema: { tags: ['shop'], summary: 'Vorbelegung für Verlängerung/Upgrade eines eigenen Servers', security: [{ bearer: [] }], params: ServerIdParams, response: { 200: UpgradeInfo, ...errors } } },
+    async (req) => getUpgradeInfo(deps, req.user, req.params.id));
 
-  r.post('/api/shop/checkout', { ...base, schema: { tags: ['shop'], summary: 'Bestellung anlegen und Zahlung starten (Preis berechnet der Server)', security: [{ bearer: [] }], body: CheckoutInput, response: { 201: CheckoutResponse, ...errors } } },
-    async (req, reply) => reply.code(201).send(await checkout(deps, req.user!, req.body)));
+  u.post('/api/shop/checkout', { ...base, schema: { tags: ['shop'], summary: 'Bestellung anlegen und Zahlung starten (Preis berechnet der Server)', security: [{ bearer: [] }], body: CheckoutInput, response: { 201: CheckoutResponse, ...errors } } },
+    async (req, reply) => reply.code(201).send(await checkout(deps, req.user, req.body)));
 
-  r.get('/api/shop/payment-result', { ...base, schema: { tags: ['shop'], summary: 'Zahlungsergebnis (fragt den Zahlungsanbieter, startet die Auslieferung)', security: [{ bearer: [] }], querystring: PaymentResultQuery, response: { 200: PaymentResult, ...errors } } },
-    async (req) => getPaymentResult(deps, req.user!, req.query));
+  u.get('/api/shop/payment-result', { ...base, schema: { tags: ['shop'], summary: 'Zahlungsergebnis (fragt den Zahlungsanbieter, startet die Auslieferung)', security: [{ bearer: [] }], querystring: PaymentResultQuery, response: { 200: PaymentResult, ...errors } } },
+    async (req) => getPaymentResult(deps, req.user, req.query));
 }
