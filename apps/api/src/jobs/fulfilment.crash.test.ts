@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,6 +74,29 @@ const scenarios: { name: string; env: Record<string, string>; killAfterMs?: numb
   { name: 'while the VM is being built', env: {}, killAfterMs: 700 },
 ];
 
+/** A port the OS just handed out (no clash with other suites' servers). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits for the server to answer; a server that exits instead fails at once, with its output. */
+async function waitForHealth(run: ReturnType<typeof startServer>, origin: string) {
+  // Generous: under the full suite's load on two cores, transpiling and migrating can take a while.
+  const healthy = waitFor('health', async () => (await fetch(`${origin}/api/health`)).ok, 90_000);
+  const died = run.exited.then((code) => { throw new Error(`server exited with ${code} before it was healthy`); });
+  // The loser settles later (the server is killed on purpose further on): nobody must see that as unhandled.
+  healthy.catch(() => {});
+  died.catch(() => {});
+  await Promise.race([healthy, died]).catch((err: Error) => {
+    throw new Error(`${err.message}\n${run.output().slice(-2000)}`);
+  });
+}
+
 describe.skipIf(!base)('fulfilment survives SIGKILL at every step [postgres]', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
@@ -94,13 +118,13 @@ describe.skipIf(!base)('fulfilment survives SIGKILL at every step [postgres]', (
     const secrets = await loadSecrets(db, undefined);
     const { token } = await openSession(db, secrets, user!, 'crash-test');
 
-    const port = 5600 + Math.floor(Math.random() * 300);
+    const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const env = { DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, JOB_LEASE_MS: '1500', SIMULATED_SPEED: '20', BILLING_TICK_MS: '600000' };
 
     let run = startServer({ ...env, ...scenario.env });
     cleanups.push(async () => void run.child.kill('SIGKILL'));
-    await waitFor('health', async () => (await fetch(`${origin}/api/health`)).ok, 30_000);
+    await waitForHealth(run, origin);
 
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const checkout = await fetch(`${origin}/api/shop/checkout`, { method: 'POST', headers: auth, body: JSON.stringify({ os: 'linux', distro: 'Debian 12', cpu: 2, ram: 4, storage: 50, months: 1, acceptTerms: true }) });
