@@ -17,20 +17,8 @@ function decodeQuotedPrintable(raw: string) {
 
 /** Waits for a new mail to `to` in the outbox and returns the 4-character code in it. */
 export async function codeFromOutbox(to: string, since: number): Promise<string> {
-  const dir = path.join(dataDir(), 'outbox');
-  let found: string | undefined;
-  await expect.poll(() => {
-    if (!fs.existsSync(dir)) return undefined;
-    const files = fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).mtimeMs >= since - 5).sort();
-    for (const file of files.reverse()) {
-      const text = decodeQuotedPrintable(fs.readFileSync(file, 'utf8'));
-      if (!new RegExp(`^To: .*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text)) continue;
-      const code = text.match(/lautet: ([A-Z0-9]{4})/)?.[1];
-      if (code) return (found = code);
-    }
-    return undefined;
-  }, { timeout: 15_000, message: `Mail an ${to}` }).toBeTruthy();
-  return found!;
+  const text = await mailFromOutbox(to, since, /lautet: [A-Z0-9]{4}/);
+  return text.match(/lautet: ([A-Z0-9]{4})/)![1]!;
 }
 
 /** Waits for a mail to `to` whose text matches `pattern` in the outbox and returns its decoded text. */

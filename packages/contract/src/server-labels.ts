@@ -19,3 +19,12 @@ export function serverDetailPath(os: string, id: string) {
   if (name.startsWith('ubuntu') || name.startsWith('debian')) return `/dashboard/linux/${id}`;
   return `/dashboard/other/${id}`;
 }
+
+/** Uptime as the server pages show it ("Betriebszeit"): days and hours, hours and minutes, or minutes. */
+export function formatUptime(seconds: number): string {
+  if (!seconds) return '–';
+  const d = Math.floor(seconds / 86400);
+  const h = Math.floor((seconds % 86400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return d ? `${d} T ${h} Std` : h ? `${h} Std ${m} Min` : `${m} Min`;
+}

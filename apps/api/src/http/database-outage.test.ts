@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@hp/contract';
 import { createTestContext, createUser, type TestContext } from '../../test/harness.ts';
+import { freePort } from '../../test/net.ts';
 
 /**
  * A PostgreSQL outage under load, on a throwaway cluster of this test (initdb + pg_ctl on a free port),
@@ -19,15 +19,6 @@ function asPostgres(cmd: string, args: string[]) {
   const bin = path.join(binDir!, cmd);
   // initdb refuses to run as root; the cluster belongs to the postgres user then.
   return isRoot ? execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'pipe' }) : execFileSync(bin, args, { stdio: 'pipe' });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

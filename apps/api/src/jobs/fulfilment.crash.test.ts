@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +11,7 @@ import { ipAddresses, invoices, jobs, nodes, orders, servers, simVms, users } fr
 import { loadSecrets } from '../lib/secrets.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { openSession } from '../modules/auth/sessions.ts';
+import { freePort } from '../../test/net.ts';
 
 /**
  * SIGKILL at each step of fulfilment (security-and-reliability.md, "Payments"): a real server process
@@ -73,16 +73,6 @@ const scenarios: { name: string; env: Record<string, string>; killAfterMs?: numb
   { name: 'after mailing the invoice', env: { FAULT_KILL_AFTER_JOB: 'mail-invoice' } },
   { name: 'while the VM is being built', env: {}, killAfterMs: 700 },
 ];
-
-/** A port the OS just handed out (no clash with other suites' servers). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits for the server to answer; a server that exits instead fails at once, with its output. */
 async function waitForHealth(run: ReturnType<typeof startServer>, origin: string) {

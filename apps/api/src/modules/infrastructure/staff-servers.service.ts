@@ -1,13 +1,12 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { infrastructureMessages as m, type AdminPowerInput, type AdminServerDetail, type ServerUsage } from '@hp/contract';
-import type { Deps } from '../../deps.ts';
 import { alias } from 'drizzle-orm/pg-core';
+import type { Deps } from '../../deps.ts';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { findAudit, recordAudit } from '../audit/audit.service.ts';
 import { powerLocatedServer, restartLocatedServer, settleServerTask, usageOf } from '../servers/servers.service.ts';
-import { toAppError } from '../servers/server-access.ts';
 
 type StaffDeps = Pick<Deps, 'db' | 'hypervisor'>;
 
@@ -52,14 +51,10 @@ export async function getStaffServer(deps: StaffDeps, id: string): Promise<Admin
 }
 
 export async function getStaffServerUsage(deps: StaffDeps, id: string): Promise<ServerUsage> {
-  const { server, node } = await locate(deps.db, id);
+  const { server } = await locate(deps.db, id);
   if (server.busyTaskId) await settleServerTask(deps, id);
   const fresh = await locate(deps.db, id);
-  try {
-    return await usageOf(deps, fresh.server, node);
-  } catch (err) {
-    throw toAppError(err);
-  }
+  return usageOf(deps, fresh.server, fresh.node);
 }
 
 /**

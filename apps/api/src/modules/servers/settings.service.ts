@@ -6,23 +6,11 @@ import {
 import { ipAddresses, servers, serverAccess, serverTasks, users } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { CreateServerSpec, OsTemplate } from '../../drivers/hypervisor/hypervisor.ts';
+import type { CreateServerSpec } from '../../drivers/hypervisor/hypervisor.ts';
 import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
+import { osTemplates } from '../infrastructure/provision-server.ts';
 import { assertManageable, claimServer, finishTask, progressWriter, releaseStaleTask, type TaskDeps } from './software.service.ts';
 
-/** Reinstall systems (§9, Ubuntu 22.04 per ARCHITECTURE §6) and the staff dialog's ones, as templates. */
-const templates: Record<string, OsTemplate> = {
-  'Debian 12': 'debian-12',
-  'Debian 11': 'debian-11',
-  'Ubuntu 25.04': 'ubuntu-25.04',
-  'Ubuntu 24.10': 'ubuntu-24.10',
-  'Ubuntu 24.04': 'ubuntu-24.04',
-  'Ubuntu 22.04': 'ubuntu-22.04',
-  'Ubuntu 20.04': 'ubuntu-20.04',
-  'CentOS 8': 'centos-8',
-  'Windows Server 2025': 'windows-2025',
-  'Windows Server 2022': 'windows-2022',
-};
 
 // ── Read ───────────────────────────────────────────────────────────────────────────────────────────
 
@@ -126,7 +114,7 @@ export async function startReinstall(deps: TaskDeps, user: RequestUser, id: stri
   const linux = isLinuxOs(server.os);
   if (!linux && input.os && input.os !== server.os) throw badRequest('OS_LINUX_ONLY', serverSettingsMessages.osLinuxOnly);
   const os: string = input.os ?? server.os;
-  const template = templates[os];
+  const template = osTemplates[os as keyof typeof osTemplates];
   if (!template) throw badRequest('OS_REQUIRED', serverSettingsMessages.osRequired);
   if (server.busyTaskId) throw conflict('SERVER_BUSY', 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.');
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { ArrowLeft, Cpu, HardDrive, MemoryStick, Package, RefreshCcw, RotateCcw, Shield } from 'lucide-react';
-import { isLinuxOs, type ServerDetail, type ServerUsage } from '@hp/contract';
+import { formatUptime, isLinuxOs, type ServerDetail, type ServerUsage } from '@hp/contract';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
@@ -22,13 +22,6 @@ const ReinstallDialog = lazy(() => import('../../features/servers/reinstall-dial
 
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : '–');
 const formatBytes = (b: number) => (b >= 1073741824 ? `${(b / 1073741824).toFixed(1)} GB` : `${(b / 1048576).toFixed(0)} MB`);
-const formatUptime = (s: number) => {
-  if (!s) return '–';
-  const d = Math.floor(s / 86400);
-  const h = Math.floor((s % 86400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return d ? `${d} T ${h} Std` : h ? `${h} Std ${m} Min` : `${m} Min`;
-};
 
 export default function ServerDetailPage() {
   const { serverId = '' } = useParams();

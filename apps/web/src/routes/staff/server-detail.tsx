@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ArrowLeft, Mail, Power, RotateCcw } from 'lucide-react';
-import { formatVmId, type AdminServerDetail } from '@hp/contract';
+import { formatUptime, formatVmId, type AdminServerDetail } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
@@ -13,13 +13,6 @@ import { ApiRequestError } from '../../lib/api.ts';
 
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const date = (iso: string) => new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
-const uptime = (s: number) => {
-  if (!s) return '–';
-  const d = Math.floor(s / 86400);
-  const h = Math.floor((s % 86400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return d ? `${d} T ${h} Std` : h ? `${h} Std ${m} Min` : `${m} Min`;
-};
 
 const taskLabels: Record<string, string> = {
   create: 'Einrichtung', start: 'Start', stop: 'Stopp', reboot: 'Neustart', reinstall: 'Neuinstallation', backup: 'Backup',
@@ -104,7 +97,7 @@ function ServerView({ detail }: { detail: AdminServerDetail }) {
             ['CPU', live ? `${live.cpuUsage.toLocaleString('de-DE')} %` : '…'],
             ['Arbeitsspeicher', live ? `${(live.ramUsedMb / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} / ${Math.round(live.ramTotalMb / 1024)} GB` : '…'],
             ['Speicher', live ? `${live.storageUsedGb.toLocaleString('de-DE')} / ${live.storageTotalGb} GB` : '…'],
-            ['Betriebszeit', live ? uptime(live.uptimeSeconds) : '…'],
+            ['Betriebszeit', live ? formatUptime(live.uptimeSeconds) : '…'],
           ]} />
         )}
       </Card>
