@@ -64,13 +64,14 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', {
         zones: [
           {
-            target: [`${api}/db/schema`, `${api}/db/client.ts`, `${api}/db/enqueue.ts`, `${api}/drivers`, `${api}/lib`, `${api}/env.ts`],
+            target: [`${api}/db/schema`, `${api}/db/client.ts`, `${api}/db/jobs.ts`, `${api}/drivers`, `${api}/lib`, `${api}/env.ts`],
             from: [`${api}/modules`, `${api}/jobs`, `${api}/deps.ts`],
             message: layerMessage,
           },
           { target: `${api}/http`, from: [`${api}/modules`, `${api}/jobs`], message: layerMessage },
-          // Modules enqueue jobs through the queue's own files; handlers (which call modules) stay above them.
-          { target: `${api}/modules`, from: `${api}/jobs`, except: ['./queue.ts', './mail-queue.ts'], message: layerMessage },
+          // jobs/ is the platform (runner, scheduler, definitions, mail): modules define their jobs with it,
+          // it never imports a module (docs/decisions/011).
+          { target: `${api}/jobs`, from: `${api}/modules`, message: layerMessage },
           // Only the entry points (main.ts, server.ts, the tests' harness) import the composition root.
           {
             target: [`${api}/modules`, `${api}/jobs`, `${api}/http`, `${api}/lib`, `${api}/drivers`, `${api}/db`, `${api}/deps.ts`, `${api}/env.ts`],

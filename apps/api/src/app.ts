@@ -10,24 +10,34 @@ import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFasti
 import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
 import { JobRunner } from './jobs/queue.ts';
-import { registerBillingJobs } from './jobs/billing-jobs.ts';
-import { registerMailJobs } from './jobs/mail-jobs.ts';
-import { shopRoutes } from './modules/shop/shop.routes.ts';
-import { paymentRoutes } from './modules/payments/payments.routes.ts';
-import { orderRoutes } from './modules/orders/orders.routes.ts';
-import { invoiceRoutes } from './modules/invoices/invoices.routes.ts';
+import { Scheduler } from './jobs/scheduler.ts';
+import type { JobDeps, ModuleManifest } from './jobs/define.ts';
+import { mailModule } from './jobs/mail.ts';
+import { authModule } from './modules/auth/auth.module.ts';
+import { accountsModule } from './modules/accounts/accounts.module.ts';
+import { statusModule } from './modules/status/status.module.ts';
+import { siteModule } from './modules/site/site.module.ts';
+import { infrastructureModule } from './modules/infrastructure/infrastructure.module.ts';
+import { serversModule } from './modules/servers/servers.module.ts';
+import { shopModule } from './modules/shop/shop.module.ts';
+import { paymentsModule } from './modules/payments/payments.module.ts';
+import { ordersModule } from './modules/orders/orders.module.ts';
+import { invoicesModule } from './modules/invoices/invoices.module.ts';
 import { AppError } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
 import { constraintFailure, isDatabaseDown, isQueryError, safeDbError } from './http/db-errors.ts';
 import { LogThrottle } from './lib/log-throttle.ts';
 import { allowedInlineStyleHashes } from './http/csp.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { accountRoutes } from './modules/accounts/accounts.routes.ts';
-import { statusRoutes } from './modules/status/status.routes.ts';
-import { siteRoutes } from './modules/site/site.routes.ts';
-import { infrastructureRoutes } from './modules/infrastructure/infrastructure.routes.ts';
-import { serverRoutes } from './modules/servers/servers.routes.ts';
 import { webRoutes } from './http/web.ts';
+
+/**
+ * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/011).
+ * A new module adds its manifest here and nowhere else.
+ */
+export const modules: ModuleManifest[] = [
+  mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
+  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule,
+];
 
 /** Headers for the few responses that bypass the helmet hook. */
 const baselineSecurityHeaders = {
@@ -76,11 +86,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('db', deps.db);
   app.decorate('deps', deps);
   app.decorate('registeredRoutes', [] as RegisteredRoute[]);
-  const jobs = new JobRunner(deps.db, { log: app.log, leaseMs: deps.env.jobLeaseMs });
+  const jobDeps = (): JobDeps => ({ ...app.deps, log: app.log });
+  const jobs = new JobRunner(deps.db, jobDeps, { log: app.log, leaseMs: deps.env.jobLeaseMs });
+  const scheduler = new Scheduler(deps.db, jobDeps, { owner: jobs.owner, onRun: () => jobs.kick() });
   app.decorate('jobs', jobs);
-  registerBillingJobs(jobs, app);
-  registerMailJobs(jobs, app);
+  app.decorate('scheduler', scheduler);
+  for (const m of modules) {
+    for (const job of m.jobs ?? []) jobs.register(job);
+    for (const schedule of m.schedules ?? []) scheduler.register(schedule);
+  }
   app.addHook('onClose', async () => {
+    await scheduler.stop();
     await jobs.stop();
   });
 
@@ -177,17 +193,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     return send(500, 'SERVER_ERROR', messages.serverError);
   });
 
-  // One visible list of every module.
-  await app.register(authRoutes);
-  await app.register(accountRoutes);
-  await app.register(statusRoutes);
-  await app.register(siteRoutes);
-  await app.register(infrastructureRoutes);
-  await app.register(serverRoutes);
-  await app.register(shopRoutes);
-  await app.register(paymentRoutes);
-  await app.register(orderRoutes);
-  await app.register(invoiceRoutes);
+  for (const m of modules) for (const routes of m.routes ?? []) await app.register(routes);
+  // The web app's pages and the SPA fallback come last.
   await app.register(webRoutes);
 
   return app;

@@ -5,6 +5,7 @@ import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import type { JobRunner } from './jobs/queue.ts';
+import type { Scheduler } from './jobs/scheduler.ts';
 import type { RegisteredRoute } from './http/auth.ts';
 
 /**
@@ -30,5 +31,7 @@ declare module 'fastify' {
     registeredRoutes: RegisteredRoute[];
     /** Durable jobs (fulfilment, invoices, expiry); started by server.ts, drained by tests. */
     jobs: JobRunner;
+    /** Periodic work (task settler, billing housekeeping), one instance per period; started by server.ts. */
+    scheduler: Scheduler;
   }
 }

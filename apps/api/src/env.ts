@@ -27,6 +27,8 @@ export interface Env {
   billing: BillingConfig;
   /** How long a job claim holds without renewal; a killed process's jobs are claimed again after it. */
   jobLeaseMs: number;
+  /** Period of the task settler (power, backup and restore tasks on the host); SETTLE_TASKS_MS, default 2 s. */
+  settleTaskMs: number;
 }
 
 /** PAYMENTS=stripe: Stripe Checkout (README, "Stripe"); otherwise the simulated payment page. */
@@ -46,6 +48,8 @@ export interface BillingConfig {
   reminderDays: number[];
   /** A stopped, unpaid server is deleted this many days after its term ended. */
   graceDays: number;
+  /** Period of the billing housekeeping (reminders, expiry, stale payments); BILLING_TICK_MS, default 1 min. */
+  tickMs: number;
 }
 
 /** HYPERVISOR=proxmox: how to reach the cluster (README, "Proxmox VE"). */
@@ -136,7 +140,9 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       checkoutHoldMinutes: Math.max(31, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
       reminderDays: (source.EXPIRY_REMINDER_DAYS ?? '7,1').split(',').map((d) => Number(d.trim())).filter((d) => Number.isInteger(d) && d > 0).sort((a, b) => b - a).slice(0, 2),
       graceDays: nonNegative(source.SERVER_GRACE_DAYS, 14),
+      tickMs: Math.max(1000, Number(source.BILLING_TICK_MS ?? 60_000) || 60_000),
     },
+    settleTaskMs: Math.max(250, Number(source.SETTLE_TASKS_MS ?? 2000) || 2000),
     company: {
       name: source.COMPANY_NAME ?? 'Musterhost GmbH',
       street: source.COMPANY_STREET ?? 'Musterstraße 1',

@@ -2,9 +2,6 @@ import path from 'node:path';
 import { readEnv } from './env.ts';
 import { createRuntime } from './main.ts';
 import { seedDemoData } from './db/seed.ts';
-import { settleRunningTasks } from './modules/servers/servers.service.ts';
-import { resumeProvisioning } from './modules/infrastructure/provision-server.ts';
-import { runBillingTick } from './jobs/billing-jobs.ts';
 
 const started = performance.now();
 const env = readEnv();
@@ -17,20 +14,10 @@ if (database.kind === 'pglite' || process.env.SEED_DEMO === 'true') {
 
 await app.listen({ port: env.port, host: env.host });
 
-// Power operations finish even when nobody watches the server: settle running tasks every 2 s.
-const settler = setInterval(() => {
-  settleRunningTasks({ ...app.deps, log: app.log }).catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'task settler failed'));
-}, 2000);
-settler.unref();
-// Servers whose provisioning was interrupted (crash, restart) continue; createServer is idempotent.
-resumeProvisioning({ ...app.deps, log: app.log } as never).catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'resuming provisioning failed'));
-// Fulfilment, invoices and expiry run as durable jobs; a job interrupted by a crash is claimed again.
+// Background work: durable jobs (claimed by one instance each, taken over after a crash) and schedules
+// (the task settler, the billing housekeeping; one instance per period). Nothing needs resuming.
 app.jobs.start();
-const billingTick = () => runBillingTick({ ...app.deps, log: app.log })
-  .then(() => app.jobs.kick())
-  .catch((err) => app.log.error({ err: { message: (err as Error).message } }, 'billing tick failed'));
-setTimeout(billingTick, 5_000).unref();
-setInterval(billingTick, Number(process.env.BILLING_TICK_MS ?? 60_000)).unref();
+await app.scheduler.start();
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 process.stdout.write(
   `\nHosting-Portal läuft auf ${env.publicUrl} (gestartet in ${seconds} s)\n` +

@@ -45,3 +45,6 @@ export async function drainJobs(ctx: TestContext, rounds = 5) {
   }
   return total;
 }
+
+/** One period of the billing schedules (payment housekeeping, server terms), run now on this instance. */
+export const billingTick = (app: TestContext['app']) => app.scheduler.runNow('payment-housekeeping', 'server-terms');

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
+import { SEALED_KEY } from '../db/jobs.ts';
+import type { JobDefinition, JobDeps } from './define.ts';
 
 /**
  * Durable jobs in PostgreSQL (ARCHITECTURE §1, docs/decisions/006): a job is claimed with
@@ -9,13 +11,6 @@ import { jobs } from '../db/schema/index.ts';
  * while the handler works. A killed process stops renewing, the lease runs out and another runner (or
  * the same one after a restart) claims the job again. Handlers are therefore written to be idempotent.
  */
-
-export interface JobContext {
-  id: number;
-  attempt: number;
-  payload: Record<string, unknown>;
-}
-export type JobHandler = (job: JobContext) => Promise<void>;
 
 /** A failure that retrying cannot fix: the job is marked failed at once. */
 export class PermanentJobError extends Error {}
@@ -34,7 +29,8 @@ export interface JobRunnerOptions {
 
 export class JobRunner {
   readonly owner = crypto.randomUUID();
-  private readonly handlers = new Map<string, JobHandler>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private readonly handlers = new Map<string, JobDefinition<any>>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly concurrency: number;
@@ -43,15 +39,22 @@ export class JobRunner {
   private stopped = true;
   private active = new Set<Promise<void>>();
 
-  constructor(private readonly db: Db, private readonly opts: JobRunnerOptions = {}) {
+  constructor(private readonly db: Db, private readonly deps: () => JobDeps, private readonly opts: JobRunnerOptions = {}) {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.pollMs = opts.pollMs ?? 500;
     this.concurrency = opts.concurrency ?? 4;
   }
 
-  register(kind: string, handler: JobHandler) {
-    this.handlers.set(kind, handler);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  register(definition: JobDefinition<any>) {
+    if (this.handlers.has(definition.name)) throw new Error(`job ${definition.name} is defined twice`);
+    this.handlers.set(definition.name, definition);
     return this;
+  }
+
+  /** The kinds this runner handles (tests, diagnostics). */
+  get kinds() {
+    return [...this.handlers.keys()];
   }
 
   start() {
@@ -121,19 +124,21 @@ export class JobRunner {
   }
 
   async execute(job: ClaimedJob) {
-    const handler = this.handlers.get(job.kind);
+    const definition = this.handlers.get(job.kind);
     const renew = setInterval(() => {
       this.db.execute(sql`update ${jobs} set locked_until = now() + (${this.leaseMs} * interval '1 millisecond') where id = ${job.id} and status = 'running'`)
         .catch(() => {});
     }, Math.max(100, Math.floor(this.leaseMs / 3)));
     renew.unref();
     try {
-      if (!handler) throw new PermanentJobError(`no handler for ${job.kind}`);
-      await handler({ id: job.id, attempt: job.attempts, payload: job.payload });
+      if (!definition) throw new PermanentJobError(`no handler for ${job.kind}`);
+      const parsed = definition.payload.safeParse(job.payload);
+      if (!parsed.success) throw new PermanentJobError(`payload of ${job.kind} does not match its schema`);
+      await definition.handle(this.deps(), parsed.data, { id: job.id, attempt: job.attempts });
       // Fault injection for the crash tests: die after the work, before the job is marked done.
       if (process.env.FAULT_KILL_AFTER_JOB === job.kind) process.kill(process.pid, 'SIGKILL');
       clearInterval(renew);
-      await this.db.execute(sql`update ${jobs} set status = 'done', finished_at = now(), locked_until = null, last_error = null where id = ${job.id}`);
+      await this.db.execute(sql`update ${jobs} set status = 'done', finished_at = now(), locked_until = null, last_error = null, payload = payload - ${SEALED_KEY}::text where id = ${job.id}`);
     } catch (err) {
       clearInterval(renew);
       const message = (err as Error).message?.slice(0, 500) ?? 'unknown';
@@ -142,7 +147,7 @@ export class JobRunner {
       const delayMs = Math.min(300_000, 1000 * 2 ** job.attempts);
       this.opts.log?.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, err: { message } }, permanent ? 'job failed for good' : 'job failed, will retry');
       await this.db.execute(permanent
-        ? sql`update ${jobs} set status = 'failed', finished_at = now(), locked_until = null, last_error = ${message} where id = ${job.id}`
+        ? sql`update ${jobs} set status = 'failed', finished_at = now(), locked_until = null, last_error = ${message}, payload = payload - ${SEALED_KEY}::text where id = ${job.id}`
         : sql`update ${jobs} set status = 'queued', run_at = now() + (${delayMs} * interval '1 millisecond'), locked_until = null, last_error = ${message} where id = ${job.id}`)
         .catch(() => {});
     }

@@ -125,6 +125,20 @@ export const jobs = pgTable('jobs', {
   index('jobs_due_idx').on(t.runAt).where(sql`status in ('queued', 'running')`),
 ]);
 
+/**
+ * Periodic work (the task settler, the billing housekeeping): one row per schedule. An instance runs a
+ * period only after moving next_run_at forward with a conditional UPDATE, so of several instances exactly
+ * one runs each period (jobs/scheduler.ts).
+ */
+export const schedules = pgTable('schedules', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+  lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
+  lastOwner: text('last_owner'),
+  runs: bigint('runs', { mode: 'number' }).notNull().default(0),
+  lastError: text('last_error'),
+});
+
 /** State of the simulated payment provider (embedded default), like Stripe's checkout sessions. */
 export const simCheckoutSessions = pgTable('sim_checkout_sessions', {
   id: text('id').primaryKey(),

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { simCheckoutSessions } from '../../db/schema/index.ts';
-import { enqueueJob } from '../../db/enqueue.ts';
+import { z } from 'zod';
+import { enqueue, jobKind } from '../../db/jobs.ts';
 import { verifySignature } from './signature.ts';
 import { PaymentSignatureError, type CheckoutSession, type PaymentAddress, type PaymentEvent, type PaymentProvider } from './payments.ts';
 
@@ -13,7 +14,8 @@ import { PaymentSignatureError, type CheckoutSession, type PaymentAddress, type 
  * tests and production run the same webhook and fulfilment code.
  */
 
-export const SIM_WEBHOOK_JOB = 'deliver-sim-webhook';
+/** The delivery of one signed event to our webhook entry; the payments module holds its handler. */
+export const simWebhookDelivery = jobKind('deliver-sim-webhook', z.object({ body: z.string() }));
 
 /** Test cards like Stripe's: these succeed, 4000 0000 0000 0002 is declined. */
 export const SIM_TEST_CARDS: Record<string, { brand: string; outcome: 'success' | 'declined' }> = {
@@ -126,7 +128,7 @@ export function createSimulatedPayments(db: Db, opts: { publicUrl: string; webho
           cardBrand: payment.card.brand, cardLast4: payment.card.last4,
         }).where(and(eq(simCheckoutSessions.id, id), eq(simCheckoutSessions.status, 'open'), sql`${simCheckoutSessions.expiresAt} > now()`)).returning();
         if (!row) return 'not_open' as const;
-        await enqueueJob(tx, SIM_WEBHOOK_JOB, { body: eventBody('checkout.session.completed', row, publicUrl) });
+        await enqueue(tx, simWebhookDelivery, { body: eventBody('checkout.session.completed', row, publicUrl) });
         return 'complete' as const;
       });
     },
@@ -136,7 +138,7 @@ export function createSimulatedPayments(db: Db, opts: { publicUrl: string; webho
         const [row] = await tx.update(simCheckoutSessions).set({ status: 'expired', declined: reason === 'declined' ? 1 : 0 })
           .where(and(eq(simCheckoutSessions.id, id), eq(simCheckoutSessions.status, 'open'))).returning();
         if (!row) return 'not_open' as const;
-        await enqueueJob(tx, SIM_WEBHOOK_JOB, { body: eventBody('checkout.session.expired', row, publicUrl) });
+        await enqueue(tx, simWebhookDelivery, { body: eventBody('checkout.session.expired', row, publicUrl) });
         return 'expired' as const;
       });
     },
@@ -145,7 +147,7 @@ export function createSimulatedPayments(db: Db, opts: { publicUrl: string; webho
       return db.transaction(async (tx) => {
         const rows = await tx.update(simCheckoutSessions).set({ status: 'expired' })
           .where(and(eq(simCheckoutSessions.status, 'open'), sql`${simCheckoutSessions.expiresAt} <= now()`)).returning();
-        for (const row of rows) await enqueueJob(tx, SIM_WEBHOOK_JOB, { body: eventBody('checkout.session.expired', row, publicUrl) });
+        for (const row of rows) await enqueue(tx, simWebhookDelivery, { body: eventBody('checkout.session.expired', row, publicUrl) });
         return rows.length;
       });
     },

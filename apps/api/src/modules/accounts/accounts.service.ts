@@ -13,7 +13,8 @@ import { acceptTotp, checkCurrentPassword, mfaRule, totpFor } from '../auth/auth
 import { openSession, revokeAllSessions } from '../auth/sessions.ts';
 import { emailChangedMail, passwordChangedMail } from '../../drivers/mail/templates.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { enqueueCodeMail, enqueueMail } from '../../jobs/mail-queue.ts';
+import { enqueueMail } from '../../jobs/mail.ts';
+import { enqueueCodeMail } from '../auth/code-mail.ts';
 import { consumeCode, issueCode } from '../auth/codes.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
 

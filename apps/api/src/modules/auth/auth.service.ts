@@ -10,7 +10,8 @@ import { decryptSecret, hmac } from '../../lib/secrets.ts';
 import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
 import { passwordChangedMail, registrationAttemptMail } from '../../drivers/mail/templates.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
-import { enqueueCodeMail, enqueueMail } from '../../jobs/mail-queue.ts';
+import { enqueueMail } from '../../jobs/mail.ts';
+import { enqueueCodeMail } from './code-mail.ts';
 import { consumeCode, issueCode } from './codes.ts';
 import { openSession, revokeAllSessions } from './sessions.ts';
 
@@ -37,7 +38,7 @@ export const limits = {
 const emailKey = (deps: AuthDeps, email: string) => hmac(deps.secrets.hmacKey, `email:${email.trim().toLowerCase()}`);
 
 /**
- * Mails go out through durable jobs (jobs/mail-jobs.ts), never on the request path: the answer does
+ * Mails go out through durable jobs (jobs/mail.ts, auth/code-mail.ts), never on the request path: the answer does
  * not wait for (or depend on) the mail server, and known and unknown addresses take the same time.
  */
 const wakeMailer = (deps: AuthDeps) => deps.jobs?.kick();

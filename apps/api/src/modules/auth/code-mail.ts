@@ -1,11 +1,14 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import { oneTimeCodes, users } from '../../db/schema/index.ts';
 import { emailChangeCodeMail, resetMail, verificationMail } from '../../drivers/mail/templates.ts';
 import { drawCode } from './codes.ts';
+import { enqueue, jobKind } from '../../db/jobs.ts';
+import { defineJob } from '../../jobs/define.ts';
 
 /**
- * The send-code job (jobs/mail-jobs.ts): draws the code of an open code row and mails it. Rows without
+ * The send-code job (sendCodeJob below): draws the code of an open code row and mails it. Rows without
  * an account (a reset for an unknown address) send nothing. An e-mail change to an address that another
  * account uses sends nothing either, so its code is never drawn and the change can never be confirmed,
  * while the requester got the same answer as for a free address.
@@ -28,3 +31,11 @@ export async function deliverCode(deps: Pick<Deps, 'db' | 'mail' | 'secrets'>, c
       : emailChangeCodeMail(row.newEmail!, row.username, code);
   await deps.mail.send(mail);
 }
+
+/** A mail with a one-time code: the job draws the code, so no code is ever stored in a job. */
+export const sendCodeJob = defineJob(jobKind('send-code', z.object({ codeId: z.string() })), async (deps, { codeId }) => {
+  await deliverCode(deps, codeId);
+});
+
+export const enqueueCodeMail = (tx: Parameters<typeof enqueue>[0], codeId: string) =>
+  enqueue(tx, sendCodeJob, { codeId }, { dedupeKey: `code:${codeId}` });

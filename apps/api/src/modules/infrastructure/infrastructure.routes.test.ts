@@ -11,9 +11,9 @@ import {
   type NodeRow,
 } from '@hp/contract';
 import { createUser, describeEachDatabase, uniqueName, type TestContext } from '../../../test/harness.ts';
-import { ipAddresses, servers, serverTasks } from '../../db/schema/index.ts';
+import { ipAddresses, jobs, servers, serverTasks } from '../../db/schema/index.ts';
 import { HypervisorError, hypervisorMessages, type CreateServerSpec, type Hypervisor } from '../../drivers/hypervisor/hypervisor.ts';
-import { provisionServer, resumeProvisioning } from './provision-server.ts';
+import { provisionServer } from './provision-server.ts';
 
 /** A hypervisor that only knows createServer (and the firewall switch provisioning sets); every other call fails loudly. */
 function fakeHypervisor(createServer: Hypervisor['createServer']): Hypervisor {
@@ -344,24 +344,32 @@ describeEachDatabase('infrastructure administration', (ctx) => {
     expect(listed).toMatchObject({ status: 'failed', statusMessage: hypervisorMessages.TASK_FAILED });
   });
 
-  it('resumes provisioning of servers left in provisioning (after a crash)', async () => {
+  it('builds a staff-created server by a durable job enqueued with it, so no restart loses it', async () => {
     const auth = await staff(ctx());
     const owner = await customer();
     const node = await addNode(auth);
     await addIp(auth);
     const server = (await createServer(auth, { owner: owner.user.customerNumber, nodeId: node.id })).json() as AdminServerRow;
+    const { db } = ctx().database;
+    // The job exists as soon as the server does (same transaction), before any runner looked at it.
+    const queued = await db.select().from(jobs).where(and(eq(jobs.kind, 'provision-server'), eq(jobs.dedupeKey, `provision-server:${server.id}`)));
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ status: 'queued', payload: { serverId: server.id } });
 
     const seen: number[] = [];
-    const hypervisor = fakeHypervisor(async (spec) => {
+    ctx().app.deps.hypervisor = fakeHypervisor(async (spec) => {
       seen.push(spec.vmid);
     });
-    const { db } = ctx().database;
-    const result = await resumeProvisioning({ db, hypervisor });
+    try {
+      await ctx().app.jobs.drain();
+    } finally {
+      ctx().app.deps.hypervisor = heldHypervisor;
+    }
     expect(seen).toContain(server.vmid);
-    expect(result.resumed).toBe(seen.length);
-    expect(result.online).toBe(seen.length);
     const [row] = await db.select().from(servers).where(eq(servers.id, server.id));
     expect(row!.status).toBe('online');
     expect(await db.select().from(servers).where(eq(servers.status, 'provisioning'))).toHaveLength(0);
+    const [done] = await db.select().from(jobs).where(eq(jobs.id, queued[0]!.id));
+    expect(done!.status).toBe('done');
   });
 });

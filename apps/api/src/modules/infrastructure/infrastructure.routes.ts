@@ -23,7 +23,6 @@ import {
   ServerUsage,
 } from '@hp/contract';
 import { getStaffServer, getStaffServerUsage, staffPowerServer } from './staff-servers.service.ts';
-import { provisionServer } from './provision-server.ts';
 import {
   createAdminServer,
   createIpAddress,
@@ -99,10 +98,8 @@ export async function infrastructureRoutes(app: FastifyInstance) {
       security, body: CreateServerInput, response: { 201: AdminServerRow, 404: ApiError, 409: ApiError, ...errors },
     },
   }, async (req, reply) => {
-    const server = await createAdminServer(deps, req.user, req.body);
-    // Runs after the response; its outcome is recorded on the server and its task.
-    provisionServer(deps, server.id).catch((err: unknown) => app.log.error({ err, serverId: server.id }, 'provisioning could not record its outcome'));
-    return reply.code(201).send(server);
+    // The server is built by a durable job enqueued with it; its outcome is recorded on the server and its task.
+    return reply.code(201).send(await createAdminServer(deps, req.user, req.body));
   });
 
   r.get('/api/admin/servers/:id', {

@@ -19,6 +19,8 @@ import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema
 import { conflict, notFound } from '../../http/errors.ts';
 import { FOREIGN_KEY_VIOLATION, pgCode, UNIQUE_VIOLATION } from '../../http/db-errors.ts';
 import { fits, ipIsFree, lockNodeFree, nextVmid, takeFreeIpv4 } from './capacity.ts';
+import { enqueue } from '../../db/jobs.ts';
+import { provisionServerJob } from './provision-server.ts';
 
 type InfrastructureDeps = Pick<Deps, 'db'>;
 
@@ -213,6 +215,8 @@ export async function createAdminServer({ db }: InfrastructureDeps, staff: { id:
     }).returning({ id: servers.id });
     await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
     await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { ipAddressId: ip.id } });
+    // Built by a durable job: it exists exactly when the server row does, and survives a restart.
+    await enqueue(tx, provisionServerJob, { serverId: server!.id }, { dedupeKey: `provision-server:${server!.id}` });
     return server!.id;
   });
   return findAdminServer({ db }, serverId);

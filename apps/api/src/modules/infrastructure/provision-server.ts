@@ -1,7 +1,10 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import { subnetPrefix, type AdminServerOs, type LinuxDistro, type WindowsVersion } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { ipAddresses, nodes, orders, servers, serverTasks } from '../../db/schema/index.ts';
+import { ipAddresses, nodes, servers, serverTasks } from '../../db/schema/index.ts';
+import { jobKind } from '../../db/jobs.ts';
+import { defineJob } from '../../jobs/define.ts';
 import { HypervisorError, hypervisorMessages, type CreateServerSpec, type OsTemplate } from '../../drivers/hypervisor/hypervisor.ts';
 
 type ProvisionDeps = Pick<Deps, 'db' | 'hypervisor'>;
@@ -103,20 +106,10 @@ export async function provisionServer(deps: ProvisionDeps, serverId: string): Pr
 }
 
 /**
- * Re-runs provisioning of every server still in 'provisioning' (after a crash or restart). One at a time,
- * so that a restart does not hit the hypervisor with every pending creation at once.
+ * The durable provisioning of a server created by staff (enqueued with the server row, in the same
+ * transaction). Shop orders have their own job, which also completes the order (payments.service.ts).
+ * After a crash the job runs again; provisionServer is idempotent.
  */
-export async function resumeProvisioning(deps: ProvisionDeps): Promise<{ resumed: number; online: number; failed: number }> {
-  // Servers bought in the shop are provisioned by their order's durable job, not here.
-  const pending = await deps.db.select({ id: servers.id }).from(servers)
-    .where(and(eq(servers.status, 'provisioning'), isNull(servers.deletedAt), sql`not exists (select 1 from ${orders} where ${orders.serverId} = ${servers.id})`))
-    .orderBy(servers.createdAt);
-  const result = { resumed: 0, online: 0, failed: 0 };
-  for (const { id } of pending) {
-    const outcome = await provisionServer(deps, id);
-    if (outcome === 'skipped') continue;
-    result.resumed++;
-    result[outcome]++;
-  }
-  return result;
-}
+export const provisionServerJob = defineJob(jobKind('provision-server', z.object({ serverId: z.string() })), async (deps, { serverId }) => {
+  await provisionServer(deps, serverId);
+});

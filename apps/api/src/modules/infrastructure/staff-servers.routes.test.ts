@@ -22,6 +22,8 @@ describeEachDatabase('staff view of servers, manual servers and the address hist
     for (let i = 0; i < 100; i++) {
       const detail = (await inject('GET', `/api/admin/servers/${id}`, auth)).json() as AdminServerDetail;
       if (detail.status === status) return detail;
+      // Provisioning is a durable job: the test drives the runner.
+      await ctx().app.jobs.drain();
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`server ${id} never became ${status}`);

@@ -6,7 +6,8 @@ import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema
 import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { findAudit, recordAudit } from '../audit/audit.service.ts';
-import { powerLocatedServer, restartLocatedServer, settleServerTask, usageOf } from '../servers/servers.service.ts';
+import { powerLocatedServer, restartLocatedServer, usageOf } from '../servers/servers.service.ts';
+import { settleServerTask } from '../servers/task-settler.ts';
 
 type StaffDeps = Pick<Deps, 'db' | 'hypervisor'>;
 

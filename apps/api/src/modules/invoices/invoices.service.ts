@@ -1,4 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
@@ -6,11 +7,15 @@ import type { Env } from '../../env.ts';
 import { invoices, orders, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { enqueueJob } from '../../db/enqueue.ts';
-import { describeConfig, PRODUCT_NAME } from '../shop/shop.service.ts';
+import { enqueue, jobKind } from '../../db/jobs.ts';
+import { defineJob } from '../../jobs/define.ts';
+import { PermanentJobError } from '../../jobs/queue.ts';
+import { invoiceMail } from '../../drivers/mail/templates.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { renderXRechnung } from './invoice-xrechnung.ts';
+import { describeConfig, PRODUCT_NAME } from '../shop/product.ts';
 import type { InvoiceDocument } from '../../db/schema/invoice-document.ts';
 
-export const JOB_MAIL_INVOICE = 'mail-invoice';
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -121,7 +126,7 @@ export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: stri
       kind: 'invoice', number, year, sequence, orderId, userId: order.userId, grossCents: order.amountCents,
       issueDate: document.issueDate, dueDate: document.dueDate, document,
     }).returning();
-    await enqueueJob(tx, JOB_MAIL_INVOICE, { invoiceId: invoice!.id }, { dedupeKey: `mail-invoice:${invoice!.id}` });
+    await enqueue(tx, mailInvoiceJob, { invoiceId: invoice!.id }, { dedupeKey: `mail-invoice:${invoice!.id}` });
     return invoice!;
   });
 }
@@ -158,7 +163,7 @@ export async function issueCreditNote(deps: Pick<Deps, 'db' | 'env'>, invoiceId:
       grossCents: invoice.grossCents, issueDate, dueDate: document.dueDate, document,
     }).returning();
     await tx.update(orders).set({ status: 'refunded' }).where(eq(orders.id, invoice.orderId));
-    await enqueueJob(tx, JOB_MAIL_INVOICE, { invoiceId: note!.id }, { dedupeKey: `mail-invoice:${note!.id}` });
+    await enqueue(tx, mailInvoiceJob, { invoiceId: note!.id }, { dedupeKey: `mail-invoice:${note!.id}` });
     return note!;
   });
 }
@@ -193,3 +198,25 @@ export async function findInvoiceForDownload({ db }: Pick<Deps, 'db'>, user: Req
 
 /** Server-built file names only (no user input reaches them). */
 export const invoiceFileName = (row: InvoiceRow, ext: 'pdf' | 'xml') => `${row.kind === 'credit_note' ? 'Gutschrift' : 'Rechnung'}-${row.number}.${ext}`;
+
+// ── Jobs ───────────────────────────────────────────────────────────────────────────────────────────
+
+/** Issues the invoice of a paid order (enqueued with the payment, payments.service.ts). */
+export const issueInvoiceJob = defineJob(jobKind('issue-invoice', z.object({ orderId: z.string() })), async (deps, { orderId }) => {
+  await issueInvoice(deps, orderId);
+});
+
+/** Mails an issued invoice or credit note with its PDF and XRechnung, once. */
+export const mailInvoiceJob = defineJob(jobKind('mail-invoice', z.object({ invoiceId: z.string() })), async (deps, { invoiceId }) => {
+  const [row] = await deps.db.select({ invoice: invoices }).from(invoices).where(eq(invoices.id, invoiceId));
+  if (!row) throw new PermanentJobError('invoice missing');
+  if (row.invoice.mailedAt) return;
+  const { invoice } = row;
+  const pdf = await renderInvoicePdf(invoice.document);
+  const xml = Buffer.from(renderXRechnung(invoice.document), 'utf8');
+  await deps.mail.send(invoiceMail(invoice.document.buyer.email, invoice.document.buyer.name, invoice.kind, invoice.number, formatEuro(invoice.grossCents), [
+    { filename: invoiceFileName(invoice, 'pdf'), content: pdf, contentType: 'application/pdf' },
+    { filename: invoiceFileName(invoice, 'xml'), content: xml, contentType: 'application/xml' },
+  ]));
+  await deps.db.update(invoices).set({ mailedAt: new Date() }).where(eq(invoices.id, invoice.id));
+});

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { PRODUCT_NAME } from '../shop/shop.service.ts';
+import { PRODUCT_NAME } from '../shop/product.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 

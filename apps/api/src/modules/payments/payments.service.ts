@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { addMonthsClamped, type PaymentResult } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
@@ -6,15 +7,21 @@ import { ipAddresses, invoices, orders, paymentEvents, servers, serverTasks } fr
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
-import { enqueueJob } from '../../db/enqueue.ts';
+import { enqueue, jobKind } from '../../db/jobs.ts';
+import { defineJob, defineSchedule } from '../../jobs/define.ts';
+import { PermanentJobError } from '../../jobs/queue.ts';
+import { signPayload } from '../../drivers/payments/signature.ts';
+import { simWebhookDelivery, type SimulatedPayments } from '../../drivers/payments/simulated.ts';
+import { provisionServer } from '../infrastructure/provision-server.ts';
+import { issueInvoiceJob } from '../invoices/invoices.service.ts';
+import { applyUpgradeJob } from '../servers/resize.ts';
 import { nextVmid, takeFreeIpv4 } from '../infrastructure/capacity.ts';
 
 type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
-export const JOB_SYNC_CHECKOUT = 'sync-checkout';
-export const JOB_PROVISION_ORDER = 'provision-order';
-export const JOB_APPLY_UPGRADE = 'apply-upgrade';
-export const JOB_ISSUE_INVOICE = 'issue-invoice';
+const orderPayload = z.object({ orderId: z.string() });
+const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string() }));
+const provisionOrderKind = jobKind('provision-order', orderPayload);
 
 /** Ends a pending order and releases what it held (capacity by status, the IP explicitly). */
 export async function cancelPendingOrder(db: Db, orderId: string, reason: string): Promise<boolean> {
@@ -54,7 +61,7 @@ export async function receiveWebhook(deps: PaymentDeps, raw: Buffer, signature: 
     if (!inserted.length) return 'duplicate' as const;
     if (!relevant) return 'ignored' as const;
     // The event only says "look again": the job re-fetches the session instead of trusting the body.
-    await enqueueJob(tx, JOB_SYNC_CHECKOUT, { sessionId: event.sessionId }, { dedupeKey: `event:${event.id}` });
+    await enqueue(tx, syncCheckoutKind, { sessionId: event.sessionId! }, { dedupeKey: `event:${event.id}` });
     return 'queued' as const;
   });
 }
@@ -128,7 +135,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
       if (ip !== null) await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
       await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { orderId: paid.id } });
       await tx.update(orders).set({ serverId: server!.id, periodStart: now, periodEnd, ipAddressId: ip?.id ?? null, ipAddress: ip?.address ?? null }).where(eq(orders.id, paid.id));
-      await enqueueJob(tx, JOB_PROVISION_ORDER, { orderId: paid.id }, { dedupeKey: `provision:${paid.id}` });
+      await enqueue(tx, provisionOrderKind, { orderId: paid.id }, { dedupeKey: `provision:${paid.id}` });
     } else {
       const [server] = await tx.select().from(servers).where(eq(servers.id, paid.serverId!)).for('update');
       if (!server || server.deletedAt) {
@@ -144,9 +151,9 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
       }).where(eq(servers.id, server.id));
       await tx.insert(serverTasks).values({ serverId: server.id, kind: 'upgrade', status: 'running', progress: 0, payload: { orderId: paid.id } });
       await tx.update(orders).set({ periodStart: from, periodEnd }).where(eq(orders.id, paid.id));
-      await enqueueJob(tx, JOB_APPLY_UPGRADE, { orderId: paid.id }, { dedupeKey: `upgrade:${paid.id}` });
+      await enqueue(tx, applyUpgradeJob, { orderId: paid.id }, { dedupeKey: `upgrade:${paid.id}` });
     }
-    await enqueueJob(tx, JOB_ISSUE_INVOICE, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
+    await enqueue(tx, issueInvoiceJob, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
     return true;
   });
   deps.log?.info?.({ orderId: order.id, fulfilled: changed }, 'checkout paid');
@@ -221,3 +228,48 @@ export async function syncStalePendingOrders(deps: PaymentDeps, limit = 50) {
     }
   }
 }
+
+// ── Jobs and schedules ─────────────────────────────────────────────────────────────────────────────
+
+/** A webhook said "look again": fetch the session from the provider and apply what it says. */
+export const syncCheckoutJob = defineJob(syncCheckoutKind, async (deps, { sessionId }) => {
+  await syncCheckout(deps, sessionId);
+});
+
+/** Builds the server of a paid order and completes (or fails) the order with the outcome. */
+export const provisionOrderJob = defineJob(provisionOrderKind, async (deps, { orderId }) => {
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order?.serverId) throw new PermanentJobError('order has no server');
+  const outcome = await provisionServer(deps, order.serverId);
+  const [server] = await deps.db.select({ status: servers.status, message: servers.statusMessage }).from(servers).where(eq(servers.id, order.serverId));
+  if (outcome === 'online' || server?.status === 'online') {
+    await deps.db.update(orders).set({ status: 'completed', completedAt: new Date() }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
+  } else if (outcome === 'failed' || server?.status === 'failed') {
+    // Paid but not delivered: staff sees the failed server and the order; the customer sees the message.
+    await deps.db.update(orders).set({ status: 'failed', failureReason: server?.message ?? 'provisioning failed' }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
+  }
+});
+
+/**
+ * The simulated provider delivers its events like Stripe: signed, through the same entry as the real
+ * webhook route (signature check, event de-duplication, sync job).
+ */
+export const simWebhookJob = defineJob(simWebhookDelivery, async (deps, { body }) => {
+  const payments = deps.payments as SimulatedPayments;
+  if (payments.kind !== 'simulated') return;
+  await receiveWebhook(deps, Buffer.from(body, 'utf8'), signPayload(body, payments.webhookSecret));
+});
+
+/**
+ * Payment housekeeping (every billing tick): simulated sessions past their expiry end like Stripe's,
+ * and pending orders whose hold ran out are synced with the provider (lost events).
+ */
+export const paymentHousekeeping = defineSchedule({
+  name: 'payment-housekeeping',
+  everyMs: (deps) => deps.env.billing.tickMs,
+  firstAfterMs: () => 5_000,
+  run: async (deps) => {
+    if (deps.payments.kind === 'simulated') await (deps.payments as SimulatedPayments).expireDueSessions();
+    await syncStalePendingOrders(deps);
+  },
+});

@@ -1,11 +1,13 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { backupMessages, MAX_BACKUPS, serverMessages, type Backup, type BackupList, type BackupTask } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
-import { HypervisorError, type BackupInfo, type TaskRef, type VmRef } from '../../drivers/hypervisor/hypervisor.ts';
+import type { BackupInfo, VmRef } from '../../drivers/hypervisor/hypervisor.ts';
 import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
+import { claimServer, guardOperation, startHostTask } from './server-operation.ts';
+import { settleServerTask } from './task-settler.ts';
 
 type BackupDeps = Pick<Deps, 'db' | 'hypervisor'>;
 type ServerRow = typeof servers.$inferSelect;
@@ -38,56 +40,6 @@ async function hostBackups(deps: BackupDeps, vm: VmRef): Promise<BackupInfo[]> {
   }
 }
 
-function assertOperable(server: ServerRow) {
-  if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.maintenanceManage);
-  if (server.status === 'provisioning' || server.status === 'failed') throw conflict('SERVER_NOT_READY', serverMessages.notReady);
-}
-
-/**
- * Applies the end of the server's running backup or restore exactly once (conditional UPDATE on
- * busy_task_id). Called by every backups read (the tab polls every 5 s); other kinds are left alone.
- */
-export async function settleBackupTask(deps: BackupDeps, serverId: string) {
-  const [row] = await deps.db.select({ server: servers, task: serverTasks }).from(servers)
-    .innerJoin(serverTasks, eq(serverTasks.id, servers.busyTaskId))
-    .where(eq(servers.id, serverId));
-  if (!row || !row.task.upid || !(KINDS as readonly string[]).includes(row.task.kind)) return;
-  const { server, task } = row;
-  const payload = task.payload as TaskPayload;
-  let state;
-  try {
-    state = await deps.hypervisor.taskStatus({ node: String(payload.node ?? ''), upid: task.upid! });
-  } catch {
-    return; // host not reachable right now; the next poll tries again
-  }
-  if (state.status === 'running') {
-    if (state.progress !== undefined && state.progress !== task.progress) {
-      await deps.db.update(serverTasks).set({ progress: state.progress }).where(and(eq(serverTasks.id, task.id), eq(serverTasks.status, 'running')));
-    }
-    return;
-  }
-  const failed = state.status === 'failed';
-  const exit = state.status === 'failed' ? state.error : '';
-  const error = failed ? (task.kind === 'backup' ? backupMessages.failed(exit) : `${backupMessages.restoreFailed}: ${exit}`) : null;
-  let nextPayload = payload;
-  if (task.kind === 'backup' && !failed) {
-    // Remember which volumes this portal backup produced (type 'Manuell'); the host is asked outside the transaction.
-    const after = await deps.hypervisor.listBackups({ node: String(payload.node ?? ''), vmid: server.vmid }).catch(() => null);
-    if (after) nextPayload = { ...payload, volids: after.map((b) => b.volid).filter((v) => !(payload.before ?? []).includes(v)) };
-  }
-  await deps.db.transaction(async (tx) => {
-    const released = await tx.update(servers)
-      .set(task.kind === 'restore'
-        ? { busyTaskId: null, status: payload.previousStatus ?? 'online', statusMessage: error }
-        : { busyTaskId: null })
-      .where(and(eq(servers.id, server.id), eq(servers.busyTaskId, task.id)))
-      .returning({ id: servers.id });
-    if (released.length) {
-      await tx.update(serverTasks).set({ status: failed ? 'failed' : 'ok', progress: 100, error, payload: nextPayload, finishedAt: new Date() }).where(eq(serverTasks.id, task.id));
-    }
-  });
-}
-
 async function latestTask(deps: BackupDeps, serverId: string): Promise<TaskRow | undefined> {
   const [task] = await deps.db.select().from(serverTasks)
     .where(and(eq(serverTasks.serverId, serverId), inArray(serverTasks.kind, [...KINDS])))
@@ -97,7 +49,7 @@ async function latestTask(deps: BackupDeps, serverId: string): Promise<TaskRow |
 
 export async function listServerBackups(deps: BackupDeps, user: RequestUser, id: string): Promise<BackupList> {
   const found = await findAccessibleServer(deps.db, user, id);
-  if (found.server.busyTaskId) await settleBackupTask(deps, found.server.id);
+  if (found.server.busyTaskId) await settleServerTask(deps, found.server.id);
   const { server, node } = found;
   const infos = await hostBackups(deps, vmOf(server, node));
   const manualTasks = await deps.db.select({ payload: serverTasks.payload }).from(serverTasks)
@@ -119,7 +71,7 @@ export async function listServerBackups(deps: BackupDeps, user: RequestUser, id:
 async function loadSettled(deps: BackupDeps, user: RequestUser, id: string) {
   const found = await findAccessibleServer(deps.db, user, id);
   if (!found.server.busyTaskId) return found;
-  await settleBackupTask(deps, found.server.id);
+  await settleServerTask(deps, found.server.id);
   return findAccessibleServer(deps.db, user, id);
 }
 
@@ -129,46 +81,22 @@ async function busyKind(deps: BackupDeps, taskId: string | null) {
   return t?.kind ?? null;
 }
 
-/** Claims the server for one task (conditional UPDATE: of parallel requests only one wins). */
-async function claim(deps: BackupDeps, server: ServerRow, kind: 'backup' | 'restore', payload: TaskPayload, set: Partial<ServerRow> = {}) {
-  const [task] = await deps.db.insert(serverTasks).values({ serverId: server.id, kind, payload }).returning();
-  const claimed = await deps.db.update(servers).set({ busyTaskId: task!.id, ...set })
-    .where(and(eq(servers.id, server.id), isNull(servers.busyTaskId)))
-    .returning({ id: servers.id });
-  if (claimed.length) return task!;
-  await deps.db.delete(serverTasks).where(eq(serverTasks.id, task!.id));
-  const [now] = await deps.db.select({ busy: servers.busyTaskId }).from(servers).where(eq(servers.id, server.id));
-  if (kind === 'backup' && (await busyKind(deps, now?.busy ?? null)) === 'backup') throw conflict('BACKUP_LIMIT', backupMessages.maxReached);
-  throw conflict('SERVER_BUSY', serverMessages.busy);
-}
-
-async function startTask(deps: BackupDeps, server: ServerRow, task: TaskRow, start: () => Promise<TaskRef>, failure: () => AppError) {
-  let ref: TaskRef;
-  try {
-    ref = await start();
-  } catch (err) {
-    // Nothing started on the host: give the server back as it was.
-    await deps.db.update(servers).set({ busyTaskId: null, status: server.status }).where(and(eq(servers.id, server.id), eq(servers.busyTaskId, task.id)));
-    await deps.db.update(serverTasks).set({ status: 'failed', error: (err as Error).message, finishedAt: new Date() }).where(eq(serverTasks.id, task.id));
-    throw err instanceof HypervisorError ? toAppError(err) : failure();
-  }
-  const payload = { ...(task.payload as TaskPayload), node: ref.node };
-  const [updated] = await deps.db.update(serverTasks).set({ upid: ref.upid, payload }).where(eq(serverTasks.id, task.id)).returning();
-  return toTask(updated!);
-}
+/** The refusal when another operation holds the server: a running backup counts against the limit. */
+const busyRefusal = (deps: BackupDeps, serverId: string) => async () => {
+  const [now] = await deps.db.select({ busy: servers.busyTaskId }).from(servers).where(eq(servers.id, serverId));
+  return (await busyKind(deps, now?.busy ?? null)) === 'backup' ? conflict('BACKUP_LIMIT', backupMessages.maxReached) : conflict('SERVER_BUSY', serverMessages.busy);
+};
 
 export async function createServerBackup(deps: BackupDeps, user: RequestUser, id: string) {
   const { server, node } = await loadSettled(deps, user, id);
-  assertOperable(server);
-  const kind = await busyKind(deps, server.busyTaskId);
-  if (kind === 'backup') throw conflict('BACKUP_LIMIT', backupMessages.maxReached);
-  if (kind) throw conflict('SERVER_BUSY', serverMessages.busy);
+  guardOperation(server, { family: 'manage', refuseFailed: true, skipBusy: true });
+  if (server.busyTaskId) throw await busyRefusal(deps, server.id)();
   const vm = vmOf(server, node);
   const existing = await hostBackups(deps, vm);
   if (existing.length >= MAX_BACKUPS) throw conflict('BACKUP_LIMIT', backupMessages.maxReached);
-  const task = await claim(deps, server, 'backup', { before: existing.map((b) => b.volid) });
-  const started = await startTask(deps, server, task, () => deps.hypervisor.createBackup(vm), () => new AppError(503, 'BACKUP_START_FAILED', backupMessages.startFailed));
-  return { task: started, message: backupMessages.creating };
+  const taskId = await claimServer(deps.db, server, { kind: 'backup', payload: { before: existing.map((b) => b.volid) }, refusal: busyRefusal(deps, server.id) });
+  const started = await startHostTask(deps, server, taskId, () => deps.hypervisor.createBackup(vm), () => new AppError(503, 'BACKUP_START_FAILED', backupMessages.startFailed));
+  return { task: toTask(started), message: backupMessages.creating };
 }
 
 async function findBackup(deps: BackupDeps, vm: VmRef, backupId: string) {
@@ -180,19 +108,17 @@ async function findBackup(deps: BackupDeps, vm: VmRef, backupId: string) {
 
 export async function restoreServerBackup(deps: BackupDeps, user: RequestUser, id: string, backupId: string) {
   const { server, node } = await loadSettled(deps, user, id);
-  assertOperable(server);
-  if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
+  guardOperation(server, { family: 'manage', refuseFailed: true });
   const vm = vmOf(server, node);
   const backup = await findBackup(deps, vm, backupId);
-  const task = await claim(deps, server, 'restore', { previousStatus: server.status, backupId }, { status: RESTORING_STATUS, statusMessage: null });
-  const started = await startTask(deps, server, task, () => deps.hypervisor.restoreBackup(vm, backup.volid), () => new AppError(503, 'RESTORE_START_FAILED', serverMessages.powerFailed));
-  return { task: started, message: backupMessages.restoring };
+  const taskId = await claimServer(deps.db, server, { kind: 'restore', status: RESTORING_STATUS, payload: { backupId } });
+  const started = await startHostTask(deps, server, taskId, () => deps.hypervisor.restoreBackup(vm, backup.volid), () => new AppError(503, 'RESTORE_START_FAILED', serverMessages.powerFailed));
+  return { task: toTask(started), message: backupMessages.restoring };
 }
 
 export async function deleteServerBackup(deps: BackupDeps, user: RequestUser, id: string, backupId: string) {
   const { server, node } = await loadSettled(deps, user, id);
-  assertOperable(server);
-  if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
+  guardOperation(server, { family: 'manage', refuseFailed: true });
   const vm = vmOf(server, node);
   const backup = await findBackup(deps, vm, backupId);
   try {

@@ -4,7 +4,7 @@ import { serverMessages } from '@hp/contract';
 import { describeEachDatabase, createUser, type TestContext } from '../../../test/harness.ts';
 import { seedServer } from '../../../test/servers.ts';
 import { servers, serverAccess } from '../../db/schema/index.ts';
-import { settleRunningTasks } from './servers.service.ts';
+import { settleRunningTasks } from './task-settler.ts';
 
 
 async function waitForStatus(ctx: TestContext, auth: Record<string, string>, id: string, wanted: string) {

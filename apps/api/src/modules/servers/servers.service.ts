@@ -1,12 +1,13 @@
-import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { serverMessages, POWER_THROTTLE_SECONDS, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
+import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { serverMessages, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { ipAddresses, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { conflict, tooManyRequests } from '../../http/errors.ts';
-import { settleBackupTask } from './backups.service.ts';
+import { conflict } from '../../http/errors.ts';
 import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
-import type { PowerAction, TaskRef } from '../../drivers/hypervisor/hypervisor.ts';
+import type { PowerAction } from '../../drivers/hypervisor/hypervisor.ts';
+import { claimServer, guardOperation, startHostTask } from './server-operation.ts';
+import { settleServerTask } from './task-settler.ts';
 
 type ServerDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: object, msg: string) => void } };
 type ServerRow = typeof servers.$inferSelect;
@@ -42,53 +43,16 @@ export async function getServerDetail(deps: ServerDeps, user: RequestUser, id: s
   };
 }
 
-// ── Operations: one at a time per server, finished by whoever sees the task end ────────────────────
+// ── Operations: one at a time per server (server-operation.ts), ended by the task settler ─────────
 
-const transitional: Record<string, { running: ServerRow['status']; done: ServerRow['status'] }> = {
-  start: { running: 'starting', done: 'online' },
-  stop: { running: 'stopping', done: 'offline' },
-  reboot: { running: 'restart', done: 'online' },
-};
+type Power = Extract<PowerAction, 'start' | 'stop' | 'reboot'>;
+const runningStatus: Record<Power, ServerRow['status']> = { start: 'starting', stop: 'stopping', reboot: 'restart' };
 
-/**
- * Claims the server for one operation (conditional UPDATE, so two parallel requests cannot both win),
- * starts the hypervisor task and records its UPID. The task is settled later by settleServerTask.
- */
-async function startOperation(deps: ServerDeps, server: ServerRow, node: string, action: PowerAction) {
-  const phase = transitional[action]!;
-  const [task] = await deps.db.insert(serverTasks).values({ serverId: server.id, kind: action, payload: { previousStatus: server.status } }).returning({ id: serverTasks.id });
-  const claimed = await deps.db.update(servers)
-    .set({ busyTaskId: task!.id, status: phase.running, lastPowerActionAt: new Date() })
-    .where(and(eq(servers.id, server.id), isNull(servers.busyTaskId)))
-    .returning({ id: servers.id });
-  if (!claimed.length) {
-    await deps.db.delete(serverTasks).where(eq(serverTasks.id, task!.id));
-    throw conflict('SERVER_BUSY', serverMessages.busy);
-  }
-  let ref: TaskRef;
-  try {
-    ref = await deps.hypervisor.power(vmOf(server, node), action);
-  } catch (err) {
-    // Nothing started on the host: give the server back in its previous state.
-    await deps.db.update(servers).set({ busyTaskId: null, status: server.status }).where(eq(servers.id, server.id));
-    await deps.db.update(serverTasks).set({ status: 'failed', error: (err as Error).message, finishedAt: new Date() }).where(eq(serverTasks.id, task!.id));
-    throw toAppError(err);
-  }
-  await deps.db.update(serverTasks).set({ upid: ref.upid, payload: { previousStatus: server.status, node: ref.node } }).where(eq(serverTasks.id, task!.id));
-  return phase.running;
-}
-
-function assertOperable(server: ServerRow) {
-  if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.maintenance);
-  // A prepaid term that ended stops the server until it is renewed ("Verlängern").
-  if (server.suspendedAt) throw conflict('SERVER_EXPIRED', serverMessages.expired);
-  if (server.status === 'provisioning') throw conflict('SERVER_NOT_READY', serverMessages.notReady);
-}
-
-function assertNotThrottled(server: ServerRow) {
-  if (!server.lastPowerActionAt) return;
-  const elapsed = (Date.now() - server.lastPowerActionAt.getTime()) / 1000;
-  if (elapsed < POWER_THROTTLE_SECONDS) throw tooManyRequests(POWER_THROTTLE_SECONDS - elapsed, serverMessages.throttled, 'POWER_THROTTLED');
+/** Claims the server, starts the host task and records its UPID; task-settler.ts applies its end. */
+async function startPower(deps: ServerDeps, server: ServerRow, node: string, action: Power) {
+  const taskId = await claimServer(deps.db, server, { kind: action, status: runningStatus[action], set: { lastPowerActionAt: new Date() } });
+  await startHostTask(deps, server, taskId, () => deps.hypervisor.power(vmOf(server, node), action));
+  return runningStatus[action];
 }
 
 /** Start/Stop (spec: offline → start, otherwise stop; the client says which it means). */
@@ -99,10 +63,8 @@ export async function powerServer(deps: ServerDeps, user: RequestUser, id: strin
 
 /** Start/Stop of a server the caller may operate (the customer's own, or any for staff). */
 export async function powerLocatedServer(deps: ServerDeps, server: ServerRow, node: string, action: 'start' | 'stop') {
-  assertOperable(server);
-  assertNotThrottled(server);
-  if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
-  const newStatus = await startOperation(deps, server, node, action);
+  guardOperation(server, { family: 'power', throttle: true });
+  const newStatus = await startPower(deps, server, node, action);
   return { newStatus, message: action === 'start' ? serverMessages.starting : serverMessages.stopping };
 }
 
@@ -112,60 +74,11 @@ export async function restartServer(deps: ServerDeps, user: RequestUser, id: str
 }
 
 export async function restartLocatedServer(deps: ServerDeps, server: ServerRow, node: string) {
-  if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.restartMaintenance);
-  if (server.status === 'restart') throw conflict('SERVER_RESTARTING', serverMessages.restartRunning);
-  if (server.suspendedAt) throw conflict('SERVER_EXPIRED', serverMessages.expired);
-  assertNotThrottled(server);
+  guardOperation(server, { family: 'restart', throttle: true, skipBusy: true });
   if (server.status !== 'online') throw conflict('SERVER_OFFLINE', serverMessages.restartNeedsOnline);
   if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
-  const newStatus = await startOperation(deps, server, node, 'reboot');
+  const newStatus = await startPower(deps, server, node, 'reboot');
   return { newStatus, message: serverMessages.restarting };
-}
-
-/**
- * Looks at the server's running operation and, when its task has ended, applies the result exactly
- * once (conditional UPDATE on busy_task_id). Called by status reads and by the background settler, so
- * an operation finishes even after a restart of the API.
- */
-export async function settleServerTask(deps: ServerDeps, serverId: string) {
-  const [row] = await deps.db.select({ server: servers, task: serverTasks }).from(servers)
-    .innerJoin(serverTasks, eq(serverTasks.id, servers.busyTaskId))
-    .where(eq(servers.id, serverId));
-  if (!row || !row.task.upid) return;
-  const { server, task } = row;
-  if (task.kind === 'backup' || task.kind === 'restore') return settleBackupTask(deps, serverId);
-  const phase = transitional[task.kind];
-  if (!phase) return; // install and reinstall are finished by their own background jobs
-  let state;
-  try {
-    state = await deps.hypervisor.taskStatus({ node: String((task.payload as { node?: string }).node ?? ''), upid: task.upid! });
-  } catch {
-    return; // host not reachable right now; try again on the next read
-  }
-  if (state.status === 'running') {
-    if (state.progress !== undefined && state.progress !== task.progress) {
-      await deps.db.update(serverTasks).set({ progress: state.progress }).where(eq(serverTasks.id, task.id));
-    }
-    return;
-  }
-  const error = state.status === 'failed' ? state.error : null;
-  const failed = error !== null;
-  const previous = (task.payload as { previousStatus?: ServerRow['status'] }).previousStatus ?? 'offline';
-  await deps.db.transaction(async (tx) => {
-    const released = await tx.update(servers)
-      .set({ busyTaskId: null, status: failed ? previous : phase.done, statusMessage: failed ? `${serverMessages.powerFailed}: ${error}` : null })
-      .where(and(eq(servers.id, server.id), eq(servers.busyTaskId, task.id)))
-      .returning({ id: servers.id });
-    if (released.length) {
-      await tx.update(serverTasks).set({ status: failed ? 'failed' : 'ok', progress: 100, error, finishedAt: new Date() }).where(eq(serverTasks.id, task.id));
-    }
-  });
-}
-
-/** Settles every running power operation (background loop, every 2 s). */
-export async function settleRunningTasks(deps: ServerDeps) {
-  const busy = await deps.db.select({ id: servers.id }).from(servers).where(sql`${servers.busyTaskId} is not null`).limit(200);
-  for (const { id } of busy) await settleServerTask(deps, id).catch((err) => deps.log?.error({ err: { message: (err as Error).message } }, 'settling a server task failed'));
 }
 
 export async function getServerUsage(deps: ServerDeps, user: RequestUser, id: string): Promise<ServerUsage> {

@@ -5,7 +5,7 @@ import { messages, serverSettingsMessages } from '@hp/contract';
 import { describeEachDatabase, createUser, type TestContext } from '../../../test/harness.ts';
 import { seedServer } from '../../../test/servers.ts';
 import { ipAddresses, nodes, servers, serverAccess, serverTasks, simVms } from '../../db/schema/index.ts';
-import { settleRunningTasks } from './servers.service.ts';
+import { settleRunningTasks } from './task-settler.ts';
 
 
 /** A syntactically real OpenSSH ed25519 public key line. */
@@ -25,6 +25,8 @@ async function waitForIdle(ctx: TestContext, id: string) {
   for (let i = 0; i < 400; i++) {
     const [row] = await ctx.database.db.select().from(servers).where(eq(servers.id, id));
     if (!row!.busyTaskId) return row!;
+    // Software and reinstall run as durable jobs: the test drives the runner.
+    await ctx.app.jobs.drain();
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('server stayed busy');

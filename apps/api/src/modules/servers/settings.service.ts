@@ -1,15 +1,20 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import {
   isLinuxOs, normaliseSshKeys, serverSettingsMessages, subnetPrefix,
   type ReinstallInput, type ReinstallOs, type ServerSettings, type TaskAccepted,
 } from '@hp/contract';
-import { ipAddresses, servers, serverAccess, serverTasks, users } from '../../db/schema/index.ts';
+import { ipAddresses, nodes, servers, serverAccess, serverTasks, users } from '../../db/schema/index.ts';
+import { enqueue, jobKind } from '../../db/jobs.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { CreateServerSpec } from '../../drivers/hypervisor/hypervisor.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { HypervisorError, type CreateServerSpec } from '../../drivers/hypervisor/hypervisor.ts';
+import { decryptSecret, encryptSecret } from '../../lib/secrets.ts';
+import { defineJob, type JobDeps } from '../../jobs/define.ts';
 import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
 import { osTemplates } from '../infrastructure/provision-server.ts';
-import { assertManageable, claimServer, finishTask, progressWriter, releaseStaleTask, type TaskDeps } from './software.service.ts';
+import { claimServer, finishTask, guardOperation, progressWriter, releaseStaleTask } from './server-operation.ts';
+import type { TaskDeps } from './software.service.ts';
 
 
 // ── Read ───────────────────────────────────────────────────────────────────────────────────────────
@@ -34,9 +39,9 @@ export async function getSettings(deps: TaskDeps, user: RequestUser, id: string)
 async function operable(deps: TaskDeps, user: RequestUser, id: string) {
   const found = await findAccessibleServer(deps.db, user, id);
   const server = await releaseStaleTask(deps, found.server);
-  assertManageable(server);
+  guardOperation(server, { family: 'manage', skipBusy: true });
   if (server.status === 'failed') throw conflict('SERVER_FAILED', serverSettingsMessages.reinstallFailed);
-  if (server.busyTaskId) throw conflict('SERVER_BUSY', 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.');
+  guardOperation(server, { family: 'manage' });
   return { ...found, server };
 }
 
@@ -110,49 +115,68 @@ export async function startReinstall(deps: TaskDeps, user: RequestUser, id: stri
   const found = await findAccessibleServer(deps.db, user, id);
   if (found.access !== 'owner') throw forbidden(serverSettingsMessages.reinstallOwnerOnly);
   const server = await releaseStaleTask(deps, found.server);
-  assertManageable(server);
+  guardOperation(server, { family: 'manage', skipBusy: true });
   const linux = isLinuxOs(server.os);
   if (!linux && input.os && input.os !== server.os) throw badRequest('OS_LINUX_ONLY', serverSettingsMessages.osLinuxOnly);
   const os: string = input.os ?? server.os;
-  const template = osTemplates[os as keyof typeof osTemplates];
-  if (!template) throw badRequest('OS_REQUIRED', serverSettingsMessages.osRequired);
-  if (server.busyTaskId) throw conflict('SERVER_BUSY', 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.');
+  if (!osTemplates[os as keyof typeof osTemplates]) throw badRequest('OS_REQUIRED', serverSettingsMessages.osRequired);
+  guardOperation(server, { family: 'manage' });
 
-  const taskId = await claimServer(deps, server, { kind: 'reinstall', status: 'reinstall', from: ['online', 'offline', 'failed'], payload: { os } });
+  // The new root password travels to the job encrypted and is removed from it when the job ends.
+  const taskId = await claimServer(deps.db, server, { kind: 'reinstall', status: 'reinstall', from: ['online', 'offline', 'failed'], payload: { os } }, (tx, task) =>
+    enqueue(tx, reinstallJob, { serverId: server.id, taskId: task, os, sealed: encryptSecret(deps.secrets.encryptionKey, input.password) }));
+  return { taskId, status: 'reinstall', message: serverSettingsMessages.reinstallStarted };
+}
+
+/** Runs while the host still holds the VM for an earlier run: retried with backoff (2 s … 32 s) up to here. */
+const REINSTALL_LOCKED_ATTEMPTS = 6;
+
+/** The VM's new definition: the same resources and addresses, the chosen system, the customer's keys. */
+async function reinstallSpec(deps: JobDeps, server: typeof servers.$inferSelect, node: string, os: string, rootPassword: string): Promise<CreateServerSpec> {
   const ips = await deps.db.select().from(ipAddresses).where(eq(ipAddresses.serverId, server.id));
   const v4 = ips.find((i) => i.version === 'IPv4');
   const v6 = ips.find((i) => i.version === 'IPv6');
   const prefix4 = v4 ? subnetPrefix('IPv4', v4.subnet) : null;
   const prefix6 = v6 ? subnetPrefix('IPv6', v6.subnet) : null;
-  const spec: CreateServerSpec = {
-    ...vmOf(server, found.node),
+  return {
+    ...vmOf(server, node),
     name: server.name,
-    os: template,
+    os: osTemplates[os as keyof typeof osTemplates],
     cores: server.cpuCores,
     memoryMb: server.ramGb * 1024,
     diskGb: server.storageGb,
     ...(v4 && prefix4 !== null ? { ipv4: { address: v4.address, prefix: prefix4, gateway: v4.gateway } } : {}),
     ...(v6 && prefix6 !== null ? { ipv6: { address: v6.address, prefix: prefix6, gateway: v6.gateway } } : {}),
-    rootPassword: input.password,
+    rootPassword,
     ...(server.sshKeys ? { sshKeys: server.sshKeys } : {}),
   };
-  void runReinstall(deps, server.id, taskId, os, spec);
-  return { taskId, status: 'reinstall', message: serverSettingsMessages.reinstallStarted };
 }
 
-/** Background job: hypervisor.reinstallServer with our IPs; success → online with the new OS. */
-export async function runReinstall(deps: TaskDeps, serverId: string, taskId: string, os: string, spec: CreateServerSpec) {
-  const progress = progressWriter(deps, taskId);
-  try {
-    await deps.hypervisor.reinstallServer(spec, (p) => void progress.write(p));
-    await progress.done();
-    await finishTask(deps, serverId, taskId, { ok: true, server: { status: 'online', os, statusMessage: null } });
-  } catch (err) {
-    await progress.done();
-    deps.log?.error({ serverId, taskId, err: { message: err instanceof AppError || err instanceof Error ? err.message : 'unknown' } }, 'reinstall failed');
-    await finishTask(deps, serverId, taskId, { ok: false, error: serverSettingsMessages.reinstallFailed, server: { status: 'failed', statusMessage: serverSettingsMessages.reinstallFailed } })
-      .catch(() => {});
-  }
-}
+/**
+ * The durable part of a reinstall: hypervisor.reinstallServer with our IPs; success → online with the
+ * new OS, failure → 'failed' with the German message. After a crash the job runs again and reinstalls
+ * again (the data is being replaced anyway); a task that already ended is left alone.
+ */
+export const reinstallJob = defineJob(
+  jobKind('reinstall-server', z.object({ serverId: z.string(), taskId: z.string(), os: z.string(), sealed: z.string() })),
+  async (deps, { serverId, taskId, os, sealed }, run) => {
+    const [row] = await deps.db.select({ server: servers, node: nodes.name }).from(servers).innerJoin(nodes, eq(nodes.id, servers.nodeId)).where(eq(servers.id, serverId));
+    if (!row || row.server.busyTaskId !== taskId) return;
+    const progress = progressWriter(deps.db, taskId);
+    try {
+      const spec = await reinstallSpec(deps, row.server, row.node, os, decryptSecret(deps.secrets.encryptionKey, sealed));
+      await deps.hypervisor.reinstallServer(spec, (p) => void progress.write(p));
+      await progress.done();
+      await finishTask(deps.db, serverId, taskId, { ok: true, server: { status: 'online', os, statusMessage: null } });
+    } catch (err) {
+      await progress.done();
+      // The VM is still locked by a task of an earlier run of this job (its runner died mid-clone): try
+      // again with the queue's backoff once the host is free, instead of giving up on the customer.
+      if (err instanceof HypervisorError && err.code === 'LOCKED' && run.attempt < REINSTALL_LOCKED_ATTEMPTS) throw err;
+      deps.log.error({ serverId, taskId, err: { message: (err as Error).message ?? 'unknown' } }, 'reinstall failed');
+      await finishTask(deps.db, serverId, taskId, { ok: false, error: serverSettingsMessages.reinstallFailed, server: { status: 'failed', statusMessage: serverSettingsMessages.reinstallFailed } });
+    }
+  },
+);
 
 export type { ReinstallOs };

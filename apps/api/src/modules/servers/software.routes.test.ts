@@ -10,6 +10,8 @@ async function waitForIdle(ctx: TestContext, id: string) {
   for (let i = 0; i < 200; i++) {
     const [row] = await ctx.database.db.select().from(servers).where(eq(servers.id, id));
     if (!row!.busyTaskId) return row!;
+    // Software and reinstall run as durable jobs: the test drives the runner.
+    await ctx.app.jobs.drain();
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('server stayed busy');

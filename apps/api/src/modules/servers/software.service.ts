@@ -1,90 +1,21 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
 import {
-  findSoftware, serverMessages, serverSettingsMessages, softwareCatalogue, softwareMessages,
-  type SoftwareId, type SoftwareInstallInput, type SoftwareList, type SoftwareTask, type TaskAccepted,
+  findSoftware, SoftwareInstallInput, softwareCatalogue, softwareMessages,
+  type SoftwareId, type SoftwareList, type SoftwareTask, type TaskAccepted,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { servers, serverTasks } from '../../db/schema/index.ts';
+import { nodes, servers, serverTasks } from '../../db/schema/index.ts';
+import { enqueue, jobKind } from '../../db/jobs.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { VmRef } from '../../drivers/hypervisor/hypervisor.ts';
+import { decryptSecret, encryptSecret } from '../../lib/secrets.ts';
+import { defineJob } from '../../jobs/define.ts';
 import { findAccessibleServer, vmOf } from './server-access.ts';
+import { claimServer, finishTask, guardOperation, progressWriter, releaseStaleTask, type OperationDeps } from './server-operation.ts';
 
-export type TaskDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: object, msg: string) => void } };
-type ServerRow = typeof servers.$inferSelect;
-
-/** Longest an install/uninstall may hold the server before a read declares it lost (API restart). */
-const STALE_MS: Record<string, number> = { install: 30 * 60_000, uninstall: 30 * 60_000, reinstall: 2 * 60 * 60_000 };
-
-// ── One operation at a time ────────────────────────────────────────────────────────────────────────
-
-/** Maintenance and provisioning refuse every management action. */
-export function assertManageable(server: ServerRow) {
-  if (server.status === 'maintenance') throw conflict('SERVER_MAINTENANCE', serverMessages.maintenanceManage);
-  if (server.status === 'provisioning') throw conflict('SERVER_NOT_READY', serverMessages.notReady);
-}
-
-/**
- * Records a task and claims the server for it with a conditional UPDATE (busy_task_id IS NULL and one
- * of `from` statuses), so two parallel requests cannot both win. The loser gets 409 and no task remains.
- */
-export async function claimServer(deps: TaskDeps, server: ServerRow, opts: { kind: string; status: ServerRow['status']; from: ServerRow['status'][]; payload: Record<string, unknown> }) {
-  const [task] = await deps.db.insert(serverTasks).values({ serverId: server.id, kind: opts.kind, payload: { ...opts.payload, previousStatus: server.status } }).returning({ id: serverTasks.id });
-  const claimed = await deps.db.update(servers)
-    .set({ busyTaskId: task!.id, status: opts.status, statusMessage: null })
-    .where(and(eq(servers.id, server.id), isNull(servers.busyTaskId), inArray(servers.status, opts.from)))
-    .returning({ id: servers.id });
-  if (!claimed.length) {
-    await deps.db.delete(serverTasks).where(eq(serverTasks.id, task!.id));
-    throw conflict('SERVER_BUSY', serverMessages.busy);
-  }
-  return task!.id;
-}
-
-/** Ends a task and gives the server back, exactly once (only while it still holds the server). */
-export async function finishTask(deps: TaskDeps, serverId: string, taskId: string, result: { ok: boolean; error?: string; server: Partial<typeof servers.$inferInsert>; payload?: Record<string, unknown> }) {
-  await deps.db.transaction(async (tx) => {
-    const released = await tx.update(servers).set({ ...result.server, busyTaskId: null })
-      .where(and(eq(servers.id, serverId), eq(servers.busyTaskId, taskId)))
-      .returning({ id: servers.id });
-    if (!released.length) return;
-    const [task] = await tx.select({ payload: serverTasks.payload }).from(serverTasks).where(eq(serverTasks.id, taskId));
-    await tx.update(serverTasks).set({
-      status: result.ok ? 'ok' : 'failed', progress: 100, error: result.ok ? null : (result.error ?? softwareMessages.failed), finishedAt: new Date(),
-      payload: { ...(task?.payload ?? {}), ...(result.payload ?? {}) },
-    }).where(eq(serverTasks.id, taskId));
-  });
-}
-
-/** Progress writes, chained so an older value never overwrites a newer one; only while running. */
-export function progressWriter(deps: TaskDeps, taskId: string) {
-  let chain: Promise<unknown> = Promise.resolve();
-  let last = -1;
-  const write = (percent: number) => {
-    const p = Math.max(0, Math.min(99, Math.floor(percent)));
-    if (p <= last) return chain;
-    last = p;
-    chain = chain.then(() => deps.db.update(serverTasks).set({ progress: p }).where(and(eq(serverTasks.id, taskId), eq(serverTasks.status, 'running')))).catch(() => {});
-    return chain;
-  };
-  return { write, done: () => chain };
-}
-
-/**
- * A task of ours that outlived its time (the API stopped while it ran) is failed and the server released,
- * so a restart never leaves a server locked for ever.
- */
-export async function releaseStaleTask(deps: TaskDeps, server: ServerRow) {
-  if (!server.busyTaskId) return server;
-  const [task] = await deps.db.select().from(serverTasks).where(eq(serverTasks.id, server.busyTaskId));
-  const limit = task ? STALE_MS[task.kind] : undefined;
-  if (!task || limit === undefined || Date.now() - task.startedAt.getTime() < limit) return server;
-  await finishTask(deps, server.id, task.id, task.kind === 'reinstall'
-    ? { ok: false, error: serverSettingsMessages.reinstallFailed, server: { status: 'failed', statusMessage: serverSettingsMessages.reinstallFailed } }
-    : { ok: false, error: softwareMessages.failed, server: { status: 'online' } });
-  const [fresh] = await deps.db.select().from(servers).where(eq(servers.id, server.id));
-  return fresh ?? server;
-}
+export type TaskDeps = OperationDeps & Pick<Deps, 'secrets'>;
 
 // ── Installed state ────────────────────────────────────────────────────────────────────────────────
 
@@ -188,20 +119,36 @@ export async function startSoftwareTask(deps: TaskDeps, user: RequestUser, id: s
   if (action === 'install' && app.credentials === 'mysql' && !input.mysql) throw badRequest('CREDENTIALS_REQUIRED', softwareMessages.mysqlPasswordRequired, { field: 'mysql.password' });
   if (action === 'install' && app.credentials === 'mongodb' && !input.mongodb) throw badRequest('CREDENTIALS_REQUIRED', softwareMessages.mongoUsernameRequired, { field: 'mongodb.username' });
   const server = await releaseStaleTask(deps, found.server);
-  assertManageable(server);
-  if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
+  guardOperation(server, { family: 'manage' });
   if (server.status !== 'online') throw conflict('SERVER_NOT_ONLINE', softwareMessages.needsOnline);
 
-  const taskId = await claimServer(deps, server, { kind: action, status: 'install', from: ['online'], payload: { appId: appKey } });
-  const vm = vmOf(server, found.node);
-  const commands = commandsFor(appKey, action, input);
-  void runSoftwareTask(deps, server.id, taskId, vm, commands);
+  // Credentials travel to the job encrypted and are removed from it when it ends (db/jobs.ts).
+  const credentials = action === 'install' && (input.mysql || input.mongodb) ? { mysql: input.mysql, mongodb: input.mongodb } : null;
+  const taskId = await claimServer(deps.db, server, { kind: action, status: 'install', from: ['online'], payload: { appId: appKey } }, (tx, task) =>
+    enqueue(tx, softwareJob, {
+      serverId: server.id, taskId: task, appId: appKey, action,
+      ...(credentials ? { sealed: encryptSecret(deps.secrets.encryptionKey, JSON.stringify(credentials)) } : {}),
+    }));
   return { taskId, status: 'install', message: action === 'install' ? softwareMessages.installing(app.name) : softwareMessages.uninstalling(app.name) };
 }
 
-/** The background part: runs the commands, writes progress, settles the task and frees the server. */
-export async function runSoftwareTask(deps: TaskDeps, serverId: string, taskId: string, vm: VmRef, commands: string[][]) {
-  const progress = progressWriter(deps, taskId);
+/**
+ * The durable part of an install or uninstall: runs the commands, writes progress, settles the task
+ * and frees the server. Runs again after a crash (apt-get is idempotent); a finished task is left alone.
+ */
+export const softwareJob = defineJob(
+  jobKind('software-task', z.object({ serverId: z.string(), taskId: z.string(), appId: z.string(), action: z.enum(['install', 'uninstall']), sealed: z.string().optional() })),
+  async (deps, { serverId, taskId, appId, action, sealed }) => {
+    const [row] = await deps.db.select({ server: servers, node: nodes.name }).from(servers).innerJoin(nodes, eq(nodes.id, servers.nodeId)).where(eq(servers.id, serverId));
+    if (!row || row.server.busyTaskId !== taskId) return; // finished already (or released as stale)
+    const input = sealed ? SoftwareInstallInput.parse(JSON.parse(decryptSecret(deps.secrets.encryptionKey, sealed))) : {};
+    await runSoftwareTask(deps, serverId, taskId, vmOf(row.server, row.node), commandsFor(appId, action, input));
+  },
+);
+
+/** Runs the commands, writes progress, settles the task and frees the server. */
+async function runSoftwareTask(deps: OperationDeps, serverId: string, taskId: string, vm: VmRef, commands: string[][]) {
+  const progress = progressWriter(deps.db, taskId);
   let ok = true;
   try {
     await progress.write(5);
@@ -220,6 +167,5 @@ export async function runSoftwareTask(deps: TaskDeps, serverId: string, taskId: 
     deps.log?.error({ serverId, taskId, err: { message: (err as Error).message } }, 'software task failed');
   }
   await progress.done();
-  await finishTask(deps, serverId, taskId, ok ? { ok: true, server: { status: 'online' } } : { ok: false, error: softwareMessages.failed, server: { status: 'online' } })
-    .catch((err) => deps.log?.error({ serverId, taskId, err: { message: (err as Error).message } }, 'settling a software task failed'));
+  await finishTask(deps.db, serverId, taskId, ok ? { ok: true, server: { status: 'online' } } : { ok: false, error: softwareMessages.failed, server: { status: 'online' } });
 }

@@ -2,9 +2,9 @@ import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addMonthsClamped } from '@hp/contract';
 import { createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
-import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
+import { baseOrder, billingTick, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { ipAddresses, nodes, orders, servers } from '../../db/schema/index.ts';
-import { runBillingTick } from '../../jobs/billing-jobs.ts';
+
 
 /** Buys a server through the shop and waits until it is online. */
 async function buyServer(ctx: TestContext, auth: Record<string, string>, order: Record<string, unknown> = {}) {
@@ -83,15 +83,15 @@ describeEachDatabase('renewal, upgrade and expiry', (ctx) => {
     const db = ctx().database.db;
 
     await db.update(servers).set({ expiresAt: new Date(Date.now() + 3 * 86_400_000) }).where(eq(servers.id, server.id));
-    await runBillingTick(ctx().app.deps);
-    await runBillingTick(ctx().app.deps);
+    await billingTick(ctx().app);
+    await billingTick(ctx().app);
     await drainJobs(ctx());
     const reminders = ctx().mail.sent.filter((m) => m.to === customer.email && m.subject.includes('läuft am'));
     expect(reminders).toHaveLength(1);
     expect(reminders[0]!.text).toContain(`/upgrade/kvm-server/${server.id}`);
 
     await db.update(servers).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(servers.id, server.id));
-    await runBillingTick(ctx().app.deps);
+    await billingTick(ctx().app);
     await drainJobs(ctx());
     const [suspended] = await db.select().from(servers).where(eq(servers.id, server.id));
     expect(suspended!.suspendedAt).not.toBeNull();
@@ -121,9 +121,9 @@ describeEachDatabase('renewal, upgrade and expiry', (ctx) => {
     const db = ctx().database.db;
     const grace = ctx().app.deps.env.billing.graceDays;
     await db.update(servers).set({ expiresAt: new Date(Date.now() - (grace + 1) * 86_400_000) }).where(eq(servers.id, server.id));
-    await runBillingTick(ctx().app.deps); // suspends
+    await billingTick(ctx().app); // suspends
     await drainJobs(ctx());
-    await runBillingTick(ctx().app.deps); // grace over: deletes
+    await billingTick(ctx().app); // grace over: deletes
     await drainJobs(ctx());
     const [gone] = await db.select().from(servers).where(eq(servers.id, server.id));
     expect(gone!.deletedAt).not.toBeNull();

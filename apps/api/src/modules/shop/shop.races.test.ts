@@ -3,12 +3,12 @@ import fc from 'fast-check';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { shopMessages } from '@hp/contract';
 import { createTestContext, createUser, describeEachDatabase, STRONG_PASSWORD, uniqueName, type TestContext } from '../../../test/harness.ts';
-import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
+import { baseOrder, billingTick, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { seedServer } from '../../../test/servers.ts';
 import { ipAddresses, nodes, orders, serverAccess, servers, simCheckoutSessions, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { openSession } from '../auth/sessions.ts';
-import { runBillingTick } from '../../jobs/billing-jobs.ts';
+
 import { fits, type Resources } from '../infrastructure/capacity.ts';
 
 /**
@@ -269,7 +269,7 @@ describeEachDatabase('shop: races over capacity and IPs', (ctx) => {
       // The late customer can no longer pay; the tick ends the order. The new one is paid and delivered.
       const late = await paySimulated(world, first.json().sessionId);
       expect(late.headers.location).toContain(`/shop/payment?order=${first.json().orderId}`);
-      await runBillingTick(world.app.deps);
+      await billingTick(world.app);
       expect((await paySimulated(world, second.json().sessionId)).statusCode).toBe(303);
       await drainJobs(world);
       const [expired] = await db.select().from(orders).where(eq(orders.id, first.json().orderId));
@@ -299,7 +299,7 @@ describeEachDatabase('shop: races over capacity and IPs', (ctx) => {
       expect(bOrder!.ipAddressId).toBe(onlyIp!.id);
 
       // The billing tick (or the provider's "expired" event) now ends the first order. B's hold on the IP must survive it.
-      await runBillingTick(world.app.deps);
+      await billingTick(world.app);
       await drainJobs(world);
       const [aOrder] = await db.select().from(orders).where(eq(orders.id, first.json().orderId));
       expect(aOrder!.status).toBe('cancelled');

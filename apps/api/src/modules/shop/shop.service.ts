@@ -10,16 +10,11 @@ import { PaymentProviderError } from '../../drivers/payments/payments.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { fits, lockNodeFree, placeOnNode, takeFreeIpv4 } from '../infrastructure/capacity.ts';
 import { cancelPendingOrder, syncCheckout } from '../payments/payments.service.ts';
+import { describeConfig, PRODUCT_NAME } from './product.ts';
 
 type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'>;
 
-export const PRODUCT_NAME = 'Root Server';
-
 export const osFamilyOf = (os: string): 'linux' | 'windows' => (os.toLowerCase().startsWith('windows') ? 'windows' : 'linux');
-
-export function describeConfig(c: { os: string; cpuCores: number; ramGb: number; storageGb: number; months: number }) {
-  return `${c.cpuCores} vCPU · ${c.ramGb} GB RAM · ${c.storageGb} GB SSD · ${c.os} · ${c.months} ${c.months === 1 ? 'Monat' : 'Monate'}`;
-}
 
 async function findOwnServer(db: ShopDeps['db'], user: RequestUser, serverId: string) {
   // Shared users operate a server but see no billing: only the owner may renew or upgrade it.

@@ -1,0 +1,9 @@
+import { defineModule } from '../../jobs/define.ts';
+import { infrastructureRoutes } from './infrastructure.routes.ts';
+import { provisionServerJob } from './provision-server.ts';
+
+export const infrastructureModule = defineModule({
+  name: 'infrastructure',
+  routes: [infrastructureRoutes],
+  jobs: [provisionServerJob],
+});
