@@ -31,7 +31,7 @@ import { allowedInlineStyleHashes } from './http/csp.ts';
 import { webRoutes } from './http/web.ts';
 
 /**
- * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/011).
+ * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
  * A new module adds its manifest here and nowhere else.
  */
 export const modules: ModuleManifest[] = [

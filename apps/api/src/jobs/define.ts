@@ -4,7 +4,7 @@ import type { JobKind } from '../db/jobs.ts';
 
 /**
  * The three things a module contributes to the runtime, declared next to the code they belong to and
- * collected by the composition root from one list of manifests (app.ts, docs/decisions/011):
+ * collected by the composition root from one list of manifests (app.ts, docs/decisions/013):
  * routes, job definitions and schedules.
  */
 

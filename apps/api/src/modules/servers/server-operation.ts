@@ -8,7 +8,7 @@ import { HypervisorError, type TaskRef } from '../../drivers/hypervisor/hypervis
 import { toAppError } from './server-access.ts';
 
 /**
- * One lifecycle for everything that occupies a server (docs/decisions/011):
+ * One lifecycle for everything that occupies a server (docs/decisions/013):
  *
  *   guardOperation → claimServer → (host task: startHostTask … settleServerTask)
  *                                  (job body: durable job … finishTask)
