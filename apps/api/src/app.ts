@@ -28,6 +28,7 @@ import { siteRoutes } from './modules/site/site.routes.ts';
 import { infrastructureRoutes } from './modules/infrastructure/infrastructure.routes.ts';
 import { serverRoutes } from './modules/servers/servers.routes.ts';
 import { webRoutes } from './http/web.ts';
+import { eventRoutes } from './modules/events/events.routes.ts';
 
 /** Headers for the few responses that bypass the helmet hook. */
 const baselineSecurityHeaders = {
@@ -188,6 +189,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(paymentRoutes);
   await app.register(orderRoutes);
   await app.register(invoiceRoutes);
+  await app.register(eventRoutes);
   await app.register(webRoutes);
 
   return app;
