@@ -30,3 +30,12 @@ CREATE TRIGGER "server_tasks_notify_insert" AFTER INSERT ON "server_tasks"
 CREATE TRIGGER "server_tasks_notify_update" AFTER UPDATE OF "status", "progress" ON "server_tasks"
   FOR EACH ROW WHEN (OLD."status" IS DISTINCT FROM NEW."status" OR OLD."progress" IS DISTINCT FROM NEW."progress")
   EXECUTE FUNCTION "hp_notify_task_changed"();
+--> statement-breakpoint
+CREATE FUNCTION "hp_notify_server_access_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('hp_events', json_build_object('type', 'server.changed', 'serverId', COALESCE(NEW.server_id, OLD.server_id))::text);
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "server_access_notify" AFTER INSERT OR DELETE ON "server_access"
+  FOR EACH ROW EXECUTE FUNCTION "hp_notify_server_access_changed"();

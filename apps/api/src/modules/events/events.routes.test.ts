@@ -191,6 +191,19 @@ describeEachDatabase('live events: one authorised stream per tab', (ctx) => {
     }
   });
 
+  it('announces a newly shared server to the account it was shared with', async () => {
+    const owner = await createUser(ctx());
+    const friend = await createUser(ctx());
+    const { server } = await seedServer(ctx(), owner.user.id);
+    const stream = await openStream(baseUrl, friend.token);
+    try {
+      await ctx().database.db.insert(serverAccess).values({ serverId: server.id, userId: friend.user.id });
+      await stream.expectEvent(server.id, 1000);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('gives staff the events of every server', async () => {
     const customer = await createUser(ctx());
     const employee = await createUser(ctx(), { role: 'employee' });
@@ -249,6 +262,8 @@ describeEachDatabase('live events: one authorised stream per tab', (ctx) => {
     expect(res.statusCode).toBe(406);
     expect(res.json().error.message).toBe(liveEventMessages.notAcceptable);
     expect(res.headers['cache-control']).toBe('no-store');
+    const head = await ctx().app.inject({ method: 'HEAD', url: '/api/events', headers: { ...owner.auth, accept: 'text/event-stream' } });
+    expect(head.statusCode).toBe(406);
   });
 });
 

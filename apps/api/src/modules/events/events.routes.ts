@@ -107,8 +107,8 @@ export async function eventRoutes(app: FastifyInstance) {
     },
   }, async (req, reply) => {
     // Only a client that asks for a stream gets one: a plain request (a link, a crawler, app.inject in
-    // the route matrix) gets a finished JSON answer instead of a response that never ends.
-    if (!(req.headers.accept ?? '').includes('text/event-stream')) throw new AppError(406, 'NOT_ACCEPTABLE', liveEventMessages.notAcceptable);
+    // the route matrix, a HEAD request) gets a finished answer instead of a response that never ends.
+    if (req.method !== 'GET' || !(req.headers.accept ?? '').includes('text/event-stream')) throw new AppError(406, 'NOT_ACCEPTABLE', liveEventMessages.notAcceptable);
     const open = perUser.get(req.user.id) ?? 0;
     if (open >= MAX_STREAMS_PER_USER) throw tooManyRequests(30, liveEventMessages.tooManyStreams, 'TOO_MANY_STREAMS');
     // The auth hook checked the token; its expiry ends the stream, so the client reconnects with a fresh
