@@ -6,8 +6,6 @@ test('the open server page shows a stop made elsewhere without reload, and no lo
   const customer = demoAccount('customer');
   const server = await createServerFor(request, customer.username);
 
-  await login(page, customer.username, customer.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
   const statusRequests: number[] = [];
   let streams = 0;
   page.on('request', (req) => {
@@ -15,6 +13,10 @@ test('the open server page shows a stop made elsewhere without reload, and no lo
     if (pathname === `/api/servers/${server.id}/status`) statusRequests.push(Date.now());
     if (pathname === '/api/events') streams++;
   });
+  await login(page, customer.username, customer.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The dashboard opens the tab's stream; the page load below replaces it with one of its own.
+  await expect.poll(() => streams).toBe(1);
   await page.goto(`/dashboard/linux/${server.id}`);
   // Provisioning ends while the page is open: only a live event (or the slow fallback) can show it.
   const header = page.getByRole('main').locator('header');
@@ -33,7 +35,7 @@ test('the open server page shows a stop made elsewhere without reload, and no lo
   expect(stop.status(), await stop.text()).toBe(202);
   // A simulated stop settles within about 2 s; the 15-s usage refresh could not reliably show it this fast.
   await expect(header.getByText('Offline')).toBeVisible({ timeout: 10_000 });
-  expect(streams, 'one event stream for the tab').toBe(1);
+  expect(streams, 'one event stream for the page, no reconnects').toBe(2);
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
   // Between events the page stays quiet again.
