@@ -29,6 +29,7 @@ import { constraintFailure, isDatabaseDown, isQueryError, safeDbError } from './
 import { LogThrottle } from './lib/log-throttle.ts';
 import { allowedInlineStyleHashes } from './http/csp.ts';
 import { webRoutes } from './http/web.ts';
+import { eventsModule } from './modules/events/events.module.ts';
 
 /**
  * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
@@ -36,7 +37,7 @@ import { webRoutes } from './http/web.ts';
  */
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
-  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule,
+  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

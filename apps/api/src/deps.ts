@@ -7,6 +7,7 @@ import type { PaymentProvider } from './drivers/payments/payments.ts';
 import type { JobRunner } from './jobs/queue.ts';
 import type { Scheduler } from './jobs/scheduler.ts';
 import type { RegisteredRoute } from './http/auth.ts';
+import type { Realtime } from './drivers/realtime/realtime.ts';
 
 /**
  * What the composition root (app.ts) hands to every module and job: the adapters chosen by main.ts or
@@ -20,6 +21,8 @@ export interface Deps {
   payments: PaymentProvider;
   env: Env;
   secrets: Secrets;
+  /** Live events across instances (LISTEN/NOTIFY); without it the event stream only sends heartbeats. */
+  realtime?: Realtime;
   /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */
   logStream?: NodeJS.WritableStream;
 }

@@ -8,6 +8,7 @@ import type { Mailer } from './drivers/mail/mail.ts';
 import { buildApp } from './app.ts';
 import { createHypervisor } from './drivers/hypervisor/index.ts';
 import { createPaymentProvider } from './drivers/payments/index.ts';
+import { createRealtime } from './drivers/realtime/index.ts';
 
 /** The one place where drivers are chosen from the environment. */
 export function createMailer(env: Env): Mailer {
@@ -21,7 +22,8 @@ export async function createRuntime(env: Env = readEnv()) {
   const mail = createMailer(env);
   const hypervisor = createHypervisor(env, database.db);
   const payments = createPaymentProvider(env, database.db, secrets);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments });
+  const realtime = createRealtime(database);
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments, realtime });
   app.addHook('onClose', async () => {
     await mail.close?.();
     await database.close();

@@ -12,6 +12,7 @@ import { hashPassword } from '../src/lib/passwords.ts';
 import { openSession } from '../src/modules/auth/sessions.ts';
 import { createSimulatedHypervisor } from '../src/drivers/hypervisor/simulated/simulated.ts';
 import { createPaymentProvider } from '../src/drivers/payments/index.ts';
+import { createRealtime } from '../src/drivers/realtime/index.ts';
 import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
 
 export class MemoryMailer implements Mailer {
@@ -85,7 +86,7 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   // Tests run the simulated hypervisor with short task durations.
   const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments, ...(opts.log ? { logStream: opts.log.stream } : {}) });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
   opts.beforeReady?.(app);
   await app.ready();
   return {

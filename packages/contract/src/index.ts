@@ -17,3 +17,4 @@ export * from './server-network.ts';
 export * from './server-software.ts';
 export * from './pricing.ts';
 export * from './shop.ts';
+export * from './live-events.ts';

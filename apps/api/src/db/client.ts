@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -15,6 +16,8 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** For the live-event listener (drivers/realtime): its own connection on PostgreSQL, PGlite's listen(). */
+  listenVia: { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGliteInterface };
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -41,7 +44,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       await client.query('select pg_advisory_unlock(723001)').catch(() => {});
       client.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return { db, kind: 'postgres', close: () => pool.end(), listenVia: { kind: 'postgres', url: opts.url } };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -51,7 +54,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   const client = await PGlite.create(dir);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), listenVia: { kind: 'pglite', client } };
 }
 
 export async function pingDatabase(db: Db) {

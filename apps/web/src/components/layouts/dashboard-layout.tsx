@@ -5,6 +5,7 @@ import type { Role } from '@hp/contract';
 import { useSession, isStaff } from '../../features/auth/session.ts';
 import { logout } from '../../features/auth/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { useLiveEvents } from '../../lib/use-live-events.ts';
 import { Logo } from './site-header.tsx';
 
 interface Entry { to: string; label: string; icon: typeof Server; end?: boolean }
@@ -36,6 +37,7 @@ export function DashboardLayout() {
   const navigate = useNavigate();
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 768);
   const entries = sidebarEntries(claims?.role);
+  useLiveEvents();
 
   // On a phone the opened sidebar covers the page, so choosing an entry closes it.
   const closeOnPhone = () => {

@@ -5,12 +5,12 @@ import { api } from '../../lib/api.ts';
 const TRANSITIONAL = new Set(['provisioning', 'starting', 'stopping', 'restart', 'reinstall', 'install']);
 export const isTransitional = (status: string) => TRANSITIONAL.has(status);
 
-/** The list refreshes every 3 s while a server changes state; TanStack Query pauses in hidden tabs. */
+/** Changes arrive as live events (lib/live-events.ts); the 30-s poll only covers a broken stream. */
 export function useServers() {
   return useQuery({
     queryKey: ['servers'],
     queryFn: () => api<{ servers: ServerCard[] }>('/servers'),
-    refetchInterval: (q) => (q.state.data?.servers.some((s) => isTransitional(s.status)) ? 3000 : false),
+    refetchInterval: 30_000,
   });
 }
 
@@ -18,12 +18,12 @@ export function useServer(id: string) {
   return useQuery({ queryKey: ['servers', id], queryFn: () => api<ServerDetail>(`/servers/${id}`), retry: false });
 }
 
-/** Live status every 2 s (spec), only while the tab is visible (refetchIntervalInBackground: false). */
+/** Status changes arrive as live events; the 15-s poll keeps CPU/RAM figures fresh (visible tab only). */
 export function useServerStatus(id: string, enabled = true) {
   return useQuery({
     queryKey: ['servers', id, 'status'],
     queryFn: () => api<ServerUsage>(`/servers/${id}/status`),
-    refetchInterval: 2000,
+    refetchInterval: 15_000,
     refetchIntervalInBackground: false,
     enabled,
   });

@@ -1,0 +1,62 @@
+import { LiveEvent } from '@hp/contract';
+
+/** The PostgreSQL channel the triggers of migration 0006 notify on. */
+export const EVENTS_CHANNEL = 'hp_events';
+
+/**
+ * What a subscriber hears: a committed change, or `resync` when the listener was disconnected and may
+ * have missed changes (subscribers tell their clients to refetch).
+ */
+export type RealtimeMessage = { kind: 'event'; event: LiveEvent } | { kind: 'resync' };
+
+export interface RealtimeLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The port for events that must reach every API instance (ARCHITECTURE §1): one listening connection
+ * per instance, fanned out in memory to the subscribers of that instance. Writers need no call: the
+ * database triggers notify in the writing transaction (docs/decisions/011).
+ */
+export interface Realtime {
+  readonly kind: 'postgres' | 'pglite';
+  /** Opens the listening connection; resolves once LISTEN is active (later losses reconnect by themselves). */
+  start(log: RealtimeLog): Promise<void>;
+  subscribe(listener: (message: RealtimeMessage) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Parses a notification payload; anything else on the channel is ignored. */
+export function parseNotification(payload: string | undefined): LiveEvent | null {
+  if (!payload) return null;
+  try {
+    const parsed = LiveEvent.safeParse(JSON.parse(payload));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The in-memory fan-out both drivers share; a throwing subscriber does not stop the others. */
+export class Subscribers {
+  private readonly listeners = new Set<(message: RealtimeMessage) => void>();
+  add(listener: (message: RealtimeMessage) => void) {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+  emit(message: RealtimeMessage) {
+    for (const listener of this.listeners) {
+      try {
+        listener(message);
+      } catch {
+        // A subscriber's failure is its own (it closes its stream); the others still hear the event.
+      }
+    }
+  }
+  clear() {
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,30 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { serverAccess, servers, sessions, users } from '../../db/schema/index.ts';
+
+export interface Audience {
+  /** The session is still open (not logged out, expired, disabled or role-changed): otherwise end its stream. */
+  valid: boolean;
+  /** May see the server by the REST routes' rules: staff all servers, customers own and shared ones. */
+  allowed: boolean;
+}
+
+/**
+ * Who of the listening sessions may hear about `serverId`: one indexed query per event for all streams
+ * of this instance, so a revoked share or a logout counts from the next event on. A deleted server's
+ * event still reaches its owner (their list drops it); a vanished row reaches staff only.
+ */
+export async function findAudience(db: Db, serverId: string, sessionIds: string[]): Promise<Map<string, Audience>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      sessionId: sessions.id,
+      valid: sql<boolean>`(${sessions.revokedAt} is null and ${sessions.expiresAt} > now() and ${users.disabledAt} is null and ${users.role} = ${sessions.role})`,
+      allowed: sql<boolean>`(${users.role} in ('employee', 'owner') or ${servers.ownerId} = ${users.id} or exists (select 1 from ${serverAccess} where ${serverAccess.serverId} = ${servers.id} and ${serverAccess.userId} = ${users.id}))`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(servers, eq(servers.id, serverId))
+    .where(and(inArray(sessions.id, sessionIds)));
+  return new Map(rows.map((r) => [r.sessionId, { valid: r.valid === true, allowed: r.allowed === true }]));
+}

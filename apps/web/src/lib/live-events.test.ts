@@ -1,0 +1,124 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { createSseParser, startLiveEvents, type SseMessage } from './live-events.ts';
+import { getToken, setToken } from '../features/auth/session.ts';
+
+const SERVER = '3f0c8a52-9a3e-4c55-8a55-2d7d8d1e0a11';
+const OTHER = 'b5a1f0a8-13a7-4b0f-9d43-0f7f7d7e6c22';
+
+/** A fake /api/events: each connection is a stream the test writes to and can cut. */
+function fakeEventServer() {
+  const connections: { controller: ReadableStreamDefaultController<Uint8Array>; auth: string | undefined }[] = [];
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    if (url === '/api/auth/refresh') return new Response(JSON.stringify({ token: 'fresh' }), { status: 200 });
+    const auth = (init?.headers as Record<string, string>).authorization;
+    if (auth !== 'Bearer fresh') return new Response(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'Bitte melden Sie sich an.' } }), { status: 401 });
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (c) => { controller = c; } });
+    init?.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+    connections.push({ controller, auth });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  });
+  const encoder = new TextEncoder();
+  return {
+    fetch: fetchMock as unknown as typeof fetch,
+    connections,
+    send: (text: string) => connections.at(-1)!.controller.enqueue(encoder.encode(text)),
+    cut: () => connections.at(-1)!.controller.error(new TypeError('network error')),
+  };
+}
+
+const until = async (predicate: () => boolean, ms = 2000) => {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('SSE parser', () => {
+  it('reads events split across chunks, ignores comments and accepts CRLF', () => {
+    const seen: SseMessage[] = [];
+    const parse = createSseParser((m) => seen.push(m));
+    parse(': ping\n\nretry: 5000\nevent: rea');
+    parse('dy\ndata: {}\n\nevent: server.changed\r\ndata: {"type":"server.changed",');
+    parse(`"serverId":"${SERVER}"}\r`);
+    parse('\n\r\n');
+    expect(seen).toEqual([{ event: 'ready', data: '{}' }, { event: 'server.changed', data: `{"type":"server.changed","serverId":"${SERVER}"}` }]);
+  });
+});
+
+describe('live events in the query cache', () => {
+  let client: QueryClient;
+  let stop = () => {};
+  beforeEach(() => {
+    setToken('fresh');
+    client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+  });
+  afterEach(() => {
+    stop();
+    client.clear();
+    localStorage.clear();
+    vi.unstubAllGlobals();
+  });
+
+  /** A query on screen (an observer), answering with whatever the "server" holds now. */
+  function watch(queryKey: unknown[], answer: () => string) {
+    const calls = { count: 0 };
+    const observer = new QueryObserver(client, { queryKey, queryFn: async () => { calls.count++; return answer(); } });
+    const unsubscribe = observer.subscribe(() => {});
+    return { calls, observer, unsubscribe };
+  }
+
+  it('refetches the server list, detail and status of the changed server only', async () => {
+    const server = fakeEventServer();
+    const list = watch(['servers'], () => 'list');
+    const status = watch(['servers', SERVER, 'status'], () => 'status');
+    const otherStatus = watch(['servers', OTHER, 'status'], () => 'other');
+    await until(() => list.calls.count === 1 && status.calls.count === 1 && otherStatus.calls.count === 1);
+    stop = startLiveEvents(client, { fetch: server.fetch, batchMs: 10 });
+    await until(() => server.connections.length === 1);
+    server.send(`event: server.changed\ndata: {"type":"server.changed","serverId":"${SERVER}"}\n\n`);
+    await until(() => list.calls.count === 2 && status.calls.count === 2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(otherStatus.calls.count).toBe(1);
+  });
+
+  it('after the event connection drops, it reconnects and the page shows the state it missed', async () => {
+    const server = fakeEventServer();
+    let state = 'online';
+    const status = watch(['servers', SERVER, 'status'], () => state);
+    await until(() => status.observer.getCurrentResult().data === 'online');
+    stop = startLiveEvents(client, { fetch: server.fetch, batchMs: 10, minRetryMs: 20, maxRetryMs: 40 });
+    await until(() => server.connections.length === 1);
+    server.send('event: ready\ndata: {}\n\n');
+
+    server.cut();
+    // Changed while no stream was open: no event will ever tell about it.
+    state = 'offline';
+    await until(() => server.connections.length === 2);
+    server.send('retry: 5000\nevent: ready\ndata: {}\n\n');
+    await until(() => status.observer.getCurrentResult().data === 'offline');
+  });
+
+  it('refreshes an expired access token like api() and connects with the new one', async () => {
+    setToken('expired');
+    const server = fakeEventServer();
+    // The refresh goes through api.ts, which uses the global fetch.
+    vi.stubGlobal('fetch', server.fetch);
+    stop = startLiveEvents(client, { minRetryMs: 10 });
+    await until(() => server.connections.length === 1);
+    expect(server.connections[0]!.auth).toBe('Bearer fresh');
+    expect(getToken()).toBe('fresh');
+  });
+
+  it('stops for good when the stop function is called', async () => {
+    const server = fakeEventServer();
+    stop = startLiveEvents(client, { fetch: server.fetch, minRetryMs: 10 });
+    await until(() => server.connections.length === 1);
+    stop();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.connections.length).toBe(1);
+  });
+});
