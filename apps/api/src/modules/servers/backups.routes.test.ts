@@ -1,13 +1,10 @@
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { backupMessages, serverMessages } from '@hp/contract';
 import { describeEachDatabase, createUser } from '../../../test/harness.ts';
 import { seedServer } from '../../../test/servers.ts';
 import { servers, serverAccess } from '../../db/schema/index.ts';
-
-
-
-import type { SimulatedHypervisor } from '../../drivers/hypervisor/simulated/simulated.ts';
+import { createSimulatedHypervisor, type SimulatedHypervisor } from '../../drivers/hypervisor/simulated/simulated.ts';
 
 type Task = { id: string; kind: string; status: string; progress: number; error: string | null };
 type Listing = { backups: { id: string; filename: string; date: string; type: string; size: number }[]; max: number; task: Task | null };
@@ -34,6 +31,12 @@ describeEachDatabase('servers: backups', (ctx) => {
   };
 
   it('creates a backup with progress, refuses a second one, restores it and deletes it', async () => {
+    // Progress needs a task that lasts several polls even on a loaded machine: this test's host is 5× slower.
+    const fast = ctx().app.deps.hypervisor;
+    ctx().app.deps.hypervisor = createSimulatedHypervisor(ctx().database.db, { speed: 10 });
+    onTestFinished(() => {
+      ctx().app.deps.hypervisor = fast;
+    });
     const owner = await createUser(ctx());
     const { server, node } = await seedServer(ctx(), owner.user.id);
     const vm = { node: node.name, vmid: server.vmid };
