@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -12,6 +9,7 @@ import { loadSecrets } from '../lib/secrets.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { openSession } from '../modules/auth/sessions.ts';
 import { freePort } from '../../test/net.ts';
+import { freshPg, startServer, waitFor, waitForHealth } from '../../test/processes.ts';
 
 /**
  * SIGKILL at each step of fulfilment (security-and-reliability.md, "Payments"): a real server process
@@ -19,51 +17,7 @@ import { freePort } from '../../test/net.ts';
  * moment: the work will run again), or at a random moment while the VM is being built. After a restart
  * every order must end with exactly one server, one IP and one invoice, and nothing may stay stuck.
  */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const base = process.env.TEST_DATABASE_URL;
-
-async function freshPg() {
-  const { default: pg } = await import('pg');
-  const name = `hp_crash_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
-function startServer(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repoRoot, env: { ...process.env, VITEST: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ? -1 : code)));
-  return { child, exited, output: () => out };
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch { /* not yet */ }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const scenarios: { name: string; env: Record<string, string>; killAfterMs?: number }[] = [
   { name: 'after the webhook delivery', env: { FAULT_KILL_AFTER_JOB: 'deliver-sim-webhook' } },
@@ -73,19 +27,6 @@ const scenarios: { name: string; env: Record<string, string>; killAfterMs?: numb
   { name: 'after mailing the invoice', env: { FAULT_KILL_AFTER_JOB: 'mail-invoice' } },
   { name: 'while the VM is being built', env: {}, killAfterMs: 700 },
 ];
-
-/** Waits for the server to answer; a server that exits instead fails at once, with its output. */
-async function waitForHealth(run: ReturnType<typeof startServer>, origin: string) {
-  // Generous: under the full suite's load on two cores, transpiling and migrating can take a while.
-  const healthy = waitFor('health', async () => (await fetch(`${origin}/api/health`)).ok, 90_000);
-  const died = run.exited.then((code) => { throw new Error(`server exited with ${code} before it was healthy`); });
-  // The loser settles later (the server is killed on purpose further on): nobody must see that as unhandled.
-  healthy.catch(() => {});
-  died.catch(() => {});
-  await Promise.race([healthy, died]).catch((err: Error) => {
-    throw new Error(`${err.message}\n${run.output().slice(-2000)}`);
-  });
-}
 
 describe.skipIf(!base)('fulfilment survives SIGKILL at every step [postgres]', () => {
   const cleanups: (() => Promise<void>)[] = [];

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Tests that run real API processes (crash tests, two instances on one PostgreSQL). */
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const base = process.env.TEST_DATABASE_URL;
+
+export async function freshPg() {
+  const { default: pg } = await import('pg');
+  const name = `hp_crash_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export function startServer(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: repoRoot, env: { ...process.env, VITEST: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ? -1 : code)));
+  return { child, exited, output: () => out };
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch { /* not yet */ }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Waits for the server to answer; a server that exits instead fails at once, with its output. */
+export async function waitForHealth(run: ReturnType<typeof startServer>, origin: string) {
+  // Generous: under the full suite's load on two cores, transpiling and migrating can take a while.
+  const healthy = waitFor('health', async () => (await fetch(`${origin}/api/health`)).ok, 90_000);
+  const died = run.exited.then((code) => { throw new Error(`server exited with ${code} before it was healthy`); });
+  // The loser settles later (the server is killed on purpose further on): nobody must see that as unhandled.
+  healthy.catch(() => {});
+  died.catch(() => {});
+  await Promise.race([healthy, died]).catch((err: Error) => {
+    throw new Error(`${err.message}\n${run.output().slice(-2000)}`);
+  });
+}
+
