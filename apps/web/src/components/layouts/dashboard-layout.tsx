@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { BarChart3, ChevronsLeft, ChevronsRight, FileText, History, LayoutGrid, LifeBuoy, LogOut, Server, ShoppingCart, Ticket, User, Users } from 'lucide-react';
 import type { Role } from '@hp/contract';
-import { useSession, isStaff } from '../../features/auth/session.ts';
-import { logout } from '../../features/auth/api.ts';
+import { isStaff, logout, useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/cn.ts';
 import { Logo } from './site-header.tsx';
 

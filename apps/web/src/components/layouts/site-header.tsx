@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Menu, X } from 'lucide-react';
-import { useToken } from '../../features/auth/session.ts';
+import { useToken } from '../../lib/session.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';

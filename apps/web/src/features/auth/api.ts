@@ -1,6 +1,5 @@
 import type { ChangeEmailInput, LoginResult, Profile, UpdateProfileInput } from '@hp/contract';
-import { api } from '../../lib/api.ts';
-import { clearToken } from './session.ts';
+import { api } from '../../lib/api-client.ts';
 
 export const MFA_TOKEN_KEY = 'mfaToken';
 
@@ -24,13 +23,3 @@ export const changePasswordRequest = (body: { currentPassword: string; newPasswo
 export const mfaSetupRequest = () => api<{ secret: string; otpauthUrl: string; qrDataUrl: string }>('/account/mfa/setup', { method: 'POST' });
 export const mfaEnableRequest = (body: { code: string }) => api<{ backupCodes: string[] }>('/account/mfa/enable', { body });
 export const mfaDisableRequest = (body: { password: string; code: string }) => api<void>('/account/mfa/disable', { body });
-
-/** Ends the session on the server (refresh cookie and token) and forgets the token here. */
-export async function logout() {
-  try {
-    await api<void>('/auth/logout', { method: 'POST' });
-  } catch {
-    // The token is dropped locally either way.
-  }
-  clearToken();
-}

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { InvoiceList, OrderDetail, OrderList } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 export const BILLING_PAGE_SIZE = 20;
 

@@ -1,6 +1,5 @@
 import { messages } from '@hp/contract';
-import { getToken } from '../auth/session.ts';
-import { refreshAccessToken } from '../../lib/api.ts';
+import { fetchWithSession } from '../../lib/session.ts';
 
 export type InvoiceFormat = 'pdf' | 'xrechnung';
 
@@ -36,18 +35,9 @@ export class DownloadError extends Error {}
  * (object URL + temporary <a download>). Throws DownloadError with a German message.
  */
 export async function downloadInvoiceFile(invoiceId: string, format: InvoiceFormat, fallbackName: string): Promise<string> {
-  let sentToken: string | null = null;
-  const send = () => {
-    const token = (sentToken = getToken());
-    return fetch(`/api/invoices/${encodeURIComponent(invoiceId)}/${format}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      credentials: 'same-origin',
-    });
-  };
   let res: Response;
   try {
-    res = await send();
-    if (res.status === 401 && (await refreshAccessToken(sentToken))) res = await send();
+    res = await fetchWithSession(`/api/invoices/${encodeURIComponent(invoiceId)}/${format}`);
   } catch {
     throw new DownloadError(messages.genericError);
   }

@@ -14,7 +14,7 @@ import type {
   NodeRow,
   ServerUsage,
 } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 export interface ListParams { search: string; limit: number; offset: number }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ServerCard, ServerDetail, ServerUsage } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 const TRANSITIONAL = new Set(['provisioning', 'starting', 'stopping', 'restart', 'reinstall', 'install']);
 export const isTransitional = (status: string) => TRANSITIONAL.has(status);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BACKUP_POLL_MS, type BackupList, type BackupTask } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 type TaskResult = { task: BackupTask; message: string };
 const key = (serverId: string) => ['servers', serverId, 'backups'] as const;

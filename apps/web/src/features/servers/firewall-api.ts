@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FirewallRule, FirewallState } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 type FirewallResult = FirewallState & { message: string };
 const key = (serverId: string) => ['servers', serverId, 'firewall'] as const;

@@ -3,7 +3,7 @@ import { Power } from 'lucide-react';
 import { serverMessages } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { usePowerAction } from './api.ts';
 
 export type PowerAction = 'start' | 'stop' | 'restart';

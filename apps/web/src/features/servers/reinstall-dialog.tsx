@@ -6,7 +6,7 @@ import { Alert } from '../../components/ui/card.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { Modal } from '../../components/ui/modal.tsx';
 import { SelectField } from '../../components/ui/select.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
 import { PasswordChecklist } from '../auth/components/password-checklist.tsx';
 import { useReinstall } from './settings-api.ts';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReinstallInput, RootPasswordInput, ServerSettings, TaskAccepted } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 const key = (id: string) => ['servers', id, 'settings'] as const;
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SoftwareInstallInput, SoftwareList, TaskAccepted } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 const key = (id: string) => ['servers', id, 'software'] as const;
 

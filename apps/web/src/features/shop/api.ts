@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CheckoutInput, CheckoutResponse, PaymentResult, UpgradeInfo } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 /** Prefill of /upgrade/kvm-server/:serverId (404 unless the caller owns the server). */
 export function useUpgradeInfo(serverId: string, enabled = true) {

@@ -12,7 +12,7 @@ import {
   type UpdateMaintenanceInput,
   type UpdateServiceInput,
 } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 export const statusKeys = {
   all: ['status'] as const,

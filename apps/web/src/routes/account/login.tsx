@@ -7,8 +7,8 @@ import { Field } from '../../components/ui/field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { loginRequest, MFA_TOKEN_KEY } from '../../features/auth/api.ts';
-import { setToken } from '../../features/auth/session.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { setToken } from '../../lib/session.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
 

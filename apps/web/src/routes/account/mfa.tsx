@@ -9,8 +9,8 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeDigits } from '../../features/auth/components/code-input.tsx';
 import { MFA_TOKEN_KEY, mfaLoginRequest } from '../../features/auth/api.ts';
-import { setToken } from '../../features/auth/session.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { setToken } from '../../lib/session.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 
 export const MFA_REDIRECT_DELAY_MS = 1000;
 

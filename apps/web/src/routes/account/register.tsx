@@ -11,8 +11,8 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
 import { registerRequest } from '../../features/auth/api.ts';
-import { useToken } from '../../features/auth/session.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { useToken } from '../../lib/session.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
 

@@ -10,7 +10,7 @@ import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeAlnum } from '../../features/auth/components/code-input.tsx';
 import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
 import { resetComplete, resetRequest, resetVerify } from '../../features/auth/api.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 

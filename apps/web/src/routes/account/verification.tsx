@@ -9,7 +9,7 @@ import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeAlnum } from '../../features/auth/components/code-input.tsx';
 import { resendVerificationRequest, verifyEmailRequest } from '../../features/auth/api.ts';
 import { useCountdown } from '../../features/auth/use-countdown.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 
 export const RESEND_COOLDOWN_S = 60;
 

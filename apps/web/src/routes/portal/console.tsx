@@ -4,8 +4,8 @@ import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
 import type { ServerDetail } from '@hp/contract';
-import { api, ApiRequestError } from '../../lib/api.ts';
-import { useToken } from '../../features/auth/session.ts';
+import { api, ApiRequestError } from '../../lib/api-client.ts';
+import { useToken } from '../../lib/session.ts';
 
 type Phase = 'connecting' | 'connected' | 'disconnected';
 

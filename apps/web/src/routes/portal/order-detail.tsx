@@ -9,7 +9,7 @@ import { DataTable, type Column } from '../../components/ui/table.tsx';
 import { useOrder } from '../../features/billing/api.ts';
 import { OrderStatusBadge } from '../../features/billing/components/billing-badges.tsx';
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 
 const backLink = 'inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-2 hover:underline';

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import type { Role } from '@hp/contract';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
-import { useSession } from '../../features/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { PlaceholderPage } from './placeholder.tsx';
 
 const ProfilePage = lazy(() => import('./profile.tsx'));

@@ -15,8 +15,8 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
 import { CodeInput, normalizeAlnum, normalizeDigits } from '../../features/auth/components/code-input.tsx';
 import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileRequest, updateProfileRequest } from '../../features/auth/api.ts';
-import { setToken } from '../../features/auth/session.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { setToken } from '../../lib/session.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status >= 400 && err.status < 500 ? err.message : fallback);

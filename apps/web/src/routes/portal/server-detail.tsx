@@ -10,7 +10,7 @@ import { isTransitional, useServer, useServerStatus, useUsageHistory } from '../
 import { PowerButton, usePowerRunner } from '../../features/servers/power-button.tsx';
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
 import { UsageChart } from '../../features/servers/usage-chart.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 import { NetworkTab } from '../../features/servers/tabs/network.tsx';
 import { BackupsTab } from '../../features/servers/tabs/backups.tsx';
 import { SoftwareTab } from '../../features/servers/tabs/software.tsx';

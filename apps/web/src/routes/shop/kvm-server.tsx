@@ -3,7 +3,7 @@ import { CalendarClock, Network, Server } from 'lucide-react';
 import { CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, type UpgradeInfo } from '@hp/contract';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
-import { useSession } from '../../features/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { useUpgradeInfo } from '../../features/shop/api.ts';
 import { Configurator, NEW_SERVER_DEFAULTS, snapToLimits, type ConfigDefaults } from '../../features/shop/configurator.tsx';
 

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useAdminPower, useAdminServer, useAdminServerUsage } from '../../features/infrastructure/api.ts';
 import { ServerStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
 
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const date = (iso: string) => new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });

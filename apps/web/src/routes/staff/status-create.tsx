@@ -4,7 +4,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Alert, Spinner } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { isStaff, useSession } from '../../features/auth/session.ts';
+import { isStaff, useSession } from '../../lib/session.ts';
 import { useStatusPage } from '../../features/status/api.ts';
 import { OverallStatusBadge } from '../../features/status/components/status-badges.tsx';
 import { ServicesTab } from '../../features/status/components/services-tab.tsx';

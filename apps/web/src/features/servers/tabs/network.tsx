@@ -11,7 +11,7 @@ import { SelectField } from '../../../components/ui/select.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable } from '../../../components/ui/table.tsx';
-import { ApiRequestError } from '../../../lib/api.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useAddFirewallRule, useDeleteFirewallRule, useFirewall, useToggleFirewall } from '../firewall-api.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';

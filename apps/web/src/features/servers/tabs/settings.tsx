@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
-import { ApiRequestError } from '../../../lib/api.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { PasswordChecklist } from '../../auth/components/password-checklist.tsx';
 import { useServerStatus } from '../api.ts';
 import { ReinstallDialog } from '../reinstall-dialog.tsx';

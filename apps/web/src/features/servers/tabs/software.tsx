@@ -14,7 +14,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Select } from '../../../components/ui/select.tsx';
-import { ApiRequestError } from '../../../lib/api.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useSoftware, useSoftwareAction } from '../software-api.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from './api.ts';
-import { getToken, setToken } from '../features/auth/session.ts';
+import { api } from './api-client.ts';
+import { getToken, setToken } from './session.ts';
 
 /** A fake API: /api/data answers 401 unless it gets the token `fresh`; /api/auth/refresh hands out `fresh`. */
 function fakeServer(opts: { onRefresh?: () => void } = {}) {
