@@ -2,6 +2,7 @@ import { TerminalSquare } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ServerDetail } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
+import { paths } from '../../config/paths.ts';
 
 export const POPUP_BLOCKED_MESSAGE = 'Bitte erlauben Sie Pop-ups für diese Seite, um die Konsole zu öffnen.';
 
@@ -13,7 +14,7 @@ export const POPUP_BLOCKED_MESSAGE = 'Bitte erlauben Sie Pop-ups für diese Seit
 export function ConsoleButton({ detail, status }: { detail: ServerDetail; status: string }) {
   const online = status === 'online';
   const open = () => {
-    const popup = window.open(`/console/${detail.id}`, `console-${detail.id}`, 'popup,width=900,height=600');
+    const popup = window.open(paths.console(detail.id), `console-${detail.id}`, 'popup,width=900,height=600');
     if (!popup) {
       toast.warning(POPUP_BLOCKED_MESSAGE, { duration: 10_000 });
       return;

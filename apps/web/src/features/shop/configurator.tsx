@@ -17,6 +17,7 @@ import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { useCheckout } from './api.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
+import { paths } from '../../config/paths.ts';
 
 /** What the form holds; the payload (CheckoutInput) is derived from it in `toCheckoutInput`. */
 export interface ConfiguratorValues {
@@ -244,9 +245,9 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
             />
             <span>
               Ich akzeptiere die{' '}
-              <Link to="/agb" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link>
+              <Link to={paths.terms} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link>
               {' '}und{' '}
-              <Link to="/datenschutz" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link>
+              <Link to={paths.privacy} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link>
             </span>
           </label>
           {termsError && <p id="kvm-terms-error" role="alert" className="mt-2 text-sm font-medium text-red-700">{termsError}</p>}
@@ -256,8 +257,8 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
           <Alert tone="error" className="mt-4">
             <p>{shopMessages.loginRequired}</p>
             <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-              <Link to="/login" className="inline-flex items-center gap-1 font-semibold underline"><LogIn className="size-4" aria-hidden="true" /> Zum Login</Link>
-              <Link to="/register" className="font-semibold underline">Konto erstellen</Link>
+              <Link to={paths.login} className="inline-flex items-center gap-1 font-semibold underline"><LogIn className="size-4" aria-hidden="true" /> Zum Login</Link>
+              <Link to={paths.register} className="font-semibold underline">Konto erstellen</Link>
             </p>
           </Alert>
         )}
@@ -271,7 +272,7 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
 
       <Modal open={dialog !== null} onOpenChange={(open) => !open && setDialog(null)} title={dialog?.title ?? ''} description={dialog?.text}>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Link to="/dashboard/support" className={buttonClass('outline')}>Support kontaktieren</Link>
+          <Link to={paths.dashboard.support} className={buttonClass('outline')}>Support kontaktieren</Link>
           <Button onClick={() => setDialog(null)}>Konfiguration anpassen</Button>
         </div>
       </Modal>

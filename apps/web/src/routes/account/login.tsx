@@ -11,6 +11,7 @@ import { setToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
+import { paths } from '../../config/paths.ts';
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -22,15 +23,15 @@ export function LoginPage() {
       const result = await loginRequest(values);
       if ('token' in result) {
         setToken(result.token);
-        navigate('/dashboard');
+        navigate(paths.dashboard.root);
       } else {
         sessionStorage.setItem(MFA_TOKEN_KEY, result.mfaToken);
-        navigate('/dashboard/mfa');
+        navigate(paths.dashboard.mfa);
       }
     } catch (err) {
       if (err instanceof ApiRequestError && err.code === 'EMAIL_NOT_VERIFIED' && typeof err.details?.userId === 'string') {
         toast.info(err.message, { duration: 7000 });
-        navigate(`/user/verification/${err.details.userId}`);
+        navigate(paths.verification(err.details.userId));
       } else if (err instanceof ApiRequestError && err.status !== 0) {
         toast.error(err.code === 'INVALID_DATA' ? messages.invalidLogin : err.message, { duration: 7000 });
       } else {
@@ -45,14 +46,14 @@ export function LoginPage() {
       <AuthCard
         title="Login"
         subtitle="Melden Sie sich mit Ihrem Benutzernamen an."
-        footer={<>Noch kein Konto? <Link className="font-medium text-brand-700 underline" to="/register">Jetzt registrieren</Link></>}
+        footer={<>Noch kein Konto? <Link className="font-medium text-brand-700 underline" to={paths.register}>Jetzt registrieren</Link></>}
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
             <fieldset disabled={!hydrated} className="space-y-4">
           <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
           <Field label="Passwort" type="password" autoComplete="current-password" {...register('password')} error={errors.password?.message} />
           <div className="flex justify-end">
-            <Link to="/password-reset" className="text-sm font-medium text-brand-700 underline">Passwort vergessen?</Link>
+            <Link to={paths.passwordReset} className="text-sm font-medium text-brand-700 underline">Passwort vergessen?</Link>
           </div>
           <Button type="submit" className="w-full" loading={isSubmitting}>Anmelden</Button>
           </fieldset>

@@ -11,6 +11,7 @@ import { CodeInput, normalizeDigits } from '../../features/auth/components/code-
 import { MFA_TOKEN_KEY, mfaLoginRequest } from '../../features/auth/api.ts';
 import { setToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
+import { paths } from '../../config/paths.ts';
 
 export const MFA_REDIRECT_DELAY_MS = 1000;
 
@@ -26,7 +27,7 @@ export default function MfaPage() {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  if (!mfaToken) return <Navigate to="/login" replace />;
+  if (!mfaToken) return <Navigate to={paths.login} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -39,12 +40,12 @@ export default function MfaPage() {
       sessionStorage.removeItem(MFA_TOKEN_KEY);
       setToken(result.token);
       setDone(true);
-      timer.current = setTimeout(() => navigate('/dashboard'), MFA_REDIRECT_DELAY_MS);
+      timer.current = setTimeout(() => navigate(paths.dashboard.root), MFA_REDIRECT_DELAY_MS);
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 401) {
         sessionStorage.removeItem(MFA_TOKEN_KEY);
         setError(err.message);
-        timer.current = setTimeout(() => navigate('/login'), 2000);
+        timer.current = setTimeout(() => navigate(paths.login), 2000);
       } else {
         setError(err instanceof ApiRequestError ? err.message : messages.genericError);
         setCode('');
@@ -56,7 +57,7 @@ export default function MfaPage() {
 
   const backToLogin = () => {
     sessionStorage.removeItem(MFA_TOKEN_KEY);
-    navigate('/login');
+    navigate(paths.login);
   };
 
   return (

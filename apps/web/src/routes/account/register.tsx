@@ -15,6 +15,7 @@ import { useToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
+import { paths } from '../../config/paths.ts';
 
 export const REDIRECT_AFTER_REGISTRATION_MS = 3000;
 
@@ -44,7 +45,7 @@ export function RegisterPage() {
       const result = await registerRequest(values);
       toast.success(messages.REGISTRATION_SUCCESSFUL, { duration: 5000 });
       setCreatedId(result.userId);
-      timer.current = setTimeout(() => navigate(`/user/verification/${result.userId}`), REDIRECT_AFTER_REGISTRATION_MS);
+      timer.current = setTimeout(() => navigate(paths.verification(result.userId)), REDIRECT_AFTER_REGISTRATION_MS);
     } catch (err) {
       if (err instanceof ApiRequestError && err.status !== 0) {
         const field = err.code === 'DATA_EXISTS' || err.code === 'USER_TO_SHORT' ? 'username' : err.code.includes('EMAIL') ? 'email' : err.code.startsWith('PASSWORT') ? 'password' : null;
@@ -56,7 +57,7 @@ export function RegisterPage() {
     }
   });
 
-  if (token && !createdId) return <Navigate to="/login" replace />;
+  if (token && !createdId) return <Navigate to={paths.login} replace />;
 
   return (
     <>
@@ -64,12 +65,12 @@ export function RegisterPage() {
       <AuthCard
         title="Registrieren"
         subtitle="Legen Sie Ihr Kundenkonto an. Wir senden Ihnen einen Bestätigungscode per E-Mail."
-        footer={<>Bereits registriert? <Link className="font-medium text-brand-700 underline" to="/login">Zum Login</Link></>}
+        footer={<>Bereits registriert? <Link className="font-medium text-brand-700 underline" to={paths.login}>Zum Login</Link></>}
       >
         {createdId ? (
           <Alert tone="success">
             {messages.REGISTRATION_SUCCESSFUL}. Wir haben Ihnen einen Bestätigungscode gesendet – Sie werden gleich weitergeleitet.{' '}
-            <Link className="font-medium underline" to={`/user/verification/${createdId}`}>Jetzt Code eingeben</Link>
+            <Link className="font-medium underline" to={paths.verification(createdId)}>Jetzt Code eingeben</Link>
           </Alert>
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-4">

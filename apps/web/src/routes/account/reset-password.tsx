@@ -13,6 +13,7 @@ import { resetComplete, resetRequest, resetVerify } from '../../features/auth/ap
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { paths } from '../../config/paths.ts';
 
 type Step = 'email' | 'code' | 'password' | 'success';
 const steps: { id: Step; label: string }[] = [
@@ -118,7 +119,7 @@ export function ResetPasswordPage() {
   return (
     <>
       <PageMeta title="Passwort zurücksetzen" description="Setzen Sie das Passwort Ihres Kundenkontos in wenigen Schritten zurück." />
-      <AuthCard title="Passwort zurücksetzen" footer={<Link className="font-medium text-brand-700 underline" to="/login">Zurück zum Login</Link>}>
+      <AuthCard title="Passwort zurücksetzen" footer={<Link className="font-medium text-brand-700 underline" to={paths.login}>Zurück zum Login</Link>}>
         <StepIndicator current={step} />
         {error && (
           <Alert tone="error" className="mb-4">
@@ -171,7 +172,7 @@ export function ResetPasswordPage() {
           <div className="space-y-4 text-center">
             <CheckCircle2 className="mx-auto size-12 text-green-600" aria-hidden="true" />
             <p className="text-slate-700">Ihr Passwort wurde geändert. Alle bestehenden Sitzungen wurden abgemeldet.</p>
-            <ButtonLink to="/login" className="w-full">Zum Login</ButtonLink>
+            <ButtonLink to={paths.login} className="w-full">Zum Login</ButtonLink>
           </div>
         )}
       </AuthCard>

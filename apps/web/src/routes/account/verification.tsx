@@ -10,6 +10,7 @@ import { CodeInput, normalizeAlnum } from '../../features/auth/components/code-i
 import { resendVerificationRequest, verifyEmailRequest } from '../../features/auth/api.ts';
 import { useCountdown } from '../../features/auth/use-countdown.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
+import { paths } from '../../config/paths.ts';
 
 export const RESEND_COOLDOWN_S = 60;
 
@@ -34,7 +35,7 @@ export default function VerificationPage() {
     try {
       await verifyEmailRequest({ userId, code });
       toast.success(messages.emailVerified, { duration: 5000 });
-      navigate('/login');
+      navigate(paths.login);
     } catch (err) {
       setCode('');
       setError(err instanceof ApiRequestError && err.code === 'INVALID_CODE' ? messages.invalidVerificationCode : err instanceof ApiRequestError && err.status === 429 ? err.message : messages.verificationError);
@@ -61,7 +62,7 @@ export default function VerificationPage() {
       <AuthCard
         title="E-Mail bestätigen"
         subtitle="Geben Sie den 4-stelligen Code ein, den wir Ihnen per E-Mail gesendet haben. Der Code ist 10 Minuten gültig."
-        footer={<Link className="font-medium text-brand-700 underline" to="/register">Zurück zur Registrierung</Link>}
+        footer={<Link className="font-medium text-brand-700 underline" to={paths.register}>Zurück zur Registrierung</Link>}
       >
         <form onSubmit={submit} noValidate className="space-y-5">
           <CodeInput value={code} onChange={(v) => { setCode(v); setError(null); }} length={4} label="Bestätigungscode" normalize={normalizeAlnum} autoFocus invalid={!!error} />

@@ -6,6 +6,7 @@ import '@xterm/xterm/css/xterm.css';
 import type { ServerDetail } from '@hp/contract';
 import { api, ApiRequestError } from '../../lib/api-client.ts';
 import { useToken } from '../../lib/session.ts';
+import { paths } from '../../config/paths.ts';
 
 type Phase = 'connecting' | 'connected' | 'disconnected';
 
@@ -43,7 +44,7 @@ function withStyleNonce(run: () => void) {
 export default function ConsolePage() {
   const { serverId = '' } = useParams();
   const token = useToken();
-  if (!token) return <Navigate to="/login" replace />;
+  if (!token) return <Navigate to={paths.login} replace />;
   return <ConsoleWindow serverId={serverId} />;
 }
 

@@ -10,6 +10,7 @@ import { BILLING_PAGE_SIZE, useInvoices } from '../../features/billing/api.ts';
 import { InvoiceKindBadge, invoiceKindLabels, PaidBadge } from '../../features/billing/components/billing-badges.tsx';
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
 import { ListState } from '../../components/ui/list-state.tsx';
+import { paths } from '../../config/paths.ts';
 
 const fileBase = (invoice: InvoiceCard) => `${invoice.kind === 'invoice' ? 'Rechnung' : 'Gutschrift'}-${invoice.number}`;
 const nameOf = (invoice: InvoiceCard) => `${invoiceKindLabels[invoice.kind]} ${invoice.number}`;
@@ -63,7 +64,7 @@ export default function InvoicesPage() {
               <FileX2 className="size-10 text-slate-400" aria-hidden="true" />
               <h2 className="text-lg font-semibold text-slate-900">Noch keine Rechnungen</h2>
               <p className="text-slate-600">Nach Ihrer ersten bezahlten Bestellung finden Sie die Rechnung hier.</p>
-              <Link to="/shop/kvm-server" className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+              <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
             </div>
           }
         >

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Cpu, HardDrive, MemoryStick, Network, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
-import { serverDetailPath, serverMessages, type ServerCard } from '@hp/contract';
+import { serverMessages, type ServerCard } from '@hp/contract';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
@@ -9,6 +9,7 @@ import { isTransitional, useServers } from '../../features/servers/api.ts';
 import { PowerButton, usePowerRunner } from '../../features/servers/power-button.tsx';
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
 import { cn } from '../../lib/cn.ts';
+import { paths } from '../../config/paths.ts';
 
 export default function MyServersPage() {
   const servers = useServers();
@@ -17,7 +18,7 @@ export default function MyServersPage() {
       <PageMeta title="Meine Server" />
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-bold text-slate-900">Meine Server</h1>
-        <Link to="/shop/kvm-server" className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+        <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
       </div>
       {servers.isPending && <div className="mt-8"><Spinner label="Lade Server..." /></div>}
       {servers.isError && (
@@ -76,7 +77,7 @@ function ServerCardItem({ server }: { server: ServerCard }) {
               <Settings2 className="size-4" aria-hidden="true" /> Verwalten
             </span>
           ) : (
-            <Link to={serverDetailPath(server.os, server.id)} className={buttonClass('secondary', 'sm')} aria-label={`${server.name} verwalten`}>
+            <Link to={paths.dashboard.server(server.os, server.id)} className={buttonClass('secondary', 'sm')} aria-label={`${server.name} verwalten`}>
               <Settings2 className="size-4" aria-hidden="true" /> Verwalten
             </Link>
           )}

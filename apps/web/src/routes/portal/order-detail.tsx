@@ -11,6 +11,7 @@ import { OrderStatusBadge } from '../../features/billing/components/billing-badg
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
+import { paths } from '../../config/paths.ts';
 
 const backLink = 'inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-2 hover:underline';
 
@@ -21,7 +22,7 @@ export default function OrderDetailPage() {
 
   return (
     <div className="mx-auto max-w-4xl">
-      <Link to="/dashboard/order" className={backLink}><ArrowLeft className="size-4" aria-hidden="true" /> Alle Bestellungen</Link>
+      <Link to={paths.dashboard.orders} className={backLink}><ArrowLeft className="size-4" aria-hidden="true" /> Alle Bestellungen</Link>
       {order.isPending && <div className="mt-8"><Spinner label="Lade Bestellung …" /></div>}
       {order.isError && (order.error instanceof ApiRequestError && (order.error.status === 404 || order.error.status === 400) ? (
         <Card className="mt-6 flex flex-col items-center gap-3 p-10 text-center">
@@ -29,7 +30,7 @@ export default function OrderDetailPage() {
           <SearchX className="size-10 text-slate-400" aria-hidden="true" />
           <h1 className="text-xl font-semibold text-slate-900">Bestellung nicht gefunden</h1>
           <p className="text-slate-600">Diese Bestellung gibt es nicht oder sie gehört nicht zu Ihrem Konto.</p>
-          <Link to="/dashboard/order" className={buttonClass('primary', 'sm')}>Zu den Bestellungen</Link>
+          <Link to={paths.dashboard.orders} className={buttonClass('primary', 'sm')}>Zu den Bestellungen</Link>
         </Card>
       ) : (
         <Alert tone="error" className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -108,8 +109,8 @@ function OrderView({ order }: { order: OrderDetail }) {
           </div>
           {order.invoiceId && <InvoiceDownloads invoiceId={order.invoiceId} fileBase={`Rechnung-${order.number}`} label={`Rechnung zu Bestellung ${order.number}`} size="md" />}
           <div className="mt-auto flex flex-wrap gap-2">
-            <Link to="/dashboard/invoices" className={buttonClass('ghost', 'sm')}>Alle Rechnungen</Link>
-            {order.serverId && <Link to="/dashboard" className={buttonClass('secondary', 'sm')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>}
+            <Link to={paths.dashboard.invoices} className={buttonClass('ghost', 'sm')}>Alle Rechnungen</Link>
+            {order.serverId && <Link to={paths.dashboard.root} className={buttonClass('secondary', 'sm')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>}
           </div>
         </Card>
       </div>

@@ -9,6 +9,7 @@ import { Pagination } from '../../components/ui/pagination.tsx';
 import { BILLING_PAGE_SIZE, useOrders } from '../../features/billing/api.ts';
 import { OrderStatusBadge } from '../../features/billing/components/billing-badges.tsx';
 import { ListState } from '../../components/ui/list-state.tsx';
+import { paths } from '../../config/paths.ts';
 
 /** Portal spec "Orders": one card per paid order, with a details link. */
 export default function OrdersPage() {
@@ -24,7 +25,7 @@ export default function OrdersPage() {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Bestellungen</h1>
           <p className="mt-1 text-slate-700">Ihre bezahlten Bestellungen und Verlängerungen.</p>
         </div>
-        <Link to="/shop/kvm-server" className={buttonClass('primary')}><Plus className="size-4" aria-hidden="true" /> Neuen Server bestellen</Link>
+        <Link to={paths.shop.kvmServer} className={buttonClass('primary')}><Plus className="size-4" aria-hidden="true" /> Neuen Server bestellen</Link>
       </div>
 
       <div className="mt-6">
@@ -38,7 +39,7 @@ export default function OrdersPage() {
               <PackageOpen className="size-10 text-slate-400" aria-hidden="true" />
               <h2 className="text-lg font-semibold text-slate-900">Noch keine Bestellungen</h2>
               <p className="text-slate-600">Sobald Sie einen Server bestellt und bezahlt haben, erscheint die Bestellung hier.</p>
-              <Link to="/shop/kvm-server" className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+              <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
             </div>
           }
         >
@@ -70,7 +71,7 @@ function OrderCardItem({ order }: { order: OrderCard }) {
           <Fact label="Nächste Abrechnung" value={formatDayMonthYear(order.nextBillingDate)} />
         </dl>
         <div className="mt-5 flex flex-1 items-end">
-          <Link to={`/dashboard/order/${order.id}`} className={buttonClass('secondary', 'sm')}>
+          <Link to={paths.dashboard.order(order.id)} className={buttonClass('secondary', 'sm')}>
             Details<span className="sr-only"> zu Bestellung {order.number}</span> <ArrowRight className="size-4" aria-hidden="true" />
           </Link>
         </div>

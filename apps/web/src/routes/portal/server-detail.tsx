@@ -17,6 +17,7 @@ import { SoftwareTab } from '../../features/servers/tabs/software.tsx';
 import { SettingsTab } from '../../features/servers/tabs/settings.tsx';
 import { ConsoleButton } from '../../features/servers/console-button.tsx';
 import { useReinstallOutcome } from '../../features/servers/use-reinstall-outcome.ts';
+import { paths } from '../../config/paths.ts';
 
 const ReinstallDialog = lazy(() => import('../../features/servers/reinstall-dialog.tsx').then((m) => ({ default: m.ReinstallDialog })));
 
@@ -32,7 +33,7 @@ export default function ServerDetailPage() {
 
   if (server.isPending) return <Spinner label="Lade Server..." />;
   if (server.isError) {
-    if (server.error instanceof ApiRequestError && (server.error.status === 404 || server.error.status === 400)) return <Navigate to="/404" replace />;
+    if (server.error instanceof ApiRequestError && (server.error.status === 404 || server.error.status === 400)) return <Navigate to={paths.notFound404} replace />;
     return <Alert tone="error">{server.error.message} <button type="button" className="underline" onClick={() => server.refetch()}>Erneut versuchen</button></Alert>;
   }
   const detail = server.data;
@@ -42,7 +43,7 @@ export default function ServerDetailPage() {
   return (
     <div className="mx-auto max-w-6xl">
       <PageMeta title={detail.name} />
-      <Link to="/dashboard" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Meine Server</Link>
+      <Link to={paths.dashboard.root} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Meine Server</Link>
       <header className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div>
           <div className="flex flex-wrap items-center gap-3">
@@ -134,7 +135,7 @@ function Overview({ detail, live, status, onTab }: { detail: ServerDetail; live:
             <div className="flex items-center justify-between gap-4 sm:col-span-2">
               {/* Servers set up by staff without an order have no term (and nothing to renew). */}
               <div><dt className="text-slate-600">Laufzeit bis</dt><dd className="font-medium text-slate-900">{detail.expiresAt ? formatDate(detail.expiresAt) : 'Unbefristet'}</dd></div>
-              {detail.expiresAt && <ButtonLink to={`/upgrade/kvm-server/${detail.id}`} size="sm" variant="outline">Verlängern</ButtonLink>}
+              {detail.expiresAt && <ButtonLink to={paths.shop.upgradeKvmServer(detail.id)} size="sm" variant="outline">Verlängern</ButtonLink>}
             </div>
           )}
         </dl>

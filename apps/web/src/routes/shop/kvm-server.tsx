@@ -6,6 +6,7 @@ import { Spinner } from '../../components/ui/card.tsx';
 import { useSession } from '../../lib/session.ts';
 import { useUpgradeInfo } from '../../features/shop/api.ts';
 import { Configurator, NEW_SERVER_DEFAULTS, snapToLimits, type ConfigDefaults } from '../../features/shop/configurator.tsx';
+import { paths } from '../../config/paths.ts';
 
 /** /shop/kvm-server (new order) and /upgrade/kvm-server/:serverId (renewal or upgrade). */
 export default function KvmConfiguratorPage() {
@@ -46,9 +47,9 @@ function UpgradePage({ serverId }: { serverId: string }) {
   const { token } = useSession();
   const info = useUpgradeInfo(serverId, token !== null);
 
-  if (!token) return <Navigate to="/login" replace />;
+  if (!token) return <Navigate to={paths.login} replace />;
   // Spec §8: a failed server-data check on the upgrade page redirects to /error.
-  if (info.isError) return <Navigate to="/error" replace />;
+  if (info.isError) return <Navigate to={paths.error} replace />;
   if (info.isPending) return <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6"><Spinner label="Lade Serverdaten …" /></div>;
 
   const server = info.data;

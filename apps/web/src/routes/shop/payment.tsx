@@ -7,6 +7,7 @@ import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { usePaymentResult, type PaymentLookup } from '../../features/shop/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { paths } from '../../config/paths.ts';
 
 const MISSING_PARAMS = 'Es wurde keine Zahlung angegeben. Bitte öffnen Sie diese Seite über den Link des Zahlungsanbieters oder prüfen Sie Ihre Bestellungen im Kundenbereich.';
 
@@ -60,10 +61,10 @@ function SuccessView({ result }: { result: PaymentResult }) {
       <Facts result={result} />
       <div className="mt-6 flex flex-wrap gap-2">
         {(result.kind === 'new' || result.serverId) && (
-          <Link to="/dashboard" className={buttonClass('primary')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>
+          <Link to={paths.dashboard.root} className={buttonClass('primary')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>
         )}
-        <Link to="/dashboard/invoices" className={buttonClass('outline')}><FileText className="size-4" aria-hidden="true" /> Rechnungen</Link>
-        <Link to="/dashboard/order" className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
+        <Link to={paths.dashboard.invoices} className={buttonClass('outline')}><FileText className="size-4" aria-hidden="true" /> Rechnungen</Link>
+        <Link to={paths.dashboard.orders} className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
       </div>
       <HomeLink />
     </ResultCard>
@@ -76,8 +77,8 @@ function FailureView({ result, message }: { result?: PaymentResult; message?: st
       {result && <Facts result={result} />}
       <div className="mt-6 flex flex-wrap gap-2">
         <Button onClick={() => window.location.reload()}><RotateCcw className="size-4" aria-hidden="true" /> Erneut versuchen</Button>
-        <Link to="/dashboard/support" className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
-        <Link to="/shop/kvm-server" className={buttonClass('outline')}>Neu konfigurieren</Link>
+        <Link to={paths.dashboard.support} className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
+        <Link to={paths.shop.kvmServer} className={buttonClass('outline')}>Neu konfigurieren</Link>
       </div>
       <HomeLink />
     </ResultCard>
@@ -90,8 +91,8 @@ function OpenView({ result, onCheck, checking }: { result: PaymentResult; onChec
       <Facts result={result} />
       <div className="mt-6 flex flex-wrap gap-2">
         <Button onClick={onCheck} loading={checking}><RotateCcw className="size-4" aria-hidden="true" /> Erneut prüfen</Button>
-        <Link to="/dashboard/order" className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
-        <Link to="/dashboard/support" className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
+        <Link to={paths.dashboard.orders} className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
+        <Link to={paths.dashboard.support} className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
       </div>
       <HomeLink />
     </ResultCard>
@@ -144,7 +145,7 @@ function Facts({ result }: { result: PaymentResult }) {
 function HomeLink() {
   return (
     <p className="mt-6 text-center text-sm">
-      <Link to="/" className="inline-flex items-center gap-1.5 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+      <Link to={paths.home} className="inline-flex items-center gap-1.5 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
         <House className="size-4" aria-hidden="true" /> Zur Startseite
       </Link>
     </p>

@@ -18,6 +18,7 @@ import { ListState } from '../../components/ui/list-state.tsx';
 import { IpUseBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
+import { paths } from '../../config/paths.ts';
 
 
 /** The pool of IP addresses that new servers take their address from. */
@@ -36,7 +37,7 @@ export default function IpAddressesPage() {
         description="Adressen, die neue Server erhalten. Belegte Adressen können nicht gelöscht werden."
         actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> IP-Adresse hinzufügen</Button>}
       >
-        <p className="mt-2 text-sm"><Link to="/dashboard/servers" className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
+        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
       </AdminPageHeader>
 
       <SearchField

@@ -17,6 +17,7 @@ import { ListState } from '../../components/ui/list-state.tsx';
 import { NodeStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
+import { paths } from '../../config/paths.ts';
 
 
 /** Physical servers (Proxmox nodes) with their capacity and what the virtual servers use of it. */
@@ -35,7 +36,7 @@ export default function PhysicalServersPage() {
         description="Proxmox-Nodes mit Kapazität und Auslastung durch virtuelle Server."
         actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Physischen Server hinzufügen</Button>}
       >
-        <p className="mt-2 text-sm"><Link to="/dashboard/servers" className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
+        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
       </AdminPageHeader>
 
       <SearchField

@@ -10,6 +10,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { useAdminPower, useAdminServer, useAdminServerUsage } from '../../features/infrastructure/api.ts';
 import { ServerStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
+import { paths } from '../../config/paths.ts';
 
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const date = (iso: string) => new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
@@ -27,7 +28,7 @@ export default function StaffServerDetailPage() {
   const server = useAdminServer(serverId);
   if (server.isPending) return <Spinner label="Lade Server …" />;
   if (server.isError) {
-    if (server.error instanceof ApiRequestError && (server.error.status === 404 || server.error.status === 400)) return <Navigate to="/404" replace />;
+    if (server.error instanceof ApiRequestError && (server.error.status === 404 || server.error.status === 400)) return <Navigate to={paths.notFound404} replace />;
     return <Alert tone="error">{server.error.message} <button type="button" className="underline" onClick={() => server.refetch()}>Erneut versuchen</button></Alert>;
   }
   return <ServerView detail={server.data} />;
@@ -39,7 +40,7 @@ function ServerView({ detail }: { detail: AdminServerDetail }) {
   return (
     <div className="mx-auto max-w-6xl">
       <PageMeta title={`Server ${formatVmId(detail.vmid)}`} />
-      <Link to="/dashboard/servers" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Server-Management</Link>
+      <Link to={paths.dashboard.staffServers} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Server-Management</Link>
       <header className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">

@@ -12,6 +12,7 @@ import { CreateServerDialog } from '../../features/infrastructure/components/cre
 import { ListState } from '../../components/ui/list-state.tsx';
 import { ServerStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { useDebouncedValue } from '../../features/infrastructure/use-debounced-value.ts';
+import { paths } from '../../config/paths.ts';
 
 const linkClass = 'inline-flex h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2';
 
@@ -31,8 +32,8 @@ export default function ServersPage() {
         description="Alle virtuellen Server der Kunden. Neue Server werden sofort eingerichtet."
         actions={
           <>
-            <Link to="/dashboard/physical-servers" className={linkClass}><Server className="size-4" aria-hidden="true" /> Physische Server</Link>
-            <Link to="/dashboard/ipaddressmanagement" className={linkClass}><Network className="size-4" aria-hidden="true" /> IP-Adressen</Link>
+            <Link to={paths.dashboard.physicalServers} className={linkClass}><Server className="size-4" aria-hidden="true" /> Physische Server</Link>
+            <Link to={paths.dashboard.ipAddresses} className={linkClass}><Network className="size-4" aria-hidden="true" /> IP-Adressen</Link>
             <Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Server hinzufügen</Button>
           </>
         }
@@ -93,6 +94,6 @@ const serverColumns: Column<AdminServerRow>[] = [
   {
     header: 'Aktionen',
     actions: true,
-    cell: (server) => <Link to={`/dashboard/servers/${server.id}`} className="font-medium text-brand-700 underline" aria-label={`Details zu Server ${formatVmId(server.vmid)}`}>Details</Link>,
+    cell: (server) => <Link to={paths.dashboard.staffServer(server.id)} className="font-medium text-brand-700 underline" aria-label={`Details zu Server ${formatVmId(server.vmid)}`}>Details</Link>,
   },
 ];

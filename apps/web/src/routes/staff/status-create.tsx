@@ -10,6 +10,7 @@ import { OverallStatusBadge } from '../../features/status/components/status-badg
 import { ServicesTab } from '../../features/status/components/services-tab.tsx';
 import { IncidentsTab } from '../../features/status/components/incidents-tab.tsx';
 import { MaintenancesTab } from '../../features/status/components/maintenances-tab.tsx';
+import { paths } from '../../config/paths.ts';
 
 const TABS = [
   { value: 'dienste', label: 'Dienste' },
@@ -20,7 +21,7 @@ type TabValue = (typeof TABS)[number]['value'];
 
 export default function StatusCreatePage() {
   const { token, claims } = useSession();
-  if (!token) return <Navigate to="/login" replace />;
+  if (!token) return <Navigate to={paths.login} replace />;
   if (!isStaff(claims?.role)) return <AccessDenied />;
   return <StatusManagement />;
 }
@@ -33,8 +34,8 @@ function AccessDenied() {
       <h1 className="mt-4 text-3xl font-bold text-slate-900">Zugriff verweigert</h1>
       <p className="mt-3 text-slate-700">Die Status-Verwaltung ist nur für Mitarbeiter und Inhaber zugänglich.</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <ButtonLink to="/status" variant="primary">Zur Statusseite</ButtonLink>
-        <ButtonLink to="/dashboard" variant="outline">Zum Dashboard</ButtonLink>
+        <ButtonLink to={paths.status} variant="primary">Zur Statusseite</ButtonLink>
+        <ButtonLink to={paths.dashboard.root} variant="outline">Zum Dashboard</ButtonLink>
       </div>
     </div>
   );
@@ -54,7 +55,7 @@ function StatusManagement() {
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">Status-Verwaltung</h1>
           <p className="mt-2 text-slate-700">Dienste, Störungen und Wartungen der öffentlichen Statusseite pflegen.</p>
         </div>
-        <Link to="/status" className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline">
+        <Link to={paths.status} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline">
           Öffentliche Statusseite <ExternalLink className="size-4" aria-hidden="true" />
         </Link>
       </div>
