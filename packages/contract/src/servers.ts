@@ -67,6 +67,7 @@ export type ServerDetail = z.infer<typeof ServerDetail>;
 export const ServerIdParams = z.object({ id: z.uuid({ error: 'Server nicht gefunden.' }) });
 export const PowerInput = z.strictObject({ action: z.enum(['start', 'stop'], { error: 'Unbekannte Aktion.' }) });
 export const PowerResult = z.object({ newStatus: ServerStatus, message: z.string() });
+export type PowerResult = z.infer<typeof PowerResult>;
 
 export const UsageHistoryQuery = z.object({ timeframe: z.enum(['hour', 'day', 'week']).default('hour') });
 export const UsageHistory = z.object({

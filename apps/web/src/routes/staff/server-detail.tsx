@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { useAdminPower, useAdminServer, useAdminServerUsage } from '../../features/infrastructure/api.ts';
+import { useAdminPower, useAdminServer, useAdminServerUsage } from '../../features/infrastructure/api/admin-servers.ts';
 import { ServerStatusBadge } from '../../features/infrastructure/components/status-badges.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { paths } from '../../config/paths.ts';
