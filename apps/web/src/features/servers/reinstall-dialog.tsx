@@ -8,7 +8,7 @@ import { Modal } from '../../components/ui/modal.tsx';
 import { SelectField } from '../../components/ui/select.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
-import { PasswordChecklist } from '../auth/components/password-checklist.tsx';
+import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
 import { useReinstall } from './settings-api.ts';
 
 /**

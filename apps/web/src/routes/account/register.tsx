@@ -9,7 +9,7 @@ import { Field } from '../../components/ui/field.tsx';
 import { Alert } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
-import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
+import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
 import { registerRequest } from '../../features/auth/api.ts';
 import { useToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';

@@ -8,7 +8,7 @@ import { Alert } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeAlnum } from '../../features/auth/components/code-input.tsx';
-import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
+import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
 import { resetComplete, resetRequest, resetVerify } from '../../features/auth/api.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';

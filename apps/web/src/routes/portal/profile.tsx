@@ -12,7 +12,7 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { Modal } from '../../components/ui/modal.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { PasswordChecklist } from '../../features/auth/components/password-checklist.tsx';
+import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
 import { CodeInput, normalizeAlnum, normalizeDigits } from '../../features/auth/components/code-input.tsx';
 import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileRequest, updateProfileRequest } from '../../features/auth/api.ts';
 import { setToken } from '../../lib/session.ts';

@@ -10,7 +10,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { PasswordChecklist } from '../../auth/components/password-checklist.tsx';
+import { PasswordChecklist } from '../../../components/forms/password-checklist.tsx';
 import { useServerStatus } from '../api.ts';
 import { ReinstallDialog } from '../reinstall-dialog.tsx';
 import { useChangeRootPassword, useSaveSshKeys, useServerSettings, useShareServer, useUnshareServer } from '../settings-api.ts';

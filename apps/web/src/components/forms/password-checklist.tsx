@@ -1,6 +1,6 @@
 import { Check, X } from 'lucide-react';
 import type { PasswordRule } from '@hp/contract';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '../../lib/cn.ts';
 
 /** Live checklist of the password rules; announced politely as the user types. */
 export function PasswordChecklist({ password, rules, id }: { password: string; rules: PasswordRule[]; id?: string }) {
