@@ -15,7 +15,7 @@ import { SelectField } from '../../components/ui/select.tsx';
 import { useSession } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { useCheckout } from './api.ts';
+import { useCheckout } from './api/checkout.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
 import { paths } from '../../config/paths.ts';
 

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
-import { loginRequest, MFA_TOKEN_KEY } from '../../features/auth/api.ts';
+import { loginRequest, MFA_TOKEN_KEY } from '../../features/auth/api/login.ts';
 import { setToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';

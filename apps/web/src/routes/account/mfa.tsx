@@ -8,7 +8,7 @@ import { Alert } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeDigits } from '../../features/auth/components/code-input.tsx';
-import { MFA_TOKEN_KEY, mfaLoginRequest } from '../../features/auth/api.ts';
+import { MFA_TOKEN_KEY, mfaLoginRequest } from '../../features/auth/api/login.ts';
 import { setToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { paths } from '../../config/paths.ts';

@@ -10,7 +10,7 @@ import { Alert } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
-import { registerRequest } from '../../features/auth/api.ts';
+import { registerRequest } from '../../features/auth/api/registration.ts';
 import { useToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';

@@ -9,7 +9,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeAlnum } from '../../features/auth/components/code-input.tsx';
 import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
-import { resetComplete, resetRequest, resetVerify } from '../../features/auth/api.ts';
+import { resetComplete, resetRequest, resetVerify } from '../../features/auth/api/password-reset.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';

@@ -7,7 +7,7 @@ import { Alert } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { AuthCard } from '../../features/auth/components/auth-card.tsx';
 import { CodeInput, normalizeAlnum } from '../../features/auth/components/code-input.tsx';
-import { resendVerificationRequest, verifyEmailRequest } from '../../features/auth/api.ts';
+import { resendVerificationRequest, verifyEmailRequest } from '../../features/auth/api/registration.ts';
 import { useCountdown } from '../../features/auth/use-countdown.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { paths } from '../../config/paths.ts';

@@ -6,7 +6,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { DataTable, type Column } from '../../components/ui/table.tsx';
-import { useOrder } from '../../features/billing/api.ts';
+import { useOrder } from '../../features/billing/api/orders.ts';
 import { OrderStatusBadge } from '../../features/billing/components/billing-badges.tsx';
 import { InvoiceDownloads } from '../../features/billing/components/invoice-downloads.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';

@@ -6,7 +6,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
-import { BILLING_PAGE_SIZE, useOrders } from '../../features/billing/api.ts';
+import { BILLING_PAGE_SIZE, useOrders } from '../../features/billing/api/orders.ts';
 import { OrderStatusBadge } from '../../features/billing/components/billing-badges.tsx';
 import { ListState } from '../../components/ui/list-state.tsx';
 import { paths } from '../../config/paths.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
 import { toast } from 'sonner';
 import { KeyRound, ShieldCheck } from 'lucide-react';
@@ -14,7 +14,7 @@ import { Modal } from '../../components/ui/modal.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
 import { CodeInput, normalizeAlnum, normalizeDigits } from '../../features/auth/components/code-input.tsx';
-import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileRequest, updateProfileRequest } from '../../features/auth/api.ts';
+import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileKey, updateProfileRequest, useProfile } from '../../features/auth/api/account.ts';
 import { setToken } from '../../lib/session.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
@@ -22,7 +22,7 @@ import { useSchemaForm } from '../../lib/forms.ts';
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status >= 400 && err.status < 500 ? err.message : fallback);
 
 export default function ProfilePage() {
-  const profile = useQuery({ queryKey: ['profile'], queryFn: profileRequest });
+  const profile = useProfile();
   return (
     <div className="mx-auto max-w-4xl">
       <PageMeta title="Mein Profil" />
@@ -56,7 +56,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
   const save = useMutation({
     mutationFn: updateProfileRequest,
     onSuccess: (data) => {
-      queryClient.setQueryData(['profile'], data);
+      queryClient.setQueryData(profileKey, data);
       toast.success(messages.profileSaved);
     },
     onError: (err) => toast.error(errorText(err, messages.profileSaveFailed), { duration: 7000 }),
@@ -136,7 +136,7 @@ function ChangeEmailDialog({ newEmail, onDone }: { newEmail: string; onDone: (ch
   const confirm = useMutation({
     mutationFn: confirmEmailChangeRequest,
     onSuccess: (data) => {
-      queryClient.setQueryData(['profile'], data);
+      queryClient.setQueryData(profileKey, data);
       toast.success(messages.emailChanged);
       onDone(true);
     },
@@ -282,7 +282,7 @@ function EnableMfaDialog({ open, onOpenChange }: { open: boolean; onOpenChange: 
     mutationFn: mfaEnableRequest,
     onSuccess: (data) => {
       setBackupCodes(data.backupCodes);
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      void queryClient.invalidateQueries({ queryKey: profileKey });
       toast.success('Die Zwei-Faktor-Authentifizierung ist jetzt aktiv.');
     },
   });
@@ -339,7 +339,7 @@ function DisableMfaDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
   const disable = useMutation({
     mutationFn: mfaDisableRequest,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      void queryClient.invalidateQueries({ queryKey: profileKey });
       toast.success('Die Zwei-Faktor-Authentifizierung wurde deaktiviert.');
       setPassword('');
       setCode('');

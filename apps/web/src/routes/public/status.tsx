@@ -10,7 +10,7 @@ import {
 import { PageMeta } from '../../components/page-meta.tsx';
 import { Alert, Card } from '../../components/ui/card.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { useStatusPage } from '../../features/status/api.ts';
+import { useStatusPage } from '../../features/status/api/status.ts';
 import { formatDateTime, formatDateTimeSeconds, formatRange } from '../../features/status/format.ts';
 import { IncidentStatusBadge, MaintenanceStatusBadge, ServiceStatusBadge, SeverityBadge } from '../../features/status/components/status-badges.tsx';
 import { cn } from '../../lib/cn.ts';

@@ -4,7 +4,7 @@ import { CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, type UpgradeInfo } from
 import { PageMeta } from '../../components/page-meta.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
 import { useSession } from '../../lib/session.ts';
-import { useUpgradeInfo } from '../../features/shop/api.ts';
+import { useUpgradeInfo } from '../../features/shop/api/upgrade-info.ts';
 import { Configurator, NEW_SERVER_DEFAULTS, snapToLimits, type ConfigDefaults } from '../../features/shop/configurator.tsx';
 import { paths } from '../../config/paths.ts';
 

@@ -5,7 +5,7 @@ import { formatDayMonthYear, formatEuro, orderStatusLabels, shopMessages, type P
 import { PageMeta } from '../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { usePaymentResult, type PaymentLookup } from '../../features/shop/api.ts';
+import { usePaymentResult, type PaymentLookup } from '../../features/shop/api/payment-result.ts';
 import { cn } from '../../lib/cn.ts';
 import { paths } from '../../config/paths.ts';
 

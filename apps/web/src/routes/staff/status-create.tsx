@@ -5,7 +5,7 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Alert, Spinner } from '../../components/ui/card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { isStaff, useSession } from '../../lib/session.ts';
-import { useStatusPage } from '../../features/status/api.ts';
+import { useStatusPage } from '../../features/status/api/status.ts';
 import { OverallStatusBadge } from '../../features/status/components/status-badges.tsx';
 import { ServicesTab } from '../../features/status/components/services-tab.tsx';
 import { IncidentsTab } from '../../features/status/components/incidents-tab.tsx';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   deriveOverallStatus,
   type CreateIncidentInput,
@@ -12,19 +12,20 @@ import {
   type UpdateMaintenanceInput,
   type UpdateServiceInput,
 } from '@hp/contract';
-import { api } from '../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
 
 export const statusKeys = {
   all: ['status'] as const,
   page: ['status', 'page'] as const,
 };
 
+// GET /api/status — the public status data (services, incidents, maintenances).
 export const fetchStatusPage = (signal?: AbortSignal) => api<StatusPageData>('/status', { signal, anonymous: true });
+export const statusPageQueryOptions = () => queryOptions({ queryKey: statusKeys.page, queryFn: ({ signal }) => fetchStatusPage(signal) });
+/** The public page refreshes it every minute. */
+export const useStatusPage = (opts: { refetchInterval?: number } = {}) => useQuery({ ...statusPageQueryOptions(), ...opts });
 
-/** The public status data; the public page refreshes it every minute. */
-export function useStatusPage(opts: { refetchInterval?: number } = {}) {
-  return useQuery({ queryKey: statusKeys.page, queryFn: ({ signal }) => fetchStatusPage(signal), ...opts });
-}
+// POST/PATCH/DELETE /api/status/services|incidents|maintenances — staff management (below).
 
 /** Every change reloads the page data, so lists and the overall status come from the server. */
 function useStatusMutation<TVariables, TResult>(mutationFn: (vars: TVariables) => Promise<TResult>) {

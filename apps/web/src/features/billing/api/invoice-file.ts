@@ -1,5 +1,5 @@
 import { messages } from '@hp/contract';
-import { fetchWithSession } from '../../lib/session.ts';
+import { fetchWithSession } from '../../../lib/session.ts';
 
 export type InvoiceFormat = 'pdf' | 'xrechnung';
 
