@@ -72,6 +72,10 @@ export type PowerInput = z.infer<typeof PowerInput>;
 export const PowerResult = z.object({ newStatus: ServerStatus, message: z.string() });
 export type PowerResult = z.infer<typeof PowerResult>;
 
+/** A short-lived token for the console websocket. */
+export const ConsoleToken = z.object({ token: z.string(), expiresIn: z.number().int() });
+export type ConsoleToken = z.infer<typeof ConsoleToken>;
+
 export const UsageHistoryQuery = z.object({ timeframe: z.enum(['hour', 'day', 'week']).default('hour') });
 export type UsageHistoryQuery = z.infer<typeof UsageHistoryQuery>;
 export const UsageHistory = z.object({

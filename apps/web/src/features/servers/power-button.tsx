@@ -4,7 +4,7 @@ import { serverMessages } from '@hp/contract';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
-import { usePowerAction } from './api.ts';
+import { usePowerAction } from './api/power.ts';
 
 export type PowerAction = 'start' | 'stop' | 'restart';
 

@@ -9,7 +9,7 @@ import { SelectField } from '../../components/ui/select.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useSchemaForm } from '../../lib/forms.ts';
 import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
-import { useReinstall } from './settings-api.ts';
+import { useReinstall } from './api/settings.ts';
 
 /**
  * Reinstall dialog (spec §2, §5, §9): password + confirmation, OS choice only for Linux, a clear warning

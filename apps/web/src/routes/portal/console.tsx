@@ -3,8 +3,8 @@ import { Navigate, useParams } from 'react-router';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
-import type { ServerDetail } from '@hp/contract';
-import { api, ApiRequestError } from '../../lib/api-client.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { createConsoleToken, getConsoleServer } from '../../features/servers/api/console.ts';
 import { useToken } from '../../lib/session.ts';
 import { paths } from '../../config/paths.ts';
 
@@ -62,7 +62,7 @@ function ConsoleWindow({ serverId }: { serverId: string }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    api<ServerDetail>(`/servers/${encodeURIComponent(serverId)}`, { signal: controller.signal })
+    getConsoleServer(serverId, controller.signal)
       .then((d) => setServerName(d.name))
       .catch(() => {});
     return () => controller.abort();
@@ -81,7 +81,7 @@ function ConsoleWindow({ serverId }: { serverId: string }) {
     setDetail('');
     let consoleToken: string;
     try {
-      consoleToken = (await api<{ token: string; expiresIn: number }>(`/servers/${encodeURIComponent(serverId)}/console-token`, { method: 'POST' })).token;
+      consoleToken = (await createConsoleToken(serverId)).token;
     } catch (err) {
       setPhase('disconnected');
       setDetail(err instanceof ApiRequestError ? err.message : 'Die Konsole ist derzeit nicht erreichbar.');

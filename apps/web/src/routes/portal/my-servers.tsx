@@ -5,7 +5,7 @@ import { serverMessages, type ServerCard } from '@hp/contract';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../components/ui/card.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { isTransitional, useServers } from '../../features/servers/api.ts';
+import { isTransitional, useServers } from '../../features/servers/api/servers.ts';
 import { PowerButton, usePowerRunner } from '../../features/servers/power-button.tsx';
 import { ServerStatusBadge } from '../../features/servers/status-badge.tsx';
 import { cn } from '../../lib/cn.ts';

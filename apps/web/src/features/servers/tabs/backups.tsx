@@ -8,7 +8,7 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable } from '../../../components/ui/table.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useBackups, useCreateBackup, useDeleteBackup, useRestoreBackup } from '../backups-api.ts';
+import { useBackups, useCreateBackup, useDeleteBackup, useRestoreBackup } from '../api/backups.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.message ? err.message : fallback);
 const formatDate = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });

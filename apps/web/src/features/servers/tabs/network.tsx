@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable } from '../../../components/ui/table.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
-import { useAddFirewallRule, useDeleteFirewallRule, useFirewall, useToggleFirewall } from '../firewall-api.ts';
+import { useAddFirewallRule, useDeleteFirewallRule, useFirewall, useToggleFirewall } from '../api/firewall.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.message ? err.message : fallback);

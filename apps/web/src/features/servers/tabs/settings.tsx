@@ -11,9 +11,9 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { PasswordChecklist } from '../../../components/forms/password-checklist.tsx';
-import { useServerStatus } from '../api.ts';
+import { useServerStatus } from '../api/servers.ts';
 import { ReinstallDialog } from '../reinstall-dialog.tsx';
-import { useChangeRootPassword, useSaveSshKeys, useServerSettings, useShareServer, useUnshareServer } from '../settings-api.ts';
+import { useChangeRootPassword, useSaveSshKeys, useServerSettings, useShareServer, useUnshareServer } from '../api/settings.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status > 0 && err.status < 500 ? err.message : fallback);

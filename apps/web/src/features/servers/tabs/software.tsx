@@ -15,7 +15,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useSoftware, useSoftwareAction } from '../software-api.ts';
+import { useSoftware, useSoftwareAction } from '../api/software.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status !== 0 && err.status < 500 ? err.message : fallback);

@@ -1,17 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReinstallInput, RootPasswordInput, ServerSettings, TaskAccepted } from '@hp/contract';
-import { api } from '../../lib/api-client.ts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReinstallInput, RootPasswordInput, RootPasswordResult, ServerSettings, ShareResult, SshKeysResult, TaskAccepted } from '@hp/contract';
+import { api } from '../../../lib/api-client.ts';
 
 const key = (id: string) => ['servers', id, 'settings'] as const;
 
-export function useServerSettings(id: string) {
-  return useQuery({ queryKey: key(id), queryFn: () => api<ServerSettings>(`/servers/${id}/settings`) });
-}
+// GET /api/servers/:id/settings
+export const getServerSettings = (id: string) => api<ServerSettings>(`/servers/${id}/settings`);
+export const serverSettingsQueryOptions = (id: string) => queryOptions({ queryKey: key(id), queryFn: () => getServerSettings(id) });
+export const useServerSettings = (id: string) => useQuery(serverSettingsQueryOptions(id));
+
+// PUT ssh-keys, PUT root-password, POST/DELETE access, POST reinstall
 
 export function useSaveSshKeys(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (keys: string) => api<{ sshKeys: string; message: string }>(`/servers/${id}/ssh-keys`, { method: 'PUT', body: { keys } }),
+    mutationFn: (keys: string) => api<SshKeysResult>(`/servers/${id}/ssh-keys`, { method: 'PUT', body: { keys } }),
     onSuccess: () => client.invalidateQueries({ queryKey: key(id) }),
   });
 }
@@ -19,7 +22,7 @@ export function useSaveSshKeys(id: string) {
 export function useChangeRootPassword(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: RootPasswordInput) => api<{ message: string; rootPasswordSetAt: string }>(`/servers/${id}/root-password`, { method: 'PUT', body: input }),
+    mutationFn: (input: RootPasswordInput) => api<RootPasswordResult>(`/servers/${id}/root-password`, { method: 'PUT', body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: key(id) }),
   });
 }
@@ -27,7 +30,7 @@ export function useChangeRootPassword(id: string) {
 export function useShareServer(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (username: string) => api<{ username: string; since: string }>(`/servers/${id}/access`, { method: 'POST', body: { username } }),
+    mutationFn: (username: string) => api<ShareResult>(`/servers/${id}/access`, { method: 'POST', body: { username } }),
     onSuccess: () => client.invalidateQueries({ queryKey: key(id) }),
   });
 }

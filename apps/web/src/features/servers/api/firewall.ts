@@ -1,18 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FirewallRule, FirewallState } from '@hp/contract';
-import { api } from '../../lib/api-client.ts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FirewallMutationResult, FirewallRule, FirewallState, FirewallToggleResult } from '@hp/contract';
+import { api } from '../../../lib/api-client.ts';
 
-type FirewallResult = FirewallState & { message: string };
 const key = (serverId: string) => ['servers', serverId, 'firewall'] as const;
 
-export function useFirewall(serverId: string) {
-  return useQuery({ queryKey: key(serverId), queryFn: () => api<FirewallState>(`/servers/${serverId}/firewall`) });
-}
+// GET /api/servers/:id/firewall
+export const getFirewall = (serverId: string) => api<FirewallState>(`/servers/${serverId}/firewall`);
+export const firewallQueryOptions = (serverId: string) => queryOptions({ queryKey: key(serverId), queryFn: () => getFirewall(serverId) });
+export const useFirewall = (serverId: string) => useQuery(firewallQueryOptions(serverId));
+
+// PUT /api/servers/:id/firewall, POST …/firewall/rules, DELETE …/firewall/rules/:pos
 
 export function useToggleFirewall(serverId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (enabled: boolean) => api<FirewallResult>(`/servers/${serverId}/firewall`, { method: 'PUT', body: { enabled } }),
+    mutationFn: (enabled: boolean) => api<FirewallToggleResult>(`/servers/${serverId}/firewall`, { method: 'PUT', body: { enabled } }),
     onSuccess: ({ enabled, rules }) => {
       client.setQueryData<FirewallState>(key(serverId), { enabled, rules });
       void client.invalidateQueries({ queryKey: ['servers', serverId], exact: true });
@@ -23,7 +25,7 @@ export function useToggleFirewall(serverId: string) {
 export function useAddFirewallRule(serverId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (rule: { protocol: string; port: string; description: string }) => api<FirewallResult>(`/servers/${serverId}/firewall/rules`, { body: rule }),
+    mutationFn: (rule: { protocol: string; port: string; description: string }) => api<FirewallMutationResult>(`/servers/${serverId}/firewall/rules`, { body: rule }),
     onSuccess: ({ enabled, rules }) => client.setQueryData<FirewallState>(key(serverId), { enabled, rules }),
   });
 }
@@ -32,7 +34,7 @@ export function useAddFirewallRule(serverId: string) {
 export function useDeleteFirewallRule(serverId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (rule: FirewallRule) => api<FirewallResult>(`/servers/${serverId}/firewall/rules/${rule.pos}?fingerprint=${encodeURIComponent(rule.fingerprint)}`, { method: 'DELETE' }),
+    mutationFn: (rule: FirewallRule) => api<FirewallMutationResult>(`/servers/${serverId}/firewall/rules/${rule.pos}?fingerprint=${encodeURIComponent(rule.fingerprint)}`, { method: 'DELETE' }),
     onMutate: async (rule) => {
       await client.cancelQueries({ queryKey: key(serverId) });
       const previous = client.getQueryData<FirewallState>(key(serverId));
