@@ -1,15 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { REINSTALL_OS, ReinstallForm, type ReinstallInput, rootPasswordRules, serverPasswordName, serverSettingsMessages, type ServerDetail } from '@hp/contract';
-import { Button } from '../../components/ui/button.tsx';
-import { Alert } from '../../components/ui/card.tsx';
-import { Field } from '../../components/ui/field.tsx';
-import { Modal } from '../../components/ui/modal.tsx';
-import { SelectField } from '../../components/ui/select.tsx';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { useSchemaForm } from '../../lib/forms.ts';
-import { PasswordChecklist } from '../../components/forms/password-checklist.tsx';
-import { useReinstall } from './api/settings.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Alert } from '../../../components/ui/card.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { SelectField } from '../../../components/ui/select.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
+import { PasswordChecklist } from '../../../components/forms/password-checklist.tsx';
+import { useReinstall } from '../api/settings.ts';
 
 /**
  * Reinstall dialog (spec §2, §5, §9): password + confirmation, OS choice only for Linux, a clear warning

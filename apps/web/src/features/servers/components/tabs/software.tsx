@@ -6,17 +6,17 @@ import {
   formatSizeMb, MongoCredentials, MysqlCredentials, SOFTWARE_CATEGORIES, softwareCategoryLabels, softwareMessages,
   type ServerDetail, type SoftwareInstallInput, type SoftwareItem,
 } from '@hp/contract';
-import { Badge } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { Field } from '../../../components/ui/field.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { SearchField } from '../../../components/ui/search-field.tsx';
-import { Select } from '../../../components/ui/select.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useSoftware, useSoftwareAction } from '../api/software.ts';
-import { useSchemaForm } from '../../../lib/forms.ts';
+import { Badge } from '../../../../components/ui/badge.tsx';
+import { Button } from '../../../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../../components/ui/confirm-dialog.tsx';
+import { Field } from '../../../../components/ui/field.tsx';
+import { Modal } from '../../../../components/ui/modal.tsx';
+import { SearchField } from '../../../../components/ui/search-field.tsx';
+import { Select } from '../../../../components/ui/select.tsx';
+import { ApiRequestError } from '../../../../lib/api-client.ts';
+import { useSoftware, useSoftwareAction } from '../../api/software.ts';
+import { useSchemaForm } from '../../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status !== 0 && err.status < 500 ? err.message : fallback);
 

@@ -1,5 +1,5 @@
 import { serverStatusLabels } from '@hp/contract';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '../../../lib/cn.ts';
 
 const tones: Record<string, string> = {
   online: 'bg-green-100 text-green-800 ring-green-600/20',

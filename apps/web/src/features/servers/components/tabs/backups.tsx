@@ -3,12 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Archive, DatabaseBackup, RotateCcw, Trash2 } from 'lucide-react';
 import { backupMessages, type BackupTask, type ServerDetail } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
-import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { DataTable } from '../../../components/ui/table.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useBackups, useCreateBackup, useDeleteBackup, useRestoreBackup } from '../api/backups.ts';
+import { Button } from '../../../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../../components/ui/confirm-dialog.tsx';
+import { DataTable } from '../../../../components/ui/table.tsx';
+import { ApiRequestError } from '../../../../lib/api-client.ts';
+import { useBackups, useCreateBackup, useDeleteBackup, useRestoreBackup } from '../../api/backups.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.message ? err.message : fallback);
 const formatDate = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });

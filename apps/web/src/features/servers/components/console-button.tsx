@@ -1,8 +1,8 @@
 import { TerminalSquare } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ServerDetail } from '@hp/contract';
-import { Button } from '../../components/ui/button.tsx';
-import { paths } from '../../config/paths.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { paths } from '../../../config/paths.ts';
 
 export const POPUP_BLOCKED_MESSAGE = 'Bitte erlauben Sie Pop-ups für diese Seite, um die Konsole zu öffnen.';
 

@@ -8,16 +8,16 @@ import {
   CheckoutInput, CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, durationDiscountPercent, formatEuro, LINUX_DISTROS, paymentLabel,
   priceCents, shopMessages, WINDOWS_VERSIONS, type LinuxDistro, type OsFamily, type WindowsVersion,
 } from '@hp/contract';
-import { Button, buttonClass } from '../../components/ui/button.tsx';
-import { Alert, Card } from '../../components/ui/card.tsx';
-import { Modal } from '../../components/ui/modal.tsx';
-import { SelectField } from '../../components/ui/select.tsx';
-import { useSession } from '../../lib/session.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { cn } from '../../lib/cn.ts';
-import { useCheckout } from './api/checkout.ts';
-import { useSchemaForm } from '../../lib/forms.ts';
-import { paths } from '../../config/paths.ts';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import { Alert, Card } from '../../../components/ui/card.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { SelectField } from '../../../components/ui/select.tsx';
+import { useSession } from '../../../lib/session.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { cn } from '../../../lib/cn.ts';
+import { useCheckout } from '../api/checkout.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
+import { paths } from '../../../config/paths.ts';
 
 /** What the form holds; the payload (CheckoutInput) is derived from it in `toCheckoutInput`. */
 export interface ConfiguratorValues {

@@ -1,10 +1,10 @@
 import { toast } from 'sonner';
 import { Power } from 'lucide-react';
 import { serverMessages } from '@hp/contract';
-import { Button } from '../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { usePowerAction } from './api/power.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { usePowerAction } from '../api/power.ts';
 
 export type PowerAction = 'start' | 'stop' | 'restart';
 
