@@ -66,6 +66,19 @@ describe('ListPage', () => {
     expect(screen.getByRole('table', { name: 'Physische Server' })).toBeTruthy();
   });
 
+  it('writes the search term at once when the box is left (so a click on a link is never followed by a late write)', () => {
+    vi.useFakeTimers();
+    const list = fakeList();
+    renderPage(list.useList, '/x');
+    const box = screen.getByLabelText('Physische Server suchen');
+    fireEvent.change(box, { target: { value: 'node-7' } });
+    expect(screen.getByTestId('location').textContent).toBe('');
+    fireEvent.blur(box);
+    expect(screen.getByTestId('location').textContent).toBe('?q=node-7');
+    act(() => vi.advanceTimersByTime(300));
+    expect(screen.getByTestId('location').textContent).toBe('?q=node-7');
+  });
+
   it('keeps the page, filter and sort in the URL and leaves the default order out of it', () => {
     const list = fakeList();
     renderPage(list.useList, '/x');

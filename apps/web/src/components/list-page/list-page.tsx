@@ -1,11 +1,14 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { DataTable, type Column } from '../ui/table.tsx';
 import { ListState } from '../ui/list-state.tsx';
 import { Pagination } from '../ui/pagination.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { SelectField } from '../ui/select.tsx';
-import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { useListParams, type ListParams } from './use-list-params.ts';
+
+/** How long typing must rest before the search goes to the URL (and the server). */
+const SEARCH_DELAY_MS = 250;
 
 /** Rows per page of the staff lists. */
 export const LIST_PAGE_SIZE = 25;
@@ -62,16 +65,27 @@ export interface ListPageProps<T> {
  */
 export function ListPage<T>({ useList, search, filters = [], sortOptions = [], table, texts, pageSize = LIST_PAGE_SIZE }: ListPageProps<T>) {
   const { params, update } = useListParams(filters.map((f) => f.param));
-  const [input, setInput] = useState(params.q);
-  const debounced = useDebouncedValue(input).trim();
+  const location = useLocation();
+  const [text, setText] = useState(params.q);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  // Typing writes the term to the URL once it rests; the URL changing otherwise (back, a link) refills the box.
+  /**
+   * Writes the search term to the URL. Typing writes once it rests (250 ms), leaving the box (e.g. to
+   * click a link) writes at once, so no late write can follow the user's own navigation. A write is
+   * skipped while another navigation is pending (the browser's history entry is no longer this one),
+   * because the URL would be computed from this page's location and pull the user back.
+   */
+  const writeSearch = (value: string) => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    const pending = typeof window !== 'undefined' && (window.history.state as { key?: string } | null)?.key;
+    if (pending && pending !== location.key) return;
+    if (value.trim() !== params.q) update({ q: value.trim() }, { replace: true });
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // The URL changing otherwise (back, a link) refills the box.
   useEffect(() => {
-    if (debounced !== params.q) update({ q: debounced }, { replace: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new term should write the URL
-  }, [debounced]);
-  useEffect(() => {
-    setInput((current) => (current.trim() === params.q ? current : params.q));
+    setText((current) => (current.trim() === params.q ? current : params.q));
   }, [params.q]);
 
   const query = useList({ ...params, pageSize });
@@ -81,7 +95,19 @@ export function ListPage<T>({ useList, search, filters = [], sortOptions = [], t
   return (
     <>
       <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
-        <SearchField label={search.label} placeholder={search.placeholder} className="w-full sm:max-w-md sm:flex-1" value={input} onChange={(e) => setInput(e.target.value)} />
+        <SearchField
+          label={search.label}
+          placeholder={search.placeholder}
+          className="w-full sm:max-w-md sm:flex-1"
+          value={text}
+          onChange={(e) => {
+            const value = e.target.value;
+            setText(value);
+            clearTimeout(timer.current);
+            timer.current = setTimeout(() => writeSearch(value), SEARCH_DELAY_MS);
+          }}
+          onBlur={() => timer.current !== undefined && writeSearch(text)}
+        />
         {filters.map((filter) => (
           <SelectField
             key={filter.param}

@@ -36,7 +36,7 @@ export function useListParams(filterKeys: readonly string[]) {
   }, [searchParams, keys]);
 
   /** Sets the given parameters ('' or undefined removes one); any change but the page starts at page 1. */
-  const update = useCallback((changes: Partial<Record<'q' | 'page' | 'sort' | string, string | number | undefined>>, opts: { replace?: boolean } = {}) => {
+  const update = useCallback((changes: Record<string, string | number | undefined>, opts: { replace?: boolean } = {}) => {
     setSearchParams((current) => {
       const next = new URLSearchParams(current);
       for (const [key, value] of Object.entries(changes)) {
