@@ -121,7 +121,7 @@ export function ListPage<T>({ useList, search, filters = [], sortOptions = [], t
           </SelectField>
         ))}
         {sortOptions.length > 1 && (
-          <SelectField label="Sortierung" className="sm:w-52" value={params.sort ?? sortOptions[0]!.value} onChange={(e) => update({ sort: e.target.value === sortOptions[0]!.value ? undefined : e.target.value })}>
+          <SelectField label="Sortierung" className="sm:w-56" value={params.sort ?? sortOptions[0]!.value} onChange={(e) => update({ sort: e.target.value === sortOptions[0]!.value ? undefined : e.target.value })}>
             {sortOptions.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
           </SelectField>
         )}
