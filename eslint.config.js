@@ -3,11 +3,18 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 
 // Imports form a graph without cycles, and lower layers of the API never import upper ones
 // (docs/decisions/009). The code imports with explicit .ts extensions, so the node resolver suffices.
 const api = 'apps/api/src';
 const layerMessage = 'Layering (docs/decisions/009): db/schema, drivers and lib import no modules or jobs, http imports no modules, and only the entry points import app.ts.';
+
+// The web's shape (docs/decisions/012): routes compose features, features use the shared folders, and no
+// feature imports another. Every folder under features/ gets its own zone, so a new feature is covered.
+const web = 'apps/web/src';
+const webFeatures = readdirSync(new URL(`./${web}/features`, import.meta.url), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const webMessage = 'Web shape (docs/decisions/012): lib, components and config import no features or routes; features import no routes and no other feature. Move shared code to lib/ or components/.';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', 'apps/api/src/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
@@ -78,6 +85,19 @@ export default tseslint.config(
             from: [`${api}/app.ts`, `${api}/main.ts`, `${api}/server.ts`],
             message: layerMessage,
           },
+        ],
+      }],
+    },
+  },
+  {
+    files: [`${web}/**/*.{ts,tsx}`],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          { target: [`${web}/lib`, `${web}/components`, `${web}/config`], from: [`${web}/features`, `${web}/routes`, `${web}/app`], message: webMessage },
+          { target: `${web}/features`, from: [`${web}/routes`, `${web}/app`], message: webMessage },
+          ...webFeatures.map((feature) => ({ target: `${web}/features/${feature}`, from: `${web}/features`, except: [`./${feature}`], message: webMessage })),
         ],
       }],
     },

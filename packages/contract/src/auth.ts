@@ -40,6 +40,7 @@ export const RegisterResult = z.object({
   /** The account to verify on /user/verification/{userId}. */
   userId: z.string(),
 });
+export type RegisterResult = z.infer<typeof RegisterResult>;
 
 export const VerificationCode = z
   .string({ error: messages.codeIncomplete })
@@ -51,9 +52,13 @@ export const VerifyEmailInput = z.object({
   userId: z.uuid({ error: messages.invalidVerificationCode }),
   code: VerificationCode,
 });
+export type VerifyEmailInput = z.infer<typeof VerifyEmailInput>;
 export const ResendVerificationInput = z.object({ userId: z.uuid({ error: messages.resendError }) });
+export type ResendVerificationInput = z.infer<typeof ResendVerificationInput>;
 export const ResendVerificationResult = z.object({ retryAfterSeconds: z.number().int() });
+export type ResendVerificationResult = z.infer<typeof ResendVerificationResult>;
 export const MessageResult = z.object({ message: z.string() });
+export type MessageResult = z.infer<typeof MessageResult>;
 
 export const LoginInput = z.object({
   username: trimmed(254, messages.usernameRequired),
@@ -67,6 +72,7 @@ export const LoginResult = z.union([
 ]);
 export type LoginResult = z.infer<typeof LoginResult>;
 export const TokenResult = z.object({ token: z.string() });
+export type TokenResult = z.infer<typeof TokenResult>;
 
 export const MfaCode = z.string({ error: messages.mfaCodeInvalid }).regex(/^\d{6}$/, messages.mfaCodeInvalid);
 export const BackupCode = z
@@ -79,11 +85,14 @@ export const MfaLoginInput = z.union([
   z.object({ mfaToken: z.string().min(1).max(4096), code: MfaCode }),
   z.object({ mfaToken: z.string().min(1).max(4096), backupCode: BackupCode }),
 ], { error: messages.mfaCodeInvalid });
+export type MfaLoginInput = z.infer<typeof MfaLoginInput>;
 
 export const ResetRequestInput = z.object({
   email: z.string({ error: messages.NO_EMAIL }).trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })),
 });
+export type ResetRequestInput = z.infer<typeof ResetRequestInput>;
 export const ResetRequestResult = z.object({ resetId: z.string() });
+export type ResetRequestResult = z.infer<typeof ResetRequestResult>;
 /**
  * Step 2 names the code either by the resetId of step 1 or, when the page was left in between, by the
  * account's e-mail address (the mailed code is bound to the account, not to the browser).
@@ -93,13 +102,16 @@ export const ResetVerifyInput = z.object({
   email: z.string({ error: messages.NO_EMAIL }).trim().max(254, messages.NO_KORREKT_EMAIL).pipe(z.email({ error: messages.NO_KORREKT_EMAIL })).optional(),
   code: VerificationCode,
 }).refine((v) => v.resetId !== undefined || v.email !== undefined, { message: messages.invalidOrExpiredCode, path: ['resetId'] });
+export type ResetVerifyInput = z.infer<typeof ResetVerifyInput>;
 export const ResetVerifyResult = z.object({ resetToken: z.string() });
+export type ResetVerifyResult = z.infer<typeof ResetVerifyResult>;
 export const ResetCompleteInput = z
   .object({
     resetToken: z.string().min(1).max(4096),
     newPassword: PasswordField,
   })
   .refine((v) => passwordMeetsRules(v.newPassword, changePasswordRules), { message: messages.resetPasswordRulesUnmet, path: ['newPassword'] });
+export type ResetCompleteInput = z.infer<typeof ResetCompleteInput>;
 
 export const CurrentUser = z.object({
   id: z.string(),

@@ -136,7 +136,10 @@ const wholeNumber = (min: number, minMessage: string, max = INT_MAX) =>
 /** Route parameter of nodes and IP addresses (int4 ids). */
 export const InfrastructureIdParams = z.object({ id: z.coerce.number(strict).int(strict).positive(strict).max(INT_MAX, strict) });
 
-/** Paging and server-side search of every admin list (spec §5: case-insensitive substring). */
+/**
+ * Paging and server-side search of the older admin list calls (spec §5: case-insensitive substring).
+ * Kept as names inside `listQuery` below (`search` = `q`, `limit`/`offset` = `pageSize`/`page`).
+ */
 export const AdminListQuery = z.object({
   search: z.string().trim().max(100, m.searchTooLong).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -144,10 +147,52 @@ export const AdminListQuery = z.object({
 });
 export type AdminListQuery = z.infer<typeof AdminListQuery>;
 
+/** The largest page any list answers. */
+export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 50;
+
+/** 'field' sorts ascending, '-field' descending. */
+type SortValue<F extends string> = F | `-${F}`;
+export const sortValues = <F extends string>(fields: readonly [F, ...F[]]) =>
+  fields.flatMap((f) => [f, `-${f}`]) as [SortValue<F>, ...SortValue<F>[]];
+
+/**
+ * The query of every server-side list (staff tables now; customers, tickets and CRM next):
+ * `page` (from 1), `pageSize` (at most 100), `q` (case-insensitive substring), `sort` ('field' or
+ * '-field' from the list's own fields) and the list's filters. The older names `search`, `limit` and
+ * `offset` are still accepted; `q` and `page`/`pageSize` win when both are sent.
+ */
+export const listQuery = <F extends string, Filters extends z.ZodRawShape>(sortFields: readonly [F, ...F[]], filters: Filters) =>
+  z.object({
+    q: z.string().trim().max(100, m.searchTooLong).optional(),
+    page: z.coerce.number(strict).int(strict).min(1, strict).max(INT_MAX, strict).optional(),
+    pageSize: z.coerce.number(strict).int(strict).min(1, strict).max(MAX_PAGE_SIZE, strict).optional(),
+    sort: z.enum(sortValues(sortFields), { error: messages.invalidInput }).optional(),
+    search: z.string().trim().max(100, m.searchTooLong).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+    offset: z.coerce.number().int().min(0).max(INT_MAX).optional(),
+    ...filters,
+  });
+
+export interface ListPaging { q: string | undefined; page: number; pageSize: number; limit: number; offset: number }
+
+/** Page, size, offset and search term of a list query, whichever names the caller used. */
+export function resolvePaging(query: { q?: string; page?: number; pageSize?: number; search?: string; limit?: number; offset?: number }): ListPaging {
+  const pageSize = query.pageSize ?? query.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = query.page !== undefined ? (query.page - 1) * pageSize : (query.offset ?? 0);
+  const page = query.page ?? Math.floor(offset / pageSize) + 1;
+  return { q: query.q || query.search || undefined, page, pageSize, limit: pageSize, offset };
+}
+
+/** A boolean filter as a query string carries it. */
+const booleanFilter = z.enum(['true', 'false'], { error: messages.invalidInput }).optional();
+
+/** One page of a list: the rows, how many match in all, and which page this is. */
+export const listPage = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+
 export const CustomerSearchQuery = z.object({ search: z.string().trim().max(100, m.searchTooLong).optional() });
 export type CustomerSearchQuery = z.infer<typeof CustomerSearchQuery>;
-
-const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
 export const Resources = z.object({ cpuCores: z.number().int(), ramGb: z.number().int(), storageGb: z.number().int() });
 export type Resources = z.infer<typeof Resources>;
@@ -170,7 +215,11 @@ export const NodeRow = z.object({
   free: Resources,
 });
 export type NodeRow = z.infer<typeof NodeRow>;
-export const NodePage = page(NodeRow);
+export const NodePage = listPage(NodeRow);
+export const nodeSortFields = ['id', 'name', 'host', 'status'] as const;
+/** Physical servers: search id, name, host; filter by status. */
+export const NodeListQuery = listQuery(nodeSortFields, { status: NodeStatus.optional() });
+export type NodeListQuery = z.infer<typeof NodeListQuery>;
 export type NodePage = z.infer<typeof NodePage>;
 
 const nodeName = z.string({ error: m.nodeNameInvalid }).trim().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, m.nodeNameInvalid);
@@ -202,7 +251,11 @@ export const IpAddressRow = z.object({
   serverVmid: z.number().int().nullable(),
 });
 export type IpAddressRow = z.infer<typeof IpAddressRow>;
-export const IpAddressPage = page(IpAddressRow);
+export const IpAddressPage = listPage(IpAddressRow);
+export const ipAddressSortFields = ['id', 'address', 'version'] as const;
+/** IP addresses: search address or 'IP' id; filter by version and use. */
+export const IpAddressListQuery = listQuery(ipAddressSortFields, { version: IpVersion.optional(), inUse: booleanFilter });
+export type IpAddressListQuery = z.infer<typeof IpAddressListQuery>;
 export type IpAddressPage = z.infer<typeof IpAddressPage>;
 
 /** Spec §5 IP form, plus format checks the spec did not have. */
@@ -246,7 +299,11 @@ export const AdminServerRow = z.object({
   createdAt: z.string(),
 });
 export type AdminServerRow = z.infer<typeof AdminServerRow>;
-export const AdminServerPage = page(AdminServerRow);
+export const AdminServerPage = listPage(AdminServerRow);
+export const adminServerSortFields = ['vmid', 'status', 'os', 'owner', 'node', 'createdAt'] as const;
+/** Virtual servers: search VM id, OS, owner; filter by status. */
+export const AdminServerListQuery = listQuery(adminServerSortFields, { status: z.enum(adminServerStatuses, { error: messages.invalidInput }).optional() });
+export type AdminServerListQuery = z.infer<typeof AdminServerListQuery>;
 export type AdminServerPage = z.infer<typeof AdminServerPage>;
 
 /** Spec §5 virtual server form. The id, IP and status are chosen by the server, never sent. */

@@ -61,11 +61,16 @@ export const ChangePasswordInput = z
     newPassword: PasswordField,
   })
   .refine((v) => passwordMeetsRules(v.newPassword, changePasswordRules), { message: messages.passwordRulesUnmet, path: ['newPassword'] });
+export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
 
 export const MfaSetupResult = z.object({ secret: z.string(), otpauthUrl: z.string(), qrDataUrl: z.string() });
+export type MfaSetupResult = z.infer<typeof MfaSetupResult>;
 export const MfaEnableInput = z.object({ code: MfaCode });
+export type MfaEnableInput = z.infer<typeof MfaEnableInput>;
 export const MfaEnableResult = z.object({ backupCodes: z.array(z.string()) });
+export type MfaEnableResult = z.infer<typeof MfaEnableResult>;
 export const MfaDisableInput = z.object({
   password: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024),
   code: MfaCode,
 });
+export type MfaDisableInput = z.infer<typeof MfaDisableInput>;

@@ -118,13 +118,17 @@ export const FirewallState = z.object({
 export type FirewallState = z.infer<typeof FirewallState>;
 
 export const FirewallToggleInput = z.strictObject({ enabled: z.boolean({ error: 'Bitte geben Sie an, ob die Firewall aktiv sein soll.' }) });
+export type FirewallToggleInput = z.infer<typeof FirewallToggleInput>;
 export const FirewallToggleResult = FirewallState.extend({ message: z.string() });
+export type FirewallToggleResult = z.infer<typeof FirewallToggleResult>;
 export const FirewallRuleParams = z.object({
   id: z.uuid({ error: 'Server nicht gefunden.' }),
   pos: z.coerce.number({ error: firewallMessages.ruleNotFound }).int({ error: firewallMessages.ruleNotFound }).min(0, { error: firewallMessages.ruleNotFound }).max(9999, { error: firewallMessages.ruleNotFound }),
 });
 export const FirewallDeleteQuery = z.object({ fingerprint: z.string({ error: firewallMessages.fingerprintRequired }).regex(/^[0-9a-f]{16}$/, { error: firewallMessages.fingerprintRequired }) });
+export type FirewallDeleteQuery = z.infer<typeof FirewallDeleteQuery>;
 export const FirewallMutationResult = FirewallState.extend({ message: z.string() });
+export type FirewallMutationResult = z.infer<typeof FirewallMutationResult>;
 
 /** The simple mode of the add-rule dialog (spec §5). */
 export const FIREWALL_PRESETS = [
@@ -182,4 +186,6 @@ export const BackupParams = z.object({
   backupId: z.string().regex(/^[A-Za-z0-9_-]{1,400}$/, { error: backupMessages.notFound }),
 });
 export const BackupTaskResult = z.object({ task: BackupTask, message: z.string() });
+export type BackupTaskResult = z.infer<typeof BackupTaskResult>;
 export const BackupDeleteResult = z.object({ message: z.string() });
+export type BackupDeleteResult = z.infer<typeof BackupDeleteResult>;

@@ -239,6 +239,14 @@ export const ServerSettings = z.object({
 });
 export type ServerSettings = z.infer<typeof ServerSettings>;
 
+/** Answers of the Einstellungen tab's changes. */
+export const SshKeysResult = z.object({ sshKeys: z.string(), message: z.string() });
+export type SshKeysResult = z.infer<typeof SshKeysResult>;
+export const RootPasswordResult = z.object({ message: z.string(), rootPasswordSetAt: z.string() });
+export type RootPasswordResult = z.infer<typeof RootPasswordResult>;
+export const ShareResult = z.object({ username: z.string(), since: z.string() });
+export type ShareResult = z.infer<typeof ShareResult>;
+
 // ── Reinstall (§5, §9; Ubuntu 22.04 instead of the spec's 22.05 per ARCHITECTURE §6) ───────────────
 export const REINSTALL_OS = ['Debian 12', 'Debian 11', 'Ubuntu 25.04', 'Ubuntu 24.10', 'Ubuntu 24.04', 'Ubuntu 22.04', 'Ubuntu 20.04'] as const;
 export const ReinstallOs = z.enum(REINSTALL_OS, { error: serverSettingsMessages.osRequired });

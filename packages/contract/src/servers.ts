@@ -25,6 +25,7 @@ export type ServerStatus = z.infer<typeof ServerStatus>;
 export const POWER_THROTTLE_SECONDS = 5;
 
 export const ServerSpecs = z.object({ cpu: z.number().int(), ram: z.number().int(), storage: z.number().int() });
+export type ServerSpecs = z.infer<typeof ServerSpecs>;
 
 export const ServerCard = z.object({
   id: z.string(),
@@ -39,6 +40,7 @@ export const ServerCard = z.object({
 });
 export type ServerCard = z.infer<typeof ServerCard>;
 export const ServerList = z.object({ servers: z.array(ServerCard) });
+export type ServerList = z.infer<typeof ServerList>;
 
 export const ServerUsage = z.object({
   status: ServerStatus,
@@ -66,9 +68,17 @@ export type ServerDetail = z.infer<typeof ServerDetail>;
 
 export const ServerIdParams = z.object({ id: z.uuid({ error: 'Server nicht gefunden.' }) });
 export const PowerInput = z.strictObject({ action: z.enum(['start', 'stop'], { error: 'Unbekannte Aktion.' }) });
+export type PowerInput = z.infer<typeof PowerInput>;
 export const PowerResult = z.object({ newStatus: ServerStatus, message: z.string() });
+export type PowerResult = z.infer<typeof PowerResult>;
+
+/** A short-lived token for the console websocket. */
+export const ConsoleToken = z.object({ token: z.string(), expiresIn: z.number().int() });
+export type ConsoleToken = z.infer<typeof ConsoleToken>;
 
 export const UsageHistoryQuery = z.object({ timeframe: z.enum(['hour', 'day', 'week']).default('hour') });
+export type UsageHistoryQuery = z.infer<typeof UsageHistoryQuery>;
 export const UsageHistory = z.object({
   points: z.array(z.object({ time: z.number(), cpu: z.number(), ramUsedMb: z.number(), netIn: z.number(), netOut: z.number() })),
 });
+export type UsageHistory = z.infer<typeof UsageHistory>;

@@ -12,6 +12,7 @@ import { ImpressumPage, DatenschutzPage, AgbPage } from '../routes/public/legal.
 import { FaqPage } from '../routes/public/faq.tsx';
 import { ComingSoonPage } from '../routes/public/coming-soon.tsx';
 import { NotFoundPage, ErrorPage } from '../routes/public/not-found.tsx';
+import { paths } from '../config/paths.ts';
 
 // Everything that needs forms, schemas or data loads only when visited; the home page stays small.
 // Prerendering waits for these (react-dom/static), and hydration picks them up when loaded.
@@ -42,43 +43,43 @@ export function AppRoutes() {
     <Routes>
       <Route element={<PublicLayout />}>
         <Route index element={<HomePage />} />
-        <Route path="root-server" element={<RootServerPage />} />
-        <Route path="webhosting" element={<WebhostingPage />} />
-        <Route path="cloud-speicher" element={<CloudStoragePage />} />
-        <Route path="virtual-data-center" element={<VdcPage />} />
-        <Route path="domain" element={<DomainPage />} />
-        <Route path="impressum" element={<ImpressumPage />} />
-        <Route path="datenschutz" element={<DatenschutzPage />} />
-        <Route path="agb" element={<AgbPage />} />
-        <Route path="faq" element={<FaqPage />} />
-        <Route path="status" element={page(<StatusPage />)} />
-        <Route path="status-create" element={page(<StatusCreatePage />)} />
-        <Route path="shop/root-server" element={<Navigate to="/shop/kvm-server" replace />} />
-        <Route path="shop/kvm-server" element={page(<KvmConfiguratorPage />)} />
-        <Route path="upgrade/kvm-server/:serverId" element={page(<KvmConfiguratorPage />)} />
-        <Route path="shop/payment" element={page(<PaymentResultPage />)} />
-        <Route path="shop/webhosting" element={<ComingSoonPage product="Webhosting" />} />
-        <Route path="shop/cloud-storage" element={<ComingSoonPage product="Cloud-Speicher" />} />
-        <Route path="shop/vdc-request" element={<ComingSoonPage product="Virtual Data Center" />} />
-        <Route path="login" element={page(<LoginPage />)} />
-        <Route path="register" element={page(<RegisterPage />)} />
-        <Route path="reset-password" element={page(<ResetPasswordPage />)} />
-        <Route path="password-reset" element={page(<ResetPasswordPage />)} />
-        <Route path="user/verification/:userId" element={page(<VerificationPage />)} />
-        <Route path="notfound" element={<NotFoundPage />} />
-        <Route path="404" element={<NotFoundPage />} />
-        <Route path="error" element={<ErrorPage />} />
+        <Route path={paths.rootServer} element={<RootServerPage />} />
+        <Route path={paths.webhosting} element={<WebhostingPage />} />
+        <Route path={paths.cloudStorage} element={<CloudStoragePage />} />
+        <Route path={paths.virtualDataCenter} element={<VdcPage />} />
+        <Route path={paths.domain} element={<DomainPage />} />
+        <Route path={paths.imprint} element={<ImpressumPage />} />
+        <Route path={paths.privacy} element={<DatenschutzPage />} />
+        <Route path={paths.terms} element={<AgbPage />} />
+        <Route path={paths.faq} element={<FaqPage />} />
+        <Route path={paths.status} element={page(<StatusPage />)} />
+        <Route path={paths.statusCreate} element={page(<StatusCreatePage />)} />
+        <Route path={paths.shop.rootServer} element={<Navigate to={paths.shop.kvmServer} replace />} />
+        <Route path={paths.shop.kvmServer} element={page(<KvmConfiguratorPage />)} />
+        <Route path={paths.shop.upgradeKvmServer(':serverId')} element={page(<KvmConfiguratorPage />)} />
+        <Route path={paths.shop.payment} element={page(<PaymentResultPage />)} />
+        <Route path={paths.shop.webhosting} element={<ComingSoonPage product="Webhosting" />} />
+        <Route path={paths.shop.cloudStorage} element={<ComingSoonPage product="Cloud-Speicher" />} />
+        <Route path={paths.shop.vdcRequest} element={<ComingSoonPage product="Virtual Data Center" />} />
+        <Route path={paths.login} element={page(<LoginPage />)} />
+        <Route path={paths.register} element={page(<RegisterPage />)} />
+        <Route path={paths.resetPassword} element={page(<ResetPasswordPage />)} />
+        <Route path={paths.passwordReset} element={page(<ResetPasswordPage />)} />
+        <Route path={paths.verification(':userId')} element={page(<VerificationPage />)} />
+        <Route path={paths.notFound} element={<NotFoundPage />} />
+        <Route path={paths.notFound404} element={<NotFoundPage />} />
+        <Route path={paths.error} element={<ErrorPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       {/* Inside the portal shell when signed in (sidebar entry), inside the public site otherwise. */}
       <Route element={page(<ChangelogLayout />)}>
-        <Route path="Changelog" element={page(<ChangelogPlaceholder />)} />
-        <Route path="changelog" element={page(<ChangelogPlaceholder />)} />
-        <Route path="changelog/:id" element={page(<ChangelogPlaceholder />)} />
+        <Route path={paths.changelogLegacy} element={page(<ChangelogPlaceholder />)} />
+        <Route path={paths.changelog} element={page(<ChangelogPlaceholder />)} />
+        <Route path={paths.changelogEntry(':id')} element={page(<ChangelogPlaceholder />)} />
       </Route>
-      <Route path="dashboard/mfa" element={page(<MfaPage />)} />
-      <Route path="dashboard/*" element={page(<PortalRoutes />)} />
-      <Route path="console/:serverId" element={page(<ConsolePage />)} />
+      <Route path={paths.dashboard.mfa} element={page(<MfaPage />)} />
+      <Route path={`${paths.dashboard.root}/*`} element={page(<PortalRoutes />)} />
+      <Route path={paths.console(':serverId')} element={page(<ConsolePage />)} />
     </Routes>
   );
 }

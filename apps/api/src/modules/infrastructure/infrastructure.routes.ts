@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AdminListQuery,
   AdminPowerInput,
   AdminServerDetail,
   AdminServerIdParams,
+  AdminServerListQuery,
   AdminServerPage,
   AdminServerRow,
   ApiError,
@@ -15,8 +15,10 @@ import {
   CustomerOptionList,
   CustomerSearchQuery,
   InfrastructureIdParams,
+  IpAddressListQuery,
   IpAddressPage,
   IpAddressRow,
+  NodeListQuery,
   NodePage,
   NodeRow,
   PowerResult,
@@ -49,7 +51,7 @@ export async function infrastructureRoutes(app: FastifyInstance) {
   // ---- physical servers ----
   r.get('/api/admin/nodes', {
     config: access,
-    schema: { tags: ['nodes'], summary: 'Physische Server mit belegten und freien Ressourcen (Suche: id, Name, Host)', security, querystring: AdminListQuery, response: { 200: NodePage, ...errors } },
+    schema: { tags: ['nodes'], summary: 'Physische Server mit belegten und freien Ressourcen (Suche: id, Name, Host; Filter: Status; seitenweise, sortierbar)', security, querystring: NodeListQuery, response: { 200: NodePage, ...errors } },
   }, async (req) => findNodes(deps, req.query));
 
   r.post('/api/admin/nodes', {
@@ -68,7 +70,7 @@ export async function infrastructureRoutes(app: FastifyInstance) {
   // ---- IP addresses ----
   r.get('/api/admin/ip-addresses', {
     config: access,
-    schema: { tags: ['ip-addresses'], summary: 'IP-Adressen mit Belegung (Suche: Adresse, id)', security, querystring: AdminListQuery, response: { 200: IpAddressPage, ...errors } },
+    schema: { tags: ['ip-addresses'], summary: 'IP-Adressen mit Belegung (Suche: Adresse, id; Filter: Version, Belegung; seitenweise, sortierbar)', security, querystring: IpAddressListQuery, response: { 200: IpAddressPage, ...errors } },
   }, async (req) => findIpAddresses(deps, req.query));
 
   r.post('/api/admin/ip-addresses', {
@@ -87,7 +89,7 @@ export async function infrastructureRoutes(app: FastifyInstance) {
   // ---- virtual servers ----
   r.get('/api/admin/servers', {
     config: access,
-    schema: { tags: ['admin-servers'], summary: 'Alle virtuellen Server (Suche: VM-ID, Betriebssystem, Besitzer)', security, querystring: AdminListQuery, response: { 200: AdminServerPage, ...errors } },
+    schema: { tags: ['admin-servers'], summary: 'Alle virtuellen Server (Suche: VM-ID, Betriebssystem, Besitzer; Filter: Status; seitenweise, sortierbar)', security, querystring: AdminServerListQuery, response: { 200: AdminServerPage, ...errors } },
   }, async (req) => findAdminServers(deps, req.query));
 
   u.post('/api/admin/servers', {

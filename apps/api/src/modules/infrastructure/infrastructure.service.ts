@@ -1,16 +1,19 @@
-import { and, asc, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   infrastructureMessages as m,
   normalizeIpAddress,
-  type AdminListQuery,
+  resolvePaging,
+  type AdminServerListQuery,
   type AdminServerPage,
   type AdminServerRow,
   type CreateIpAddressInput,
   type CreateNodeInput,
   type CreateServerInput,
   type CustomerOptionList,
+  type IpAddressListQuery,
   type IpAddressPage,
   type IpAddressRow,
+  type NodeListQuery,
   type NodePage,
   type NodeRow,
 } from '@hp/contract';
@@ -28,7 +31,18 @@ type InfrastructureDeps = Pick<Deps, 'db'>;
 
 /** `%term%` for ILIKE with the wildcards of the term taken literally. */
 const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const searchTerm = (query: AdminListQuery) => (query.search ? containsPattern(query.search) : undefined);
+const searchTerm = (q: string | undefined) => (q ? containsPattern(q) : undefined);
+
+/**
+ * ORDER BY of a list: the requested field ('-' for descending) or the list's default, then the key
+ * as a tie-breaker so that pages never overlap.
+ */
+function orderBy<F extends string>(sort: string | undefined, fallback: NoInfer<F | `-${F}`>, columns: Record<F, SQLWrapper>, key: SQLWrapper): SQL[] {
+  const value = sort ?? fallback;
+  const descending = value.startsWith('-');
+  const column = columns[(descending ? value.slice(1) : value) as F];
+  return [descending ? desc(column) : asc(column), descending ? desc(key) : asc(key)];
+}
 
 /** An IP counts as in use while a server has it or an order's reservation has not expired. */
 const ipInUse = sql<boolean>`(${ipAddresses.serverId} is not null or coalesce(${ipAddresses.reservedUntil} > now(), false))`;
@@ -60,16 +74,21 @@ const toNodeRow = (n: typeof nodes.$inferSelect, used: { serverCount: number | n
 };
 
 /** Spec §5: search by id or IP (host); the node name is searched too. */
-export async function findNodes({ db }: InfrastructureDeps, query: AdminListQuery): Promise<NodePage> {
-  const term = searchTerm(query);
-  const where = term ? sql`(${nodes.id}::text ilike ${term} or ${nodes.name} ilike ${term} or ${nodes.host} ilike ${term})` : undefined;
+export async function findNodes({ db }: InfrastructureDeps, query: NodeListQuery): Promise<NodePage> {
+  const paging = resolvePaging(query);
+  const term = searchTerm(paging.q);
+  const where = and(
+    term ? sql`(${nodes.id}::text ilike ${term} or ${nodes.name} ilike ${term} or ${nodes.host} ilike ${term})` : undefined,
+    query.status ? eq(nodes.status, query.status) : undefined,
+  );
+  const order = orderBy(query.sort, 'id', { id: nodes.id, name: nodes.name, host: nodes.host, status: nodes.status }, nodes.id);
   const u = usage(db);
   const [rows, [total]] = await Promise.all([
     db.select({ node: nodes, used: { serverCount: u.serverCount, cpuCores: u.cpuCores, ramGb: u.ramGb, storageGb: u.storageGb } })
-      .from(nodes).leftJoin(u, eq(u.nodeId, nodes.id)).where(where).orderBy(asc(nodes.id)).limit(query.limit).offset(query.offset),
+      .from(nodes).leftJoin(u, eq(u.nodeId, nodes.id)).where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
     db.select({ total: count() }).from(nodes).where(where),
   ]);
-  return { items: rows.map((r) => toNodeRow(r.node, r.used)), total: total?.total ?? 0 };
+  return { items: rows.map((r) => toNodeRow(r.node, r.used)), total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize };
 }
 
 export async function createNode({ db }: InfrastructureDeps, input: CreateNodeInput): Promise<NodeRow> {
@@ -107,15 +126,25 @@ const ipColumns = {
 };
 
 /** Spec §5: search by address or id (as shown: 'IP' plus 3 digits). */
-export async function findIpAddresses({ db }: InfrastructureDeps, query: AdminListQuery): Promise<IpAddressPage> {
-  const term = searchTerm(query);
-  const where = term ? sql`(${ipAddresses.address} ilike ${term} or ('IP' || lpad(${ipAddresses.id}::text, 3, '0')) ilike ${term})` : undefined;
+export async function findIpAddresses({ db }: InfrastructureDeps, query: IpAddressListQuery): Promise<IpAddressPage> {
+  const paging = resolvePaging(query);
+  const term = searchTerm(paging.q);
+  const where = and(
+    term ? sql`(${ipAddresses.address} ilike ${term} or ('IP' || lpad(${ipAddresses.id}::text, 3, '0')) ilike ${term})` : undefined,
+    query.version ? eq(ipAddresses.version, query.version) : undefined,
+    query.inUse === undefined ? undefined : query.inUse === 'true' ? ipInUse : sql`not ${ipInUse}`,
+  );
+  // Addresses sort as addresses (10.0.0.2 before 10.0.0.10), IPv4 before IPv6.
+  const order = orderBy(query.sort, 'id', { id: ipAddresses.id, address: sql`${ipAddresses.address}::inet`, version: ipAddresses.version }, ipAddresses.id);
   const [rows, [total]] = await Promise.all([
     db.select(ipColumns).from(ipAddresses).leftJoin(servers, eq(servers.id, ipAddresses.serverId))
-      .where(where).orderBy(asc(ipAddresses.id)).limit(query.limit).offset(query.offset),
+      .where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
     db.select({ total: count() }).from(ipAddresses).where(where),
   ]);
-  return { items: rows.map((r) => ({ ...r, inUse: Boolean(r.inUse), serverVmid: r.serverVmid ?? null })), total: total?.total ?? 0 };
+  return {
+    items: rows.map((r) => ({ ...r, inUse: Boolean(r.inUse), serverVmid: r.serverVmid ?? null })),
+    total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize,
+  };
 }
 
 export async function createIpAddress({ db }: InfrastructureDeps, input: CreateIpAddressInput): Promise<IpAddressRow> {
@@ -166,16 +195,23 @@ const serverQuery = (db: Deps['db'], where: SQL | undefined) =>
     .where(and(isNull(servers.deletedAt), where));
 
 /** Spec §5: search by id (the 3-digit VM id), OS or owner (customer number or username). Newest first. */
-export async function findAdminServers({ db }: InfrastructureDeps, query: AdminListQuery): Promise<AdminServerPage> {
-  const term = searchTerm(query);
-  const where = term
-    ? sql`(lpad(${servers.vmid}::text, 3, '0') ilike ${term} or ${servers.os} ilike ${term} or ${users.username} ilike ${term} or ${users.customerNumber}::text ilike ${term})`
-    : undefined;
+export async function findAdminServers({ db }: InfrastructureDeps, query: AdminServerListQuery): Promise<AdminServerPage> {
+  const paging = resolvePaging(query);
+  const term = searchTerm(paging.q);
+  const where = and(
+    term
+      ? sql`(lpad(${servers.vmid}::text, 3, '0') ilike ${term} or ${servers.os} ilike ${term} or ${users.username} ilike ${term} or ${users.customerNumber}::text ilike ${term})`
+      : undefined,
+    query.status ? eq(servers.status, query.status) : undefined,
+  );
+  const order = orderBy(query.sort, '-vmid', {
+    vmid: servers.vmid, status: servers.status, os: servers.os, owner: users.customerNumber, node: nodes.name, createdAt: servers.createdAt,
+  }, servers.vmid);
   const [rows, [total]] = await Promise.all([
-    serverQuery(db, where).orderBy(desc(servers.vmid)).limit(query.limit).offset(query.offset),
+    serverQuery(db, where).orderBy(...order).limit(paging.limit).offset(paging.offset),
     db.select({ total: count() }).from(servers).innerJoin(users, eq(users.id, servers.ownerId)).where(and(isNull(servers.deletedAt), where)),
   ]);
-  return { items: rows.map((r) => toServerRow(r)), total: total?.total ?? 0 };
+  return { items: rows.map((r) => toServerRow(r)), total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize };
 }
 
 export async function findAdminServer({ db }: InfrastructureDeps, id: string): Promise<AdminServerRow> {

@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import websocket from '@fastify/websocket';
 import { z } from 'zod';
-import { ApiError, ServerIdParams } from '@hp/contract';
+import { ApiError, ConsoleToken, ServerIdParams } from '@hp/contract';
 import { AppError } from '../../http/errors.ts';
 import type { ConsoleConnection } from '../../drivers/hypervisor/hypervisor.ts';
 import { CONSOLE_CLOSE, CONSOLE_IDLE_MS, CONSOLE_MAX_MESSAGE_BYTES, issueConsoleToken, openConsoleFor } from './console.service.ts';
 import { signedInRoutes } from '../../http/auth.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError };
-const ConsoleToken = z.object({ token: z.string(), expiresIn: z.number().int() });
 const ConsoleQuery = z.object({ token: z.string().optional() });
 
 /** A ws WebSocket as far as the proxy needs it (the package ships no types here). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, ReinstallInput, RootPasswordInput, ServerIdParams, ServerSettings, ShareInput, ShareParams, SshKeysInput, TaskAccepted } from '@hp/contract';
+import { ApiError, ReinstallInput, RootPasswordInput, RootPasswordResult, ServerIdParams, ServerSettings, ShareInput, ShareParams, ShareResult, SshKeysInput, SshKeysResult, TaskAccepted } from '@hp/contract';
 import { changeRootPassword, getSettings, saveSshKeys, shareServer, startReinstall, unshareServer } from './settings.service.ts';
 import { signedInRoutes } from '../../http/auth.ts';
 
@@ -19,13 +19,13 @@ export async function settingsRoutes(app: FastifyInstance) {
   u.get('/api/servers/:id/settings', { ...base, schema: { ...doc('Einstellungen des Servers'), params: ServerIdParams, response: { 200: ServerSettings, ...errors } } },
     async (req) => getSettings(deps, req.user, req.params.id));
 
-  u.put('/api/servers/:id/ssh-keys', { ...base, schema: { ...doc('SSH-Schlüssel setzen (nur Linux; Windows: 409)'), params: ServerIdParams, body: SshKeysInput, response: { 200: z.object({ sshKeys: z.string(), message: z.string() }), ...errors } } },
+  u.put('/api/servers/:id/ssh-keys', { ...base, schema: { ...doc('SSH-Schlüssel setzen (nur Linux; Windows: 409)'), params: ServerIdParams, body: SshKeysInput, response: { 200: SshKeysResult, ...errors } } },
     async (req) => saveSshKeys(deps, req.user, req.params.id, req.body.keys));
 
-  u.put('/api/servers/:id/root-password', { ...base, schema: { ...doc('Root- bzw. Administrator-Passwort ändern (wird nicht gespeichert)'), params: ServerIdParams, body: RootPasswordInput, response: { 200: z.object({ message: z.string(), rootPasswordSetAt: z.string() }), ...errors } } },
+  u.put('/api/servers/:id/root-password', { ...base, schema: { ...doc('Root- bzw. Administrator-Passwort ändern (wird nicht gespeichert)'), params: ServerIdParams, body: RootPasswordInput, response: { 200: RootPasswordResult, ...errors } } },
     async (req) => changeRootPassword(deps, req.user, req.params.id, req.body.password));
 
-  u.post('/api/servers/:id/access', { ...base, schema: { ...doc('Server mit einem Benutzer teilen (nur Besitzer)'), params: ServerIdParams, body: ShareInput, response: { 201: z.object({ username: z.string(), since: z.string() }), ...errors } } },
+  u.post('/api/servers/:id/access', { ...base, schema: { ...doc('Server mit einem Benutzer teilen (nur Besitzer)'), params: ServerIdParams, body: ShareInput, response: { 201: ShareResult, ...errors } } },
     async (req, reply) => reply.code(201).send(await shareServer(deps, req.user, req.params.id, req.body.username)));
 
   u.delete('/api/servers/:id/access/:username', { ...base, schema: { ...doc('Freigabe entfernen (nur Besitzer)'), params: ShareParams, response: { 204: z.null(), ...errors } } },

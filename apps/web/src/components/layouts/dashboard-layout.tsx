@@ -2,28 +2,28 @@ import { useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { BarChart3, ChevronsLeft, ChevronsRight, FileText, History, LayoutGrid, LifeBuoy, LogOut, Server, ShoppingCart, Ticket, User, Users } from 'lucide-react';
 import type { Role } from '@hp/contract';
-import { useSession, isStaff } from '../../features/auth/session.ts';
-import { logout } from '../../features/auth/api.ts';
+import { isStaff, logout, useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/cn.ts';
 import { useLiveEvents } from '../../lib/use-live-events.ts';
 import { Logo } from './site-header.tsx';
+import { paths } from '../../config/paths.ts';
 
 interface Entry { to: string; label: string; icon: typeof Server; end?: boolean }
 
 const customerEntries: Entry[] = [
-  { to: '/dashboard', label: 'Meine Server', icon: LayoutGrid, end: true },
-  { to: '/dashboard/order', label: 'Bestellen', icon: ShoppingCart },
-  { to: '/dashboard/invoices', label: 'Rechnungen', icon: FileText },
-  { to: '/dashboard/support', label: 'Support', icon: LifeBuoy },
-  { to: '/changelog', label: 'Changelog', icon: History },
-  { to: '/dashboard/profil', label: 'Profil', icon: User },
+  { to: paths.dashboard.root, label: 'Meine Server', icon: LayoutGrid, end: true },
+  { to: paths.dashboard.orders, label: 'Bestellen', icon: ShoppingCart },
+  { to: paths.dashboard.invoices, label: 'Rechnungen', icon: FileText },
+  { to: paths.dashboard.support, label: 'Support', icon: LifeBuoy },
+  { to: paths.changelog, label: 'Changelog', icon: History },
+  { to: paths.dashboard.profile, label: 'Profil', icon: User },
 ];
 const staffEntries: Entry[] = [
-  { to: '/dashboard/support-overview', label: 'Ticket-Übersicht', icon: Ticket },
-  { to: '/dashboard/customer-overview', label: 'Kundenverwaltung', icon: Users },
-  { to: '/dashboard/servers', label: 'Server-Management', icon: Server },
+  { to: paths.dashboard.supportOverview, label: 'Ticket-Übersicht', icon: Ticket },
+  { to: paths.dashboard.customerOverview, label: 'Kundenverwaltung', icon: Users },
+  { to: paths.dashboard.staffServers, label: 'Server-Management', icon: Server },
 ];
-const ownerEntries: Entry[] = [{ to: '/dashboard/statistics', label: 'Statistiken', icon: BarChart3 }];
+const ownerEntries: Entry[] = [{ to: paths.dashboard.statistics, label: 'Statistiken', icon: BarChart3 }];
 
 /** The sidebar is chosen from the role claim (spec); the API enforces the same roles. */
 export function sidebarEntries(role: Role | undefined): Entry[] {
@@ -46,7 +46,7 @@ export function DashboardLayout() {
 
   const signOut = async () => {
     await logout();
-    navigate('/login');
+    navigate(paths.login);
   };
 
   return (
@@ -57,7 +57,7 @@ export function DashboardLayout() {
         {!collapsed && <div className="fixed inset-0 z-30 bg-slate-900/40 md:hidden" aria-hidden="true" onClick={() => setCollapsed(true)} />}
         <aside className={cn('sticky top-0 flex h-screen flex-col border-r border-slate-200 bg-white transition-[width]', collapsed ? 'w-20' : 'max-md:fixed max-md:left-0 max-md:z-40 w-64 max-md:shadow-xl')} aria-label="Seitenleiste">
           <div className={cn('flex h-16 items-center border-b border-slate-200 px-4', collapsed ? 'justify-center' : 'justify-between')}>
-            {!collapsed && <Link to="/" aria-label="Zur Startseite"><Logo /></Link>}
+            {!collapsed && <Link to={paths.home} aria-label="Zur Startseite"><Logo /></Link>}
             <button
               type="button"
               onClick={() => setCollapsed((v) => !v)}

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { paths } from '../../config/paths.ts';
 
 const linkClass = 'text-slate-300 hover:text-white';
 
@@ -12,31 +13,31 @@ export function SiteFooter() {
           <ul className="space-y-2 text-sm">
             <li>Unternehmen</li>
             <li>Rechenzentrum</li>
-            <li><Link className={linkClass} to="/Changelog">Changelog</Link></li>
+            <li><Link className={linkClass} to={paths.changelogLegacy}>Changelog</Link></li>
           </ul>
         </div>
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Produkte</h2>
           <ul className="space-y-2 text-sm">
-            <li><Link className={linkClass} to="/root-server">Root Server</Link></li>
-            <li><Link className={linkClass} to="/webhosting">WebHosting</Link></li>
-            <li><Link className={linkClass} to="/cloud-speicher">Cloud Speicher</Link></li>
+            <li><Link className={linkClass} to={paths.rootServer}>Root Server</Link></li>
+            <li><Link className={linkClass} to={paths.webhosting}>WebHosting</Link></li>
+            <li><Link className={linkClass} to={paths.cloudStorage}>Cloud Speicher</Link></li>
           </ul>
         </div>
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Support</h2>
           <ul className="space-y-2 text-sm">
-            <li><Link className={linkClass} to="/faq">FAQ</Link></li>
-            <li><Link className={linkClass} to="/status">Status</Link></li>
+            <li><Link className={linkClass} to={paths.faq}>FAQ</Link></li>
+            <li><Link className={linkClass} to={paths.status}>Status</Link></li>
             <li>Dokumentation</li>
           </ul>
         </div>
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Rechtliches</h2>
           <ul className="space-y-2 text-sm">
-            <li><Link className={linkClass} to="/agb">AGB</Link></li>
-            <li><Link className={linkClass} to="/datenschutz">Datenschutz</Link></li>
-            <li><Link className={linkClass} to="/impressum">Impressum</Link></li>
+            <li><Link className={linkClass} to={paths.terms}>AGB</Link></li>
+            <li><Link className={linkClass} to={paths.privacy}>Datenschutz</Link></li>
+            <li><Link className={linkClass} to={paths.imprint}>Impressum</Link></li>
           </ul>
         </div>
       </div>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Menu, X } from 'lucide-react';
-import { useToken } from '../../features/auth/session.ts';
+import { useToken } from '../../lib/session.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { paths } from '../../config/paths.ts';
 
 export function Logo({ className }: { className?: string }) {
   return (
@@ -16,8 +17,8 @@ export function Logo({ className }: { className?: string }) {
 }
 
 const navItems = [
-  { to: '/', label: 'Home', end: true },
-  { to: '/shop/kvm-server', label: 'KVM Server', end: false },
+  { to: paths.home, label: 'Home', end: true },
+  { to: paths.shop.kvmServer, label: 'KVM Server', end: false },
 ];
 
 export function SiteHeader() {
@@ -30,7 +31,7 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" aria-label="Musterhost – zur Startseite"><Logo /></Link>
+        <Link to={paths.home} aria-label="Musterhost – zur Startseite"><Logo /></Link>
         <nav aria-label="Hauptnavigation" className="hidden md:block">
           <ul className="flex items-center gap-1">
             {navItems.map((item) => (
@@ -40,9 +41,9 @@ export function SiteHeader() {
         </nav>
         <div className="flex items-center gap-2">
           {token ? (
-            <Link to="/dashboard" className={buttonClass('primary', 'sm')}>Dashboard</Link>
+            <Link to={paths.dashboard.root} className={buttonClass('primary', 'sm')}>Dashboard</Link>
           ) : (
-            <Link to="/login" className={buttonClass('primary', 'sm')}>Login</Link>
+            <Link to={paths.login} className={buttonClass('primary', 'sm')}>Login</Link>
           )}
           <button
             type="button"

@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ServerCard, ServerDetail, ServerUsage } from '@hp/contract';
-import { api } from '../../lib/api.ts';
+import { api } from '../../lib/api-client.ts';
 
 const TRANSITIONAL = new Set(['provisioning', 'starting', 'stopping', 'restart', 'reinstall', 'install']);
 export const isTransitional = (status: string) => TRANSITIONAL.has(status);
@@ -26,24 +26,5 @@ export function useServerStatus(id: string, enabled = true) {
     refetchInterval: 15_000,
     refetchIntervalInBackground: false,
     enabled,
-  });
-}
-
-export function useUsageHistory(id: string, timeframe: 'hour' | 'day' | 'week') {
-  return useQuery({
-    queryKey: ['servers', id, 'usage', timeframe],
-    queryFn: () => api<{ points: { time: number; cpu: number; ramUsedMb: number; netIn: number; netOut: number }[] }>(`/servers/${id}/usage?timeframe=${timeframe}`),
-    refetchInterval: 60_000,
-  });
-}
-
-export function usePowerAction() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'start' | 'stop' | 'restart' }) =>
-      action === 'restart'
-        ? api<{ newStatus: string; message: string }>(`/servers/${id}/restart`, { method: 'POST' })
-        : api<{ newStatus: string; message: string }>(`/servers/${id}/power`, { body: { action } }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['servers'] }),
   });
 }

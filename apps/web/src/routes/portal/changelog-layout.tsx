@@ -1,6 +1,6 @@
 import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
 import { PublicLayout } from '../../components/layouts/public-layout.tsx';
-import { useSession } from '../../features/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 
 /**
  * The changelog is linked from the portal's sidebar and from the public footer: signed-in users read it

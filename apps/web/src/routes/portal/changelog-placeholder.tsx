@@ -1,4 +1,4 @@
-import { useSession } from '../../features/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { PlaceholderPage } from './placeholder.tsx';
 
 export default function ChangelogPlaceholder() {

@@ -3,8 +3,9 @@ import { Navigate, Route, Routes } from 'react-router';
 import type { Role } from '@hp/contract';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
-import { useSession } from '../../features/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { PlaceholderPage } from './placeholder.tsx';
+import { dashboardRoute, paths } from '../../config/paths.ts';
 
 const ProfilePage = lazy(() => import('./profile.tsx'));
 const MyServersPage = lazy(() => import('./my-servers.tsx'));
@@ -21,7 +22,7 @@ const lazyPage = (node: ReactNode) => <Suspense fallback={<Spinner />}>{node}</S
 
 function RequireRole({ roles, children }: { roles: Role[]; children: ReactNode }) {
   const { claims } = useSession();
-  if (!claims || !roles.includes(claims.role)) return <Navigate to="/notfound" replace />;
+  if (!claims || !roles.includes(claims.role)) return <Navigate to={paths.notFound} replace />;
   return <>{children}</>;
 }
 
@@ -31,30 +32,30 @@ const soon = (title: string, text = 'Diese Funktion folgt mit einem der nächste
 /** Everything under /dashboard: requires a stored token (spec), otherwise /login. */
 export default function PortalRoutes() {
   const { token, claims } = useSession();
-  if (!token || !claims) return <Navigate to="/login" replace />;
+  if (!token || !claims) return <Navigate to={paths.login} replace />;
   return (
     <Routes>
       <Route element={<DashboardLayout />}>
         <Route index element={lazyPage(<MyServersPage />)} />
-        <Route path="profil" element={<Suspense fallback={<Spinner />}><ProfilePage /></Suspense>} />
-        <Route path="order" element={lazyPage(<OrdersPage />)} />
-        <Route path="order/:orderId" element={lazyPage(<OrderDetailPage />)} />
-        <Route path="invoices" element={lazyPage(<InvoicesPage />)} />
-        <Route path="support" element={soon('Support')} />
-        <Route path="my-tickets" element={soon('Meine Tickets')} />
-        <Route path="linux/:serverId" element={lazyPage(<ServerDetailPage />)} />
-        <Route path="windows/:serverId" element={lazyPage(<ServerDetailPage />)} />
-        <Route path="other/:serverId" element={lazyPage(<ServerDetailPage />)} />
-        <Route path="WebDetails" element={soon('Webhosting-Paket')} />
-        <Route path="support-overview" element={<RequireRole roles={staff}>{soon('Ticket-Übersicht')}</RequireRole>} />
-        <Route path="customer-overview" element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
-        <Route path="customer-details/:customerId" element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
-        <Route path="servers" element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
-        <Route path="servers/:serverId" element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
-        <Route path="physical-servers" element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
-        <Route path="ipaddressmanagement" element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
-        <Route path="statistics" element={<RequireRole roles={['owner']}>{soon('Statistiken')}</RequireRole>} />
-        <Route path="*" element={<Navigate to="/404" replace />} />
+        <Route path={dashboardRoute(paths.dashboard.profile)} element={<Suspense fallback={<Spinner />}><ProfilePage /></Suspense>} />
+        <Route path={dashboardRoute(paths.dashboard.orders)} element={lazyPage(<OrdersPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.order(':orderId'))} element={lazyPage(<OrderDetailPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.invoices)} element={lazyPage(<InvoicesPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.support)} element={soon('Support')} />
+        <Route path={dashboardRoute(paths.dashboard.myTickets)} element={soon('Meine Tickets')} />
+        <Route path={dashboardRoute(paths.dashboard.serverByFamily('linux', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.serverByFamily('windows', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={soon('Webhosting-Paket')} />
+        <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{soon('Ticket-Übersicht')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.ipAddresses)} element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.statistics)} element={<RequireRole roles={['owner']}>{soon('Statistiken')}</RequireRole>} />
+        <Route path="*" element={<Navigate to={paths.notFound404} replace />} />
       </Route>
     </Routes>
   );

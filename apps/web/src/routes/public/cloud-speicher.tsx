@@ -3,6 +3,7 @@ import { ArrowRight, FolderSync, HardDrive, Monitor, Network, RefreshCw, Share2,
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
+import { paths } from '../../config/paths.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -34,7 +35,7 @@ export function CloudStoragePage() {
               Speichern, synchronisieren und teilen Sie Ihre Dateien mit bis zu 10 TB Speicherplatz – erreichbar im Browser, per App oder als Netzlaufwerk über Samba.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <ButtonLink to="/shop/cloud-storage" size="lg">
+              <ButtonLink to={paths.shop.cloudStorage} size="lg">
                 Cloud-Speicher bestellen <ArrowRight className="size-4" aria-hidden="true" />
               </ButtonLink>
             </div>
@@ -90,7 +91,7 @@ export function CloudStoragePage() {
             <h2 id="cs-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Platz für alles, was Ihnen wichtig ist</h2>
             <p className="mt-2 text-lg text-brand-100">Mit 30 Tagen Geld-zurück-Garantie.</p>
           </div>
-          <ButtonLink to="/shop/cloud-storage" variant="outline" size="lg">Zum Cloud-Speicher-Shop</ButtonLink>
+          <ButtonLink to={paths.shop.cloudStorage} variant="outline" size="lg">Zum Cloud-Speicher-Shop</ButtonLink>
         </div>
       </section>
     </>

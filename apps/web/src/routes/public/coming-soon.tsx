@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { paths } from '../../config/paths.ts';
 
 export function ComingSoonPage({ product }: { product: string }) {
   return (
@@ -24,10 +25,10 @@ export function ComingSoonPage({ product }: { product: string }) {
           Root Server mit NVMe-Speicher, DDoS-Schutz und 1 Gbit/s Netzwerk können Sie schon heute konfigurieren und bestellen.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
-          <ButtonLink to="/shop/kvm-server">
+          <ButtonLink to={paths.shop.kvmServer}>
             Root Server konfigurieren <ArrowRight className="size-4" aria-hidden="true" />
           </ButtonLink>
-          <ButtonLink to="/root-server" variant="outline">Mehr über Root Server</ButtonLink>
+          <ButtonLink to={paths.rootServer} variant="outline">Mehr über Root Server</ButtonLink>
         </div>
       </Card>
 
@@ -35,7 +36,7 @@ export function ComingSoonPage({ product }: { product: string }) {
         <a href={`mailto:${__COMPANY__.email}`} className="inline-flex min-h-6 items-center gap-2 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
           <Mail className="size-4" aria-hidden="true" /> Fragen? Schreiben Sie uns
         </a>
-        <Link to="/" className="inline-flex min-h-6 items-center font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">Zur Startseite</Link>
+        <Link to={paths.home} className="inline-flex min-h-6 items-center font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">Zur Startseite</Link>
       </div>
     </section>
   );

@@ -5,6 +5,7 @@ import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { inputClass } from '../../components/ui/field.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
+import { paths } from '../../config/paths.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -123,7 +124,7 @@ export function DomainPage() {
             <h2 id="domain-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Sichern Sie sich Ihren Namen im Netz</h2>
             <p className="mt-2 text-lg text-brand-100">Erstellen Sie jetzt Ihr Kundenkonto – gute Domains sind schnell vergeben.</p>
           </div>
-          <ButtonLink to="/register" variant="outline" size="lg">
+          <ButtonLink to={paths.register} variant="outline" size="lg">
             Domain registrieren <ArrowRight className="size-4" aria-hidden="true" />
           </ButtonLink>
         </div>

@@ -5,6 +5,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { paths } from '../../config/paths.ts';
 
 const company = __COMPANY__;
 
@@ -103,7 +104,7 @@ export function FaqPage() {
             <a href={`mailto:${company.email}`} className={buttonClass('outline', 'lg')}>
               <Mail className="size-5" aria-hidden="true" /> Kontakt aufnehmen
             </a>
-            <Link to="/status" className="inline-flex h-12 items-center justify-center rounded-lg border border-white/40 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
+            <Link to={paths.status} className="inline-flex h-12 items-center justify-center rounded-lg border border-white/40 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
               Systemstatus ansehen
             </Link>
           </div>

@@ -8,6 +8,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
+import { paths } from '../../config/paths.ts';
 
 export const HERO_ROTATION_MS = 6000;
 const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'sicherer Cloud-Speicher'] as const;
@@ -15,11 +16,11 @@ const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'sicherer Cloud-
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
 const services: { title: string; to: string; icon: Icon; description: string }[] = [
-  { title: 'Root Server', to: '/root-server', icon: Server, description: 'Virtuelle Server mit vollem Root-Zugriff, NVMe-Speicher und DDoS-Schutz – frei konfigurierbar nach Ihrem Bedarf.' },
-  { title: 'Webhosting', to: '/webhosting', icon: Globe, description: 'Schnelles Webhosting mit PHP, MySQL, kostenlosem SSL-Zertifikat und One-Click-Installer für Ihre Website.' },
-  { title: 'Domain Name', to: '/domain', icon: Network, description: 'Ihre Wunschdomain aus über 300 Endungen – mit DNS-Verwaltung, WHOIS-Schutz und Transfersperre.' },
-  { title: 'Cloud-Speicher', to: '/cloud-speicher', icon: Cloud, description: 'Bis zu 10 TB Speicherplatz, erreichbar per Browser, App oder Samba – mit Synchronisation und Freigabelinks.' },
-  { title: 'Virtual Data Center', to: '/virtual-data-center', icon: Boxes, description: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.' },
+  { title: 'Root Server', to: paths.rootServer, icon: Server, description: 'Virtuelle Server mit vollem Root-Zugriff, NVMe-Speicher und DDoS-Schutz – frei konfigurierbar nach Ihrem Bedarf.' },
+  { title: 'Webhosting', to: paths.webhosting, icon: Globe, description: 'Schnelles Webhosting mit PHP, MySQL, kostenlosem SSL-Zertifikat und One-Click-Installer für Ihre Website.' },
+  { title: 'Domain Name', to: paths.domain, icon: Network, description: 'Ihre Wunschdomain aus über 300 Endungen – mit DNS-Verwaltung, WHOIS-Schutz und Transfersperre.' },
+  { title: 'Cloud-Speicher', to: paths.cloudStorage, icon: Cloud, description: 'Bis zu 10 TB Speicherplatz, erreichbar per Browser, App oder Samba – mit Synchronisation und Freigabelinks.' },
+  { title: 'Virtual Data Center', to: paths.virtualDataCenter, icon: Boxes, description: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.' },
 ];
 
 const claims: { title: string; icon: Icon; text: string }[] = [
@@ -114,7 +115,7 @@ function Hero() {
             Von der ersten Website bis zum eigenen virtuellen Rechenzentrum: Wir stellen Ihnen schnelle, sichere Infrastruktur bereit – mit NVMe-Speicher, DDoS-Schutz und einem Support, der Ihnen wirklich weiterhilft.
           </p>
           <div className="mt-8 flex flex-wrap items-center gap-3">
-            <ButtonLink to="/shop/kvm-server" size="lg">
+            <ButtonLink to={paths.shop.kvmServer} size="lg">
               Root Server konfigurieren <ArrowRight className="size-4" aria-hidden="true" />
             </ButtonLink>
             <a href="#leistungen" className="inline-flex h-12 items-center justify-center rounded-lg border border-white/30 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
@@ -229,7 +230,7 @@ function ManagedServer() {
           <p className="mt-4 text-lg text-slate-600">
             Keine Zeit für Updates, Monitoring und Konfiguration? Mit unserem Managed-Server-Service übernehmen unsere Techniker den Betrieb Ihres Servers, damit Sie sich auf Ihre Anwendungen konzentrieren können.
           </p>
-          <ButtonLink to="/faq" size="lg" className="mt-8">
+          <ButtonLink to={paths.faq} size="lg" className="mt-8">
             Mehr erfahren<span className="sr-only"> über Managed Server</span>
             <ArrowRight className="size-4" aria-hidden="true" />
           </ButtonLink>
@@ -261,8 +262,8 @@ function CallToAction() {
           <p className="mt-2 text-lg text-brand-100">Jetzt konfigurieren – mit 30 Tagen Geld-zurück-Garantie.</p>
         </div>
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to="/shop/kvm-server" variant="outline" size="lg">Root Server konfigurieren</ButtonLink>
-          <Link to="/register" className="inline-flex h-12 items-center justify-center rounded-lg border border-white/40 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
+          <ButtonLink to={paths.shop.kvmServer} variant="outline" size="lg">Root Server konfigurieren</ButtonLink>
+          <Link to={paths.register} className="inline-flex h-12 items-center justify-center rounded-lg border border-white/40 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
             Kundenkonto erstellen
           </Link>
         </div>

@@ -2,13 +2,14 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { cn } from '../../lib/cn.ts';
+import { paths } from '../../config/paths.ts';
 
 const company = __COMPANY__;
 
 const legalPages = [
-  { to: '/impressum', label: 'Impressum' },
-  { to: '/datenschutz', label: 'Datenschutzerklärung' },
-  { to: '/agb', label: 'AGB' },
+  { to: paths.imprint, label: 'Impressum' },
+  { to: paths.privacy, label: 'Datenschutzerklärung' },
+  { to: paths.terms, label: 'AGB' },
 ] as const;
 
 type LegalPath = (typeof legalPages)[number]['to'];
@@ -73,7 +74,7 @@ const mailLink = <a className={linkClass} href={`mailto:${company.email}`}>{comp
 
 export function ImpressumPage() {
   return (
-    <LegalLayout title="Impressum" current="/impressum" intro="Angaben gemäß § 5 Digitale-Dienste-Gesetz (DDG)">
+    <LegalLayout title="Impressum" current={paths.imprint} intro="Angaben gemäß § 5 Digitale-Dienste-Gesetz (DDG)">
       <PageMeta title="Impressum" description={`Impressum und Anbieterkennzeichnung der ${company.name} gemäß § 5 DDG.`} />
       <Section title="Anbieter">
         <CompanyAddress />
@@ -121,7 +122,7 @@ export function ImpressumPage() {
         </p>
       </Section>
       <p>
-        Informationen zur Verarbeitung Ihrer Daten finden Sie in unserer <Link className={linkClass} to="/datenschutz">Datenschutzerklärung</Link>, die Vertragsbedingungen in unseren <Link className={linkClass} to="/agb">Allgemeinen Geschäftsbedingungen</Link>.
+        Informationen zur Verarbeitung Ihrer Daten finden Sie in unserer <Link className={linkClass} to={paths.privacy}>Datenschutzerklärung</Link>, die Vertragsbedingungen in unseren <Link className={linkClass} to={paths.terms}>Allgemeinen Geschäftsbedingungen</Link>.
       </p>
     </LegalLayout>
   );
@@ -131,7 +132,7 @@ export function DatenschutzPage() {
   return (
     <LegalLayout
       title="Datenschutzerklärung"
-      current="/datenschutz"
+      current={paths.privacy}
       intro="Der Schutz Ihrer personenbezogenen Daten ist uns wichtig. Nachfolgend informieren wir Sie gemäß Art. 13 und 14 der Datenschutz-Grundverordnung (DSGVO) darüber, welche Daten wir verarbeiten, zu welchen Zwecken und welche Rechte Ihnen zustehen."
     >
       <PageMeta title="Datenschutzerklärung" description={`Informationen zur Verarbeitung personenbezogener Daten durch die ${company.name} gemäß DSGVO.`} />
@@ -223,7 +224,7 @@ export function DatenschutzPage() {
       </Section>
       <Section title="14. Änderungen dieser Datenschutzerklärung">
         <p>
-          Wir passen diese Datenschutzerklärung an, wenn sich unsere Datenverarbeitung oder die Rechtslage ändert. Es gilt die jeweils auf dieser Seite veröffentlichte Fassung. Angaben zum Anbieter finden Sie im <Link className={linkClass} to="/impressum">Impressum</Link>, die Vertragsbedingungen in unseren <Link className={linkClass} to="/agb">AGB</Link>.
+          Wir passen diese Datenschutzerklärung an, wenn sich unsere Datenverarbeitung oder die Rechtslage ändert. Es gilt die jeweils auf dieser Seite veröffentlichte Fassung. Angaben zum Anbieter finden Sie im <Link className={linkClass} to={paths.imprint}>Impressum</Link>, die Vertragsbedingungen in unseren <Link className={linkClass} to={paths.terms}>AGB</Link>.
         </p>
       </Section>
     </LegalLayout>
@@ -232,7 +233,7 @@ export function DatenschutzPage() {
 
 export function AgbPage() {
   return (
-    <LegalLayout title="Allgemeine Geschäftsbedingungen" current="/agb" intro={`Allgemeine Geschäftsbedingungen der ${company.name} für Hosting- und Serverdienstleistungen`}>
+    <LegalLayout title="Allgemeine Geschäftsbedingungen" current={paths.terms} intro={`Allgemeine Geschäftsbedingungen der ${company.name} für Hosting- und Serverdienstleistungen`}>
       <PageMeta title="AGB" description={`Allgemeine Geschäftsbedingungen der ${company.name} für Root Server, Webhosting, Cloud-Speicher, Virtual Data Center und Domains.`} />
       <Section title="§ 1 Geltungsbereich">
         <p>
@@ -284,13 +285,13 @@ export function AgbPage() {
         <p>(2) Bei leicht fahrlässiger Verletzung wesentlicher Vertragspflichten ist die Haftung auf den vertragstypischen, vorhersehbaren Schaden begrenzt. Im Übrigen ist die Haftung für leichte Fahrlässigkeit ausgeschlossen.</p>
       </Section>
       <Section title="§ 9 Datenschutz">
-        <p>Der Anbieter verarbeitet personenbezogene Daten des Kunden gemäß der <Link className={linkClass} to="/datenschutz">Datenschutzerklärung</Link>.</p>
+        <p>Der Anbieter verarbeitet personenbezogene Daten des Kunden gemäß der <Link className={linkClass} to={paths.privacy}>Datenschutzerklärung</Link>.</p>
       </Section>
       <Section title="§ 10 Schlussbestimmungen">
         <p>(1) Es gilt das Recht der Bundesrepublik Deutschland unter Ausschluss des UN-Kaufrechts. Gegenüber Verbrauchern gilt diese Rechtswahl nur, soweit dadurch nicht der Schutz durch zwingende Bestimmungen des Staates ihres gewöhnlichen Aufenthalts entzogen wird.</p>
         <p>(2) Ist der Kunde Kaufmann, juristische Person des öffentlichen Rechts oder öffentlich-rechtliches Sondervermögen, ist Gerichtsstand der Sitz des Anbieters.</p>
         <p>(3) Sollten einzelne Bestimmungen dieser AGB unwirksam sein, bleibt die Wirksamkeit der übrigen Bestimmungen unberührt.</p>
-        <p>Angaben zum Anbieter finden Sie im <Link className={linkClass} to="/impressum">Impressum</Link>.</p>
+        <p>Angaben zum Anbieter finden Sie im <Link className={linkClass} to={paths.imprint}>Impressum</Link>.</p>
       </Section>
     </LegalLayout>
   );

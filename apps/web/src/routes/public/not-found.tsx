@@ -2,6 +2,7 @@ import { House, LifeBuoy, SearchX, ServerCrash } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import { paths } from '../../config/paths.ts';
 
 const secondaryLink = 'inline-flex min-h-6 items-center font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900';
 
@@ -15,12 +16,12 @@ export function NotFoundPage() {
       <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700">Fehler 404</p>
       <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Oops! Diese Seite wurde nicht gefunden</h1>
       <p className="mt-4 text-lg text-slate-600">Die Seite, die Sie suchen, existiert nicht oder wurde verschoben. Prüfen Sie die Adresse oder kehren Sie zur Startseite zurück.</p>
-      <ButtonLink to="/" size="lg" className="mt-8">
+      <ButtonLink to={paths.home} size="lg" className="mt-8">
         <House className="size-5" aria-hidden="true" /> Zurück zur Startseite
       </ButtonLink>
       <p className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm">
-        <Link className={secondaryLink} to="/faq">Häufige Fragen</Link>
-        <Link className={secondaryLink} to="/status">Systemstatus</Link>
+        <Link className={secondaryLink} to={paths.faq}>Häufige Fragen</Link>
+        <Link className={secondaryLink} to={paths.status}>Systemstatus</Link>
       </p>
     </section>
   );
@@ -38,7 +39,7 @@ export function ErrorPage() {
         Ihre Anfrage konnte leider nicht verarbeitet werden. Bitte versuchen Sie es in einigen Minuten erneut. Besteht das Problem weiterhin, wenden Sie sich an unseren Support.
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <ButtonLink to="/" size="lg">
+        <ButtonLink to={paths.home} size="lg">
           <House className="size-5" aria-hidden="true" /> Zur Startseite
         </ButtonLink>
         <a href={`mailto:${__COMPANY__.email}`} className="inline-flex h-12 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-6 text-base font-medium text-slate-900 hover:bg-slate-50">
@@ -46,7 +47,7 @@ export function ErrorPage() {
         </a>
       </div>
       <p className="mt-6 text-sm">
-        <Link className={secondaryLink} to="/status">Aktuellen Systemstatus prüfen</Link>
+        <Link className={secondaryLink} to={paths.status}>Aktuellen Systemstatus prüfen</Link>
       </p>
     </section>
   );

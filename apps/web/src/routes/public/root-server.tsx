@@ -7,6 +7,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
+import { paths } from '../../config/paths.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -52,7 +53,7 @@ export function RootServerPage() {
               Stellen Sie sich Ihren Server genau so zusammen, wie Ihr Projekt es braucht: CPU, Arbeitsspeicher und NVMe-Speicher frei wählbar, DDoS-Schutz und 1 Gbit/s Netzwerkanbindung inklusive.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <ButtonLink to="/shop/root-server" size="lg">
+              <ButtonLink to={paths.shop.rootServer} size="lg">
                 Root Server konfigurieren <ArrowRight className="size-4" aria-hidden="true" />
               </ButtonLink>
               <a href="#zahlung" className="inline-flex h-12 items-center justify-center rounded-lg border border-white/30 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
@@ -152,7 +153,7 @@ export function RootServerPage() {
                 Bei Fragen zu Ihrem Server erreichen Sie unser Team jederzeit über das Ticket-System. Unsere Techniker kennen die Plattform und helfen Ihnen schnell und kompetent.
               </p>
               <div className="mt-8 flex flex-wrap gap-3">
-                <ButtonLink to="/faq" variant="outline" size="lg">
+                <ButtonLink to={paths.faq} variant="outline" size="lg">
                   <LifeBuoy className="size-4" aria-hidden="true" /> Häufige Fragen
                 </ButtonLink>
                 <a href={`mailto:${__COMPANY__.email}`} className="inline-flex h-12 items-center justify-center rounded-lg border border-white/30 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
@@ -193,7 +194,7 @@ export function RootServerPage() {
             <h2 id="rs-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Ihr Root Server ist nur wenige Klicks entfernt</h2>
             <p className="mt-2 text-lg text-brand-100">Mit 30 Tagen Geld-zurück-Garantie.</p>
           </div>
-          <ButtonLink to="/shop/root-server" variant="outline" size="lg">Jetzt konfigurieren</ButtonLink>
+          <ButtonLink to={paths.shop.rootServer} variant="outline" size="lg">Jetzt konfigurieren</ButtonLink>
         </div>
       </section>
     </>

@@ -3,6 +3,7 @@ import { ArrowRight, Boxes, Disc3, KeyRound, SlidersHorizontal } from 'lucide-re
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { paths } from '../../config/paths.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -34,7 +35,7 @@ export function VdcPage() {
               Ein fester Pool aus CPU, RAM und Speicher, den Sie frei auf beliebig viele virtuelle Maschinen aufteilen. Für Entwicklungsumgebungen, Testsysteme und komplexe Infrastrukturen.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <ButtonLink to="/shop/vdc-request" size="lg">
+              <ButtonLink to={paths.shop.vdcRequest} size="lg">
                 Angebot anfragen <ArrowRight className="size-4" aria-hidden="true" />
               </ButtonLink>
             </div>
@@ -90,7 +91,7 @@ export function VdcPage() {
             <h2 id="vdc-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Bereit für Ihr eigenes Rechenzentrum?</h2>
             <p className="mt-2 text-lg text-brand-100">Wir beraten Sie gern zu Größe und Aufbau.</p>
           </div>
-          <ButtonLink to="/shop/vdc-request" variant="outline" size="lg">Virtual Data Center anfragen</ButtonLink>
+          <ButtonLink to={paths.shop.vdcRequest} variant="outline" size="lg">Virtual Data Center anfragen</ButtonLink>
         </div>
       </section>
     </>

@@ -4,6 +4,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
+import { paths } from '../../config/paths.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -38,7 +39,7 @@ export function WebhostingPage() {
               Alles für Ihre Website an einem Ort: schneller NVMe-Speicher, PHP und MySQL, kostenloses SSL und Backups mit einem Klick. Sie kümmern sich um die Inhalte – wir um die Technik.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <ButtonLink to="/shop/webhosting" size="lg">
+              <ButtonLink to={paths.shop.webhosting} size="lg">
                 Webhosting bestellen <ArrowRight className="size-4" aria-hidden="true" />
               </ButtonLink>
               <a href="#funktionen" className="inline-flex h-12 items-center justify-center rounded-lg border border-white/30 px-6 text-base font-medium text-white transition-colors hover:bg-white/10">
@@ -73,7 +74,7 @@ export function WebhostingPage() {
             <p className="mt-4 text-lg text-slate-600">
               Beim Webhosting teilen sich mehrere Kunden einen sicher getrennten Server. Den Betrieb, die Updates und die Sicherheit übernehmen wir – der Zugriff auf das System ist deshalb eingeschränkt. Brauchen Sie volle Kontrolle, ist ein Root Server die richtige Wahl.
             </p>
-            <ButtonLink to="/root-server" variant="outline" size="lg" className="mt-8">Root Server ansehen</ButtonLink>
+            <ButtonLink to={paths.rootServer} variant="outline" size="lg" className="mt-8">Root Server ansehen</ButtonLink>
           </div>
           <Card className="p-6 sm:p-8">
             <h3 className="text-lg font-semibold text-slate-900">Perfekt geeignet für</h3>
@@ -97,7 +98,7 @@ export function WebhostingPage() {
             <h2 id="wh-cta-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Bringen Sie Ihre Website online</h2>
             <p className="mt-2 text-lg text-brand-100">Mit kostenlosem SSL-Zertifikat und 30 Tagen Geld-zurück-Garantie.</p>
           </div>
-          <ButtonLink to="/shop/webhosting" variant="outline" size="lg">Zum Webhosting-Shop</ButtonLink>
+          <ButtonLink to={paths.shop.webhosting} variant="outline" size="lg">Zum Webhosting-Shop</ButtonLink>
         </div>
       </section>
     </>

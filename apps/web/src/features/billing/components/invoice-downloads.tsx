@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { FileCode2, FileDown } from 'lucide-react';
 import { shopMessages } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
-import { DOWNLOAD_FAILED, downloadInvoiceFile, DownloadError, type InvoiceFormat } from '../download.ts';
+import { DOWNLOAD_FAILED, downloadInvoiceFile, DownloadError, type InvoiceFormat } from '../api/invoice-file.ts';
 
 /**
  * "PDF" and "E-Rechnung (XML)" buttons of one invoice. `label` names the invoice for screen readers

@@ -11,8 +11,11 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { useCreateServer, useCustomerOptions, useNodes } from '../api.ts';
-import { useDebouncedValue } from '../use-debounced-value.ts';
+import { useCreateServer } from '../api/admin-servers.ts';
+import { useCustomerOptions } from '../api/customer-options.ts';
+import { firstPage } from '../api/keys.ts';
+import { useNodes } from '../api/nodes.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 
 const defaults: Partial<CreateServerInput> = { cpuCores: 1, ramGb: 1, storageGb: 10, os: 'Debian 12', owner: undefined, nodeId: undefined, reason: '' };
 const freeText = (n: NodeRow) => `Frei: ${n.free.cpuCores} vCPU, ${n.free.ramGb} GB RAM, ${n.free.storageGb} GB Speicher`;
@@ -32,7 +35,7 @@ export function CreateServerDialog({ open, onOpenChange }: { open: boolean; onOp
 
   const [nodeQuery, setNodeQuery] = useState('');
   const nodeSearch = useDebouncedValue(nodeQuery);
-  const nodes = useNodes({ search: nodeSearch, limit: 20, offset: 0 });
+  const nodes = useNodes(firstPage(nodeSearch, 20));
   const [chosenNode, setChosenNode] = useState<NodeRow>();
 
   const [cpuCores, ramGb, storageGb] = form.watch(['cpuCores', 'ramGb', 'storageGb']);

@@ -17,7 +17,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { useAddIncidentUpdate, useCreateIncident, useDeleteIncident } from '../api.ts';
+import { useAddIncidentUpdate, useCreateIncident, useDeleteIncident } from '../api/status.ts';
 import { formatDateTime } from '../format.ts';
 import { IncidentStatusBadge, SeverityBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';

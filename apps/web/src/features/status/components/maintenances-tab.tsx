@@ -18,7 +18,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { Select, SelectField } from '../../../components/ui/select.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { useCreateMaintenance, useDeleteMaintenance, useUpdateMaintenance } from '../api.ts';
+import { useCreateMaintenance, useDeleteMaintenance, useUpdateMaintenance } from '../api/status.ts';
 import { formatRange, localInputToIso, toLocalInputValue } from '../format.ts';
 import { MaintenanceStatusBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';

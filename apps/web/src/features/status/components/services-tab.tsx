@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { useCreateService, useDeleteService, useUpdateService } from '../api.ts';
+import { useCreateService, useDeleteService, useUpdateService } from '../api/status.ts';
 import { ServiceStatusBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { iconDeleteClass, showError, options, FormCard, ListHeading, EmptyList } from './management-ui.tsx';

@@ -1,0 +1,74 @@
+import { serverDetailPath } from '@hp/contract';
+
+/**
+ * Every in-app path of the SPA, for links, navigation, redirects and the route definitions. Pages
+ * are named by what they show; the URLs are the spec's (hence `/dashboard/profil`, `/Changelog`).
+ * Functions take the id (or a route parameter such as ':serverId' when a route is declared).
+ * API URLs are not here: they live with their endpoint in features/<name>/api/.
+ */
+export const paths = {
+  home: '/',
+  rootServer: '/root-server',
+  webhosting: '/webhosting',
+  cloudStorage: '/cloud-speicher',
+  virtualDataCenter: '/virtual-data-center',
+  domain: '/domain',
+  imprint: '/impressum',
+  privacy: '/datenschutz',
+  terms: '/agb',
+  faq: '/faq',
+  status: '/status',
+  statusCreate: '/status-create',
+  changelog: '/changelog',
+  /** The spec's spelling, linked from the footer. */
+  changelogLegacy: '/Changelog',
+  changelogEntry: (id: string) => `/changelog/${id}`,
+  console: (serverId: string) => `/console/${serverId}`,
+
+  shop: {
+    rootServer: '/shop/root-server',
+    kvmServer: '/shop/kvm-server',
+    payment: '/shop/payment',
+    webhosting: '/shop/webhosting',
+    cloudStorage: '/shop/cloud-storage',
+    vdcRequest: '/shop/vdc-request',
+    upgradeKvmServer: (serverId: string) => `/upgrade/kvm-server/${serverId}`,
+  },
+
+  login: '/login',
+  register: '/register',
+  resetPassword: '/reset-password',
+  /** The spec's second name of the reset page (linked from the login page). */
+  passwordReset: '/password-reset',
+  verification: (userId: string) => `/user/verification/${userId}`,
+
+  notFound: '/notfound',
+  notFound404: '/404',
+  error: '/error',
+
+  dashboard: {
+    root: '/dashboard',
+    mfa: '/dashboard/mfa',
+    profile: '/dashboard/profil',
+    orders: '/dashboard/order',
+    order: (orderId: string) => `/dashboard/order/${orderId}`,
+    invoices: '/dashboard/invoices',
+    support: '/dashboard/support',
+    myTickets: '/dashboard/my-tickets',
+    webhostingDetails: '/dashboard/WebDetails',
+    /** A customer's server page: /dashboard/linux|windows|other/{id} by its OS (spec). */
+    server: serverDetailPath,
+    serverByFamily: (family: 'linux' | 'windows' | 'other', serverId: string) => `/dashboard/${family}/${serverId}`,
+    supportOverview: '/dashboard/support-overview',
+    customerOverview: '/dashboard/customer-overview',
+    customerDetails: (customerId: string) => `/dashboard/customer-details/${customerId}`,
+    staffServers: '/dashboard/servers',
+    staffServer: (serverId: string) => `/dashboard/servers/${serverId}`,
+    physicalServers: '/dashboard/physical-servers',
+    ipAddresses: '/dashboard/ipaddressmanagement',
+    statistics: '/dashboard/statistics',
+  },
+} as const;
+
+/** A path below /dashboard as the portal's own <Routes> declare it ('servers/:serverId'). */
+export const dashboardRoute = (path: string) => path.replace(/^\/dashboard\/?/, '');

@@ -1,0 +1,64 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { LoginInput, messages } from '@hp/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { PageMeta } from '../../../components/page-meta.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { loginRequest, MFA_TOKEN_KEY } from '../api/login.ts';
+import { setToken } from '../../../lib/session.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
+import { paths } from '../../../config/paths.ts';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const { register, handleSubmit, formState: { errors, isSubmitting } } = useSchemaForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const result = await loginRequest(values);
+      if ('token' in result) {
+        setToken(result.token);
+        navigate(paths.dashboard.root);
+      } else {
+        sessionStorage.setItem(MFA_TOKEN_KEY, result.mfaToken);
+        navigate(paths.dashboard.mfa);
+      }
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.code === 'EMAIL_NOT_VERIFIED' && typeof err.details?.userId === 'string') {
+        toast.info(err.message, { duration: 7000 });
+        navigate(paths.verification(err.details.userId));
+      } else if (err instanceof ApiRequestError && err.status !== 0) {
+        toast.error(err.code === 'INVALID_DATA' ? messages.invalidLogin : err.message, { duration: 7000 });
+      } else {
+        toast.error(messages.loginNetwork, { duration: 7000 });
+      }
+    }
+  });
+
+  return (
+    <>
+      <PageMeta title="Login" description="Melden Sie sich im Kundenportal an, um Ihre Server, Rechnungen und Tickets zu verwalten." />
+      <AuthCard
+        title="Login"
+        subtitle="Melden Sie sich mit Ihrem Benutzernamen an."
+        footer={<>Noch kein Konto? <Link className="font-medium text-brand-700 underline" to={paths.register}>Jetzt registrieren</Link></>}
+      >
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+            <fieldset disabled={!hydrated} className="space-y-4">
+          <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
+          <Field label="Passwort" type="password" autoComplete="current-password" {...register('password')} error={errors.password?.message} />
+          <div className="flex justify-end">
+            <Link to={paths.passwordReset} className="text-sm font-medium text-brand-700 underline">Passwort vergessen?</Link>
+          </div>
+          <Button type="submit" className="w-full" loading={isSubmitting}>Anmelden</Button>
+          </fieldset>
+          </form>
+      </AuthCard>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { filenameFromDisposition } from './invoice-file.ts';
+
+describe('filenameFromDisposition', () => {
+  it('reads the quoted file name the invoice download sends', () => {
+    expect(filenameFromDisposition('attachment; filename="Rechnung-RE-2026-000001.pdf"')).toBe('Rechnung-RE-2026-000001.pdf');
+  });
+
+  it('prefers the UTF-8 name (RFC 6266) over the plain one', () => {
+    expect(filenameFromDisposition(`attachment; filename="Gutschrift.xml"; filename*=UTF-8''Gutschrift-%C3%84nderung.xml`)).toBe('Gutschrift-Änderung.xml');
+  });
+
+  it('accepts an unquoted name and drops path parts', () => {
+    expect(filenameFromDisposition('attachment; filename=Rechnung-1.xml')).toBe('Rechnung-1.xml');
+    expect(filenameFromDisposition('attachment; filename="../../etc/passwd"')).toBe('passwd');
+  });
+
+  it('returns null without a usable name, so the caller falls back', () => {
+    expect(filenameFromDisposition(null)).toBeNull();
+    expect(filenameFromDisposition('attachment')).toBeNull();
+    expect(filenameFromDisposition('attachment; filename=".."')).toBeNull();
+  });
+});

@@ -1,0 +1,104 @@
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Cpu, HardDrive, MemoryStick, Network, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
+import { serverMessages, type ServerCard } from '@hp/contract';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { PageMeta } from '../../../components/page-meta.tsx';
+import { isTransitional, useServers } from '../api/servers.ts';
+import { PowerButton, usePowerRunner } from './power-button.tsx';
+import { ServerStatusBadge } from './status-badge.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { paths } from '../../../config/paths.ts';
+
+export default function MyServersPage() {
+  const servers = useServers();
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageMeta title="Meine Server" />
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold text-slate-900">Meine Server</h1>
+        <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+      </div>
+      {servers.isPending && <div className="mt-8"><Spinner label="Lade Server..." /></div>}
+      {servers.isError && (
+        <Alert tone="error" className="mt-8">
+          {servers.error.message} <button type="button" className="font-medium underline" onClick={() => servers.refetch()}>Erneut versuchen</button>
+        </Alert>
+      )}
+      {servers.data && servers.data.servers.length === 0 && (
+        <Card className="mt-8 flex flex-col items-center gap-3 p-10 text-center">
+          <ServerOff className="size-10 text-slate-400" aria-hidden="true" />
+          <h2 className="text-lg font-semibold text-slate-900">Keine Server gefunden</h2>
+          <p className="text-slate-600">Du hast aktuell noch keinen aktiven Server.</p>
+        </Card>
+      )}
+      {servers.data && servers.data.servers.length > 0 && (
+        <ul className="mt-8 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Server">
+          {servers.data.servers.map((server) => <ServerCardItem key={server.id} server={server} />)}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ServerCardItem({ server }: { server: ServerCard }) {
+  const power = usePowerRunner(server);
+  const inMaintenance = server.status === 'maintenance';
+  const busy = isTransitional(server.status) || power.pending || server.status === 'provisioning';
+  const running = server.status !== 'offline' && server.status !== 'failed';
+
+  return (
+    <li>
+      <Card className="flex h-full flex-col p-5">
+        <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
+          <div className="min-w-0">
+            <h2 className="text-lg font-semibold text-slate-900">{server.name}</h2>
+            <p className="text-sm text-slate-600">{server.os} · ID {String(server.vmid).padStart(3, '0')}{server.access === 'shared' ? ' · geteilt' : ''}</p>
+          </div>
+          <ServerStatusBadge status={server.status} />
+        </div>
+        <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+          <Spec icon={Cpu} label="CPU" value={`${server.specs.cpu} Kerne`} />
+          <Spec icon={MemoryStick} label="RAM" value={`${server.specs.ram} GB`} />
+          <Spec icon={Network} label="IP" value={server.ip ?? '–'} />
+          <Spec icon={HardDrive} label="Speicher" value={`${server.specs.storage} GB`} />
+        </dl>
+        <div className="mt-5 flex flex-wrap gap-2 pt-1">
+          {inMaintenance ? (
+            <span
+              role="link"
+              aria-disabled="true"
+              tabIndex={0}
+              onClick={() => toast.error(serverMessages.maintenanceManage, { duration: 7000 })}
+              onKeyDown={(e) => e.key === 'Enter' && toast.error(serverMessages.maintenanceManage, { duration: 7000 })}
+              className={cn(buttonClass('secondary', 'sm'), 'cursor-not-allowed opacity-50')}
+            >
+              <Settings2 className="size-4" aria-hidden="true" /> Verwalten
+            </span>
+          ) : (
+            <Link to={paths.dashboard.server(server.os, server.id)} className={buttonClass('secondary', 'sm')} aria-label={`${server.name} verwalten`}>
+              <Settings2 className="size-4" aria-hidden="true" /> Verwalten
+            </Link>
+          )}
+          <PowerButton server={server} running={running} disabled={busy} runningVariant="outline" run={power.run} />
+          <Button size="sm" variant="outline" disabled={busy} onClick={() => void power.run('restart').catch(() => {})}>
+            <RotateCcw className="size-4" aria-hidden="true" /> Neustart
+          </Button>
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function Spec({ icon: Icon, label, value }: { icon: typeof Cpu; label: string; value: string }) {
+  return (
+    <div className="flex items-start gap-2">
+      <Icon className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden="true" />
+      <div className="min-w-0">
+        <dt className="text-xs text-slate-600">{label}</dt>
+        <dd className="break-words font-medium text-slate-900">{value}</dd>
+      </div>
+    </div>
+  );
+}

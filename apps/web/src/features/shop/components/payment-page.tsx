@@ -1,0 +1,153 @@
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, Server, XCircle } from 'lucide-react';
+import { formatDayMonthYear, formatEuro, orderStatusLabels, shopMessages, type PaymentResult } from '@hp/contract';
+import { PageMeta } from '../../../components/page-meta.tsx';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { usePaymentResult, type PaymentLookup } from '../api/payment-result.ts';
+import { cn } from '../../../lib/cn.ts';
+import { paths } from '../../../config/paths.ts';
+
+const MISSING_PARAMS = 'Es wurde keine Zahlung angegeben. Bitte öffnen Sie diese Seite über den Link des Zahlungsanbieters oder prüfen Sie Ihre Bestellungen im Kundenbereich.';
+
+function lookupFrom(params: URLSearchParams): PaymentLookup | null {
+  const sessionId = params.get('session_id');
+  if (sessionId) return { sessionId };
+  const orderId = params.get('order');
+  if (orderId) return { orderId };
+  return null;
+}
+
+/**
+ * /shop/payment (public spec §2.16): the server asks the payment provider and starts fulfilment; this
+ * page only shows the answer and stores nothing. An open payment is re-checked every 2 s for ~30 s.
+ */
+export default function PaymentResultPage() {
+  const [params] = useSearchParams();
+  const lookup = lookupFrom(params);
+  const result = usePaymentResult(lookup);
+  const data = result.data;
+
+  let body: ReactNode;
+  if (!lookup) body = <FailureView message={MISSING_PARAMS} />;
+  else if (result.isError) body = <FailureView message={result.error.message} />;
+  else if (!data || result.polling) body = <Checking />;
+  else if (data.paymentStatus === 'paid') body = <SuccessView result={data} />;
+  else if (data.paymentStatus === 'failed') body = <FailureView result={data} />;
+  else body = <OpenView result={data} onCheck={() => result.refetch()} checking={result.isFetching} />;
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6 sm:py-16">
+      {body}
+    </div>
+  );
+}
+
+function Checking() {
+  return (
+    <Card className="flex flex-col items-center gap-4 p-10 text-center" role="status">
+      <PageMeta title="Zahlung wird geprüft" />
+      <span className="size-10 animate-spin rounded-full border-4 border-brand-600 border-t-transparent" aria-hidden="true" />
+      <h1 className="text-2xl font-bold text-slate-900">Zahlung wird geprüft …</h1>
+      <p className="text-slate-600">Wir fragen den Status Ihrer Zahlung beim Zahlungsanbieter ab. Das dauert nur einen Moment.</p>
+    </Card>
+  );
+}
+
+function SuccessView({ result }: { result: PaymentResult }) {
+  return (
+    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Server wird jetzt eingerichtet; Sie finden ihn gleich in Ihrem Kundenbereich.' : 'Vielen Dank. Die Änderungen an Ihrem Server werden jetzt übernommen.'}>
+      <Facts result={result} />
+      <div className="mt-6 flex flex-wrap gap-2">
+        {(result.kind === 'new' || result.serverId) && (
+          <Link to={paths.dashboard.root} className={buttonClass('primary')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>
+        )}
+        <Link to={paths.dashboard.invoices} className={buttonClass('outline')}><FileText className="size-4" aria-hidden="true" /> Rechnungen</Link>
+        <Link to={paths.dashboard.orders} className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
+      </div>
+      <HomeLink />
+    </ResultCard>
+  );
+}
+
+function FailureView({ result, message }: { result?: PaymentResult; message?: string }) {
+  return (
+    <ResultCard tone="error" title={shopMessages.paymentFailed} lead={message ?? 'Ihre Zahlung wurde nicht abgeschlossen oder abgelehnt. Es wurde nichts berechnet. Sie können es erneut versuchen oder sich an unseren Support wenden.'}>
+      {result && <Facts result={result} />}
+      <div className="mt-6 flex flex-wrap gap-2">
+        <Button onClick={() => window.location.reload()}><RotateCcw className="size-4" aria-hidden="true" /> Erneut versuchen</Button>
+        <Link to={paths.dashboard.support} className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
+        <Link to={paths.shop.kvmServer} className={buttonClass('outline')}>Neu konfigurieren</Link>
+      </div>
+      <HomeLink />
+    </ResultCard>
+  );
+}
+
+function OpenView({ result, onCheck, checking }: { result: PaymentResult; onCheck: () => void; checking: boolean }) {
+  return (
+    <ResultCard tone="pending" title="Zahlung noch nicht bestätigt" lead="Der Zahlungsanbieter hat Ihre Zahlung noch nicht bestätigt. Das kann einen Moment dauern. Sobald die Zahlung eingeht, wird Ihre Bestellung automatisch ausgeführt.">
+      <Facts result={result} />
+      <div className="mt-6 flex flex-wrap gap-2">
+        <Button onClick={onCheck} loading={checking}><RotateCcw className="size-4" aria-hidden="true" /> Erneut prüfen</Button>
+        <Link to={paths.dashboard.orders} className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
+        <Link to={paths.dashboard.support} className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
+      </div>
+      <HomeLink />
+    </ResultCard>
+  );
+}
+
+const tones = {
+  success: { icon: CheckCircle2, ring: 'bg-green-50 text-green-700' },
+  error: { icon: XCircle, ring: 'bg-red-50 text-red-700' },
+  pending: { icon: Clock, ring: 'bg-amber-50 text-amber-700' },
+} as const;
+
+function ResultCard({ tone, title, lead, children }: { tone: keyof typeof tones; title: string; lead: string; children: ReactNode }) {
+  const { icon: Icon, ring } = tones[tone];
+  return (
+    <Card className="p-6 sm:p-10">
+      <PageMeta title={title} />
+      <div className="flex flex-col items-center text-center">
+        <span className={cn('inline-flex size-16 items-center justify-center rounded-full', ring)}>
+          <Icon className="size-9" aria-hidden="true" />
+        </span>
+        <h1 className="mt-4 text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
+        <p className={cn('mt-3', tone === 'error' ? 'text-slate-700' : 'text-slate-600')} role={tone === 'error' ? 'alert' : undefined}>{lead}</p>
+      </div>
+      <div className="mt-6">{children}</div>
+    </Card>
+  );
+}
+
+function Facts({ result }: { result: PaymentResult }) {
+  const rows: [string, string][] = [
+    ['Betrag', formatEuro(result.amountCents)],
+    ['Bestellnummer', result.orderNumber],
+    ['Datum', formatDayMonthYear(result.date)],
+    ['Status', orderStatusLabels[result.orderStatus]],
+    ['Produkt', result.product],
+  ];
+  return (
+    <dl className="divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm">
+      {rows.map(([label, value]) => (
+        <div key={label} className="flex justify-between gap-4 px-4 py-2.5">
+          <dt className="text-slate-600">{label}</dt>
+          <dd className="text-right font-medium text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function HomeLink() {
+  return (
+    <p className="mt-6 text-center text-sm">
+      <Link to={paths.home} className="inline-flex items-center gap-1.5 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+        <House className="size-4" aria-hidden="true" /> Zur Startseite
+      </Link>
+    </p>
+  );
+}
