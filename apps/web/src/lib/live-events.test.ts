@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { createSseParser, startLiveEvents, type SseMessage } from './live-events.ts';
-import { getToken, setToken } from '../features/auth/session.ts';
+import { getToken, setToken } from './session.ts';
 
 const SERVER = '3f0c8a52-9a3e-4c55-8a55-2d7d8d1e0a11';
 const OTHER = 'b5a1f0a8-13a7-4b0f-9d43-0f7f7d7e6c22';
@@ -105,7 +105,7 @@ describe('live events in the query cache', () => {
   it('refreshes an expired access token like api() and connects with the new one', async () => {
     setToken('expired');
     const server = fakeEventServer();
-    // The refresh goes through api.ts, which uses the global fetch.
+    // The refresh goes through lib/session.ts, which uses the global fetch.
     vi.stubGlobal('fetch', server.fetch);
     stop = startLiveEvents(client, { minRetryMs: 10 });
     await until(() => server.connections.length === 1);

@@ -1,7 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { LiveEvent } from '@hp/contract';
-import { refreshAccessToken } from './api.ts';
-import { clearToken, getToken } from '../features/auth/session.ts';
+import { clearToken, getToken, refreshAccessToken } from './session.ts';
 
 /**
  * The tab's one live-event stream (GET /api/events, docs/decisions/011). EventSource cannot send the
