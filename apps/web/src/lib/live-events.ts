@@ -144,7 +144,7 @@ export function connectLiveEvents(opts: LiveEventsOptions): () => void {
   return () => stopped.abort();
 }
 
-/** The cached queries an event makes stale (features/servers/api.ts and the staff pages). */
+/** The cached queries an event makes stale (features/servers/api/servers.ts and the staff pages). */
 export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: boolean }[] {
   const id = event.serverId;
   const keys: { queryKey: QueryKey; exact: boolean }[] = [
