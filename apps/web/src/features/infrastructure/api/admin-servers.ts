@@ -4,8 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
 import { infrastructureKeys, listSearch, useInfrastructureMutation } from './keys.ts';
 
-/** While a server is being set up the list refreshes itself, so its status changes without a reload. */
-export const PROVISIONING_REFRESH_MS = 3000;
+/**
+ * Status changes arrive as live events (lib/live-events.ts); while a server is being set up the list
+ * also refreshes itself this often, in case the event stream is broken.
+ */
+export const PROVISIONING_REFRESH_MS = 30_000;
 
 // GET /api/admin/servers — every customer's servers, paged on the server.
 export const getAdminServers = (request: ListRequest, signal?: AbortSignal) => api<AdminServerPage>(`/admin/servers?${listSearch(request)}`, { signal });
@@ -24,13 +27,14 @@ export const useCreateServer = () => useInfrastructureMutation(createServer);
 
 const settled = new Set(['online', 'offline', 'failed', 'maintenance']);
 
-// GET /api/admin/servers/:id — staff view of one server; refreshes itself while an operation runs.
+// GET /api/admin/servers/:id — staff view of one server; changes arrive as live events, the 30-s poll
+// while an operation runs only covers a broken stream.
 export const getAdminServer = (id: string, signal?: AbortSignal) => api<AdminServerDetail>(`/admin/servers/${encodeURIComponent(id)}`, { signal });
 export const adminServerQueryOptions = (id: string) =>
   queryOptions({
     queryKey: infrastructureKeys.server(id),
     queryFn: ({ signal }) => getAdminServer(id, signal),
-    refetchInterval: (query) => (query.state.data && !settled.has(query.state.data.status) ? 2000 : false),
+    refetchInterval: (query) => (query.state.data && !settled.has(query.state.data.status) ? 30_000 : false),
   });
 export const useAdminServer = (id: string) => useQuery(adminServerQueryOptions(id));
 
