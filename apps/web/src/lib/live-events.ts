@@ -144,8 +144,20 @@ export function connectLiveEvents(opts: LiveEventsOptions): () => void {
   return () => stopped.abort();
 }
 
-/** The cached queries an event makes stale (features/servers/api/servers.ts and the staff pages). */
+/**
+ * The cached queries an event makes stale (features/servers/api/servers.ts, features/support/api/ and the
+ * staff pages).
+ */
 export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: boolean }[] {
+  if (event.type === 'ticket.changed') {
+    return [
+      { queryKey: ['tickets'], exact: true },
+      { queryKey: ['tickets', event.ticketId], exact: false },
+      { queryKey: ['staff-tickets', 'list'], exact: false },
+      { queryKey: ['staff-tickets', event.ticketId], exact: false },
+    ];
+  }
+  if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', event.ticketId], exact: false }];
   const id = event.serverId;
   const keys: { queryKey: QueryKey; exact: boolean }[] = [
     { queryKey: ['servers', id], exact: true },
@@ -180,6 +192,8 @@ export function startLiveEvents(client: QueryClient, opts: Partial<LiveEventsOpt
       void client.invalidateQueries({ queryKey: ['servers'] });
       void client.invalidateQueries({ queryKey: ['infrastructure', 'server'] });
       void client.invalidateQueries({ queryKey: ['infrastructure', 'servers'] });
+      void client.invalidateQueries({ queryKey: ['tickets'] });
+      void client.invalidateQueries({ queryKey: ['staff-tickets'] });
       return;
     }
     for (const key of keys) void client.invalidateQueries(key);
