@@ -112,15 +112,16 @@ export function ChatComposer({ label, placeholder, onSend, disabled, submitLabel
           placeholder={placeholder}
           disabled={disabled}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={[error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ')}
           className={cn(inputClass, 'field-sizing-content max-h-32 min-h-11 resize-none overflow-y-auto', tone === 'note' && 'border-amber-400 bg-amber-50')}
           onKeyDown={onKeyDown}
           {...form.register('body')}
         />
-        <Button type="submit" variant={tone === 'note' ? 'outline' : 'primary'} loading={form.formState.isSubmitting} disabled={disabled || !body.trim()} aria-label={submitLabel}>
+        <Button type="submit" className="shrink-0 whitespace-nowrap" variant={tone === 'note' ? 'outline' : 'primary'} loading={form.formState.isSubmitting} disabled={disabled || !body.trim()} aria-label={submitLabel}>
           <Send className="size-4" aria-hidden="true" /><span className="max-sm:sr-only">{submitLabel}</span>
         </Button>
       </div>
+      <p id={`${id}-hint`} className="text-xs text-slate-600">Enter sendet, Umschalt+Enter beginnt eine neue Zeile.</p>
       {error && <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700">{error}</p>}
     </form>
   );

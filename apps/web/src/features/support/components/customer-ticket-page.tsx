@@ -67,7 +67,7 @@ export default function CustomerTicketPage() {
         <ChatMessages query={messages} viewer="customer" />
         {closed
           ? <Alert tone="info">Dieses Ticket ist geschlossen.</Alert>
-          : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben … (Enter sendet, Umschalt+Enter für eine neue Zeile)" onSend={onSend} />}
+          : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben …" onSend={onSend} />}
       </section>
     </div>
   );

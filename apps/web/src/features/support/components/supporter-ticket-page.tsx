@@ -107,7 +107,7 @@ export default function SupporterTicketPage() {
         </Card>
         <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
           <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} />
-          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben … (Enter sendet)" onSend={answer} />}
+          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} />}
           <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} submitLabel="Notiz speichern" tone="note" />
         </section>
       </div>
