@@ -154,6 +154,10 @@ export const StaffTicketDetail = Ticket.extend({
     email: z.string(),
     servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
   }),
-  affectedServer: z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable(), node: z.string() }).nullable(),
+  affectedServer: z.object({
+    id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable(), node: z.string(),
+    /** The last five operations on the server (power, backup, reinstall …), newest first. */
+    recentTasks: z.array(z.object({ id: z.string(), kind: z.string(), status: z.enum(['running', 'ok', 'failed']), startedAt: z.string() })),
+  }).nullable(),
 });
 export type StaffTicketDetail = z.infer<typeof StaffTicketDetail>;

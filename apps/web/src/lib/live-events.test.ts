@@ -130,15 +130,21 @@ describe('ticket events', () => {
   it('a ticket change refreshes the customer list, that ticket and its chat, and the staff lists and view', () => {
     expect(keys({ type: 'ticket.changed', ticketId: TICKET })).toEqual([
       JSON.stringify({ queryKey: ['tickets'], exact: true }),
-      JSON.stringify({ queryKey: ['tickets', TICKET], exact: false }),
+      JSON.stringify({ queryKey: ['tickets', 'ticket', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['tickets', 'messages', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['staff-tickets', 'list'], exact: false }),
-      JSON.stringify({ queryKey: ['staff-tickets', TICKET], exact: false }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'ticket', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'messages', TICKET], exact: true }),
     ]);
   });
 
-  it('an internal note refreshes the staff view of the ticket only, no customer query', () => {
+  it('a server change refreshes open staff ticket views (customer servers, affected server)', () => {
+    expect(keys({ type: 'server.changed', serverId: SERVER })).toContain(JSON.stringify({ queryKey: ['staff-tickets', 'ticket'], exact: false }));
+  });
+
+  it('an internal note refreshes the staff chat of the ticket only, no customer query', () => {
     const stale = staleQueriesFor({ type: 'ticket.noted', ticketId: TICKET });
-    expect(stale).toEqual([{ queryKey: ['staff-tickets', TICKET], exact: false }]);
+    expect(stale).toEqual([{ queryKey: ['staff-tickets', 'messages', TICKET], exact: true }]);
     expect(stale.some((k) => k.queryKey[0] === 'tickets')).toBe(false);
   });
 });

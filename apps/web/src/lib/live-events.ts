@@ -152,17 +152,21 @@ export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: 
   if (event.type === 'ticket.changed') {
     return [
       { queryKey: ['tickets'], exact: true },
-      { queryKey: ['tickets', event.ticketId], exact: false },
+      { queryKey: ['tickets', 'ticket', event.ticketId], exact: true },
+      { queryKey: ['tickets', 'messages', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'list'], exact: false },
-      { queryKey: ['staff-tickets', event.ticketId], exact: false },
+      { queryKey: ['staff-tickets', 'ticket', event.ticketId], exact: true },
+      { queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true },
     ];
   }
-  if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', event.ticketId], exact: false }];
+  if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true }];
   const id = event.serverId;
   const keys: { queryKey: QueryKey; exact: boolean }[] = [
     { queryKey: ['servers', id], exact: true },
     { queryKey: ['servers', id, 'status'], exact: true },
     { queryKey: ['infrastructure', 'server', id], exact: true },
+    // An open staff ticket view shows the customer's servers with status and the affected server's tasks.
+    { queryKey: ['staff-tickets', 'ticket'], exact: false },
   ];
   if (event.type === 'server.changed') {
     keys.push({ queryKey: ['servers'], exact: true }, { queryKey: ['infrastructure', 'servers'], exact: false });

@@ -1,7 +1,7 @@
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ticketMessages as msg, type StaffTicketDetail, type StaffTicketPage, type Ticket, type TicketMessagePage } from '@hp/contract';
-import { createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
+import { createTestContext, createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
 import { seedServer } from '../../../test/servers.ts';
 import { jobs, ticketMessages, tickets } from '../../db/schema/index.ts';
 
@@ -156,7 +156,10 @@ describeEachDatabase('support tickets', (ctx) => {
     const detail = res.json<StaffTicketDetail>();
     expect(detail.customer).toMatchObject({ customerNumber: customer.user.customerNumber, name: customer.username, email: customer.email });
     expect(detail.customer.servers).toEqual([expect.objectContaining({ id: server.id, status: 'online' })]);
-    expect(detail.affectedServer).toMatchObject({ id: server.id, node: node.name, ip: expect.stringMatching(/^10\./) });
+    expect(detail.affectedServer).toMatchObject({ id: server.id, node: node.name, ip: expect.stringMatching(/^10\./), recentTasks: [] });
+    await ctx().app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: customer.auth, payload: { action: 'stop' } });
+    const after = (await ctx().app.inject({ method: 'GET', url: `/api/staff/tickets/${ticket.id}`, headers: employee.auth })).json<StaffTicketDetail>();
+    expect(after.affectedServer!.recentTasks).toEqual([expect.objectContaining({ kind: 'stop' })]);
   });
 
   it('lets exactly one of 10 parallel take-overs win; the others get 409 with the spec text', async () => {
@@ -291,6 +294,41 @@ describeEachDatabase('support tickets', (ctx) => {
       expect(other.raw).not.toContain(ticket.id);
     } finally {
       await Promise.all([own.close(), other.close(), staff.close()]);
+    }
+  });
+});
+
+// Several API instances behind a load balancer: a staff answer written through instance A reaches the
+// customer's chat connected to instance B (PostgreSQL NOTIFY, decision 011).
+describe.skipIf(!process.env.TEST_DATABASE_URL)('ticket live events across API instances [postgres]', () => {
+  let a: TestContext & { close: () => Promise<void> };
+  let b: TestContext & { close: () => Promise<void> };
+  let baseUrlB = '';
+  beforeAll(async () => {
+    a = await createTestContext('postgres');
+    const url = a.database.listenVia.kind === 'postgres' ? a.database.listenVia.url : '';
+    b = await createTestContext('postgres', { databaseUrl: url });
+    baseUrlB = await b.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a staff answer through instance A reaches the customer on instance B within 1 s; a note does not', async () => {
+    const customer = await createUser(a);
+    const staff = await createUser(a, { role: 'employee' });
+    const ticket = await openTicketAs(a, customer);
+    const stream = await openStream(baseUrlB, customer.token);
+    try {
+      await a.app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: staff.auth, payload: { body: 'intern', internal: true } });
+      const started = Date.now();
+      await a.app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: staff.auth, payload: { body: 'Antwort' } });
+      expect(await stream.waitFor((r) => r.includes('event: ticket.changed') && r.includes(ticket.id), 1000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(stream.raw).not.toContain('ticket.noted');
+    } finally {
+      await stream.close();
     }
   });
 });

@@ -16,7 +16,7 @@ import {
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { ipAddresses, nodes, servers, ticketMessages, tickets, users } from '../../db/schema/index.ts';
+import { ipAddresses, nodes, servers, serverTasks, ticketMessages, tickets, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
@@ -228,6 +228,10 @@ export async function getStaffTicket({ db }: TicketDeps, staff: Actor, id: strin
     .where(row.ticket.serverId ? or(eq(servers.ownerId, row.customer.id), eq(servers.id, row.ticket.serverId)) : eq(servers.ownerId, row.customer.id))
     .orderBy(asc(servers.vmid));
   const affected = ownServers.find((s) => s.id === row.ticket.serverId);
+  const recentTasks = affected
+    ? await db.select({ id: serverTasks.id, kind: serverTasks.kind, status: serverTasks.status, startedAt: serverTasks.startedAt })
+      .from(serverTasks).where(eq(serverTasks.serverId, affected.id)).orderBy(desc(serverTasks.startedAt)).limit(5)
+    : [];
   const t = row.ticket;
   return {
     id: t.id, title: t.title, description: t.description, type: t.type, status: t.status,
@@ -243,7 +247,12 @@ export async function getStaffTicket({ db }: TicketDeps, staff: Actor, id: strin
       email: row.customer.email,
       servers: ownServers.filter((s) => !s.deletedAt).map((s) => ({ id: s.id, name: s.name, status: s.status, ip: s.ip })),
     },
-    affectedServer: affected ? { id: affected.id, name: affected.name, status: affected.status, ip: affected.ip, node: affected.node } : null,
+    affectedServer: affected
+      ? {
+        id: affected.id, name: affected.name, status: affected.status, ip: affected.ip, node: affected.node,
+        recentTasks: recentTasks.map((t) => ({ id: t.id, kind: t.kind, status: t.status, startedAt: t.startedAt.toISOString() })),
+      }
+      : null,
   };
 }
 

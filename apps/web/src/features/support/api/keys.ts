@@ -4,15 +4,16 @@ import type { ListRequest } from '../../../components/list-page/list-page.tsx';
 /** Query keys of the support desk; lib/live-events.ts invalidates them on `ticket.changed` / `ticket.noted`. */
 export const ticketKeys = {
   list: ['tickets'] as const,
-  ticket: (id: string) => ['tickets', id] as const,
-  messages: (id: string) => ['tickets', id, 'messages'] as const,
+  ticket: (id: string) => ['tickets', 'ticket', id] as const,
+  messages: (id: string) => ['tickets', 'messages', id] as const,
   ownServers: ['tickets', 'own-servers'] as const,
 };
+/** The staff view of a ticket also shows the customer's servers, so server events refresh open views. */
 export const staffTicketKeys = {
   all: ['staff-tickets'] as const,
   list: (scope: 'unassigned' | 'mine', request: ListRequest) => ['staff-tickets', 'list', scope, request] as const,
-  ticket: (id: string) => ['staff-tickets', id] as const,
-  messages: (id: string) => ['staff-tickets', id, 'messages'] as const,
+  ticket: (id: string) => ['staff-tickets', 'ticket', id] as const,
+  messages: (id: string) => ['staff-tickets', 'messages', id] as const,
 };
 
 /** The query string of a list request: page, pageSize, q, sort and the set filters. */

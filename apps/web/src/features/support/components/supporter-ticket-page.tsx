@@ -12,6 +12,13 @@ import { useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffT
 import { ChatComposer, ChatMessages } from './chat.tsx';
 import { formatDateTime, formatWaiting, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
 
+// Same words as the staff server page (features/infrastructure); features do not share code.
+const taskLabels: Record<string, string> = {
+  create: 'Einrichtung', start: 'Start', stop: 'Stopp', reboot: 'Neustart', reinstall: 'Neuinstallation', backup: 'Backup',
+  restore: 'Wiederherstellung', install: 'Software-Installation', uninstall: 'Software-Entfernung', resize: 'Ressourcen geändert',
+};
+const taskStatusLabels = { running: 'Läuft', ok: 'Erfolgreich', failed: 'Fehlgeschlagen' } as const;
+
 const conflictOr = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status === 409 ? err.message : fallback);
 
 /** Spec "Supporter ticket view": the chat, status, take-over, close, internal notes and the customer. */
@@ -138,6 +145,19 @@ function CustomerPanel({ ticket }: { ticket: StaffTicketDetail }) {
             <dt className="text-slate-600">IP</dt><dd className="font-mono">{server.ip ?? '–'}</dd>
             <dt className="text-slate-600">Cluster</dt><dd>{server.node}</dd>
           </dl>
+          <h3 className="mt-3 text-sm font-semibold text-slate-900">Letzte Vorgänge</h3>
+          {server.recentTasks.length === 0
+            ? <p className="mt-1 text-sm text-slate-600">Keine Vorgänge.</p>
+            : (
+              <ul className="mt-1 flex flex-col gap-1 text-sm" aria-label="Letzte Vorgänge">
+                {server.recentTasks.map((task) => (
+                  <li key={task.id} className="flex flex-wrap justify-between gap-x-2">
+                    <span>{taskLabels[task.kind] ?? task.kind} · <time dateTime={task.startedAt} className="text-slate-600">{formatDateTime(task.startedAt)}</time></span>
+                    <span className={task.status === 'failed' ? 'text-red-700' : task.status === 'running' ? 'text-amber-800' : 'text-emerald-800'}>{taskStatusLabels[task.status]}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
         </Card>
       )}
       <Card className="p-4">
