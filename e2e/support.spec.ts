@@ -172,3 +172,24 @@ test('two staff members take over the same ticket at once: one wins, the other g
     await b.context.close();
   }
 });
+
+test('staff switch ticket mails off and on again in their profile', async ({ browser }) => {
+  const { context, page } = await signedIn(browser, 'owner');
+  try {
+    await page.goto('/dashboard/profil');
+    const card = page.getByRole('heading', { name: 'Ticket-Benachrichtigungen' }).locator('..');
+    const box = card.getByRole('checkbox', { name: /E-Mails über neue Tickets/ });
+    await expect(box).toBeChecked();
+    await box.uncheck();
+    await card.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText(m.mailSettingSaved)).toBeVisible();
+    await page.reload();
+    await expect(box).not.toBeChecked();
+    await checkScreens(page, 'staff-profile');
+    await box.check();
+    await card.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText(m.mailSettingSaved)).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});

@@ -35,6 +35,8 @@ export const ticketMessages = {
   createFailed: 'Das Ticket konnte nicht erstellt werden.',
   sendFailed: 'Die Nachricht konnte nicht gesendet werden.',
   noteSaved: 'Interne Notiz gespeichert.',
+  mailSettingSaved: 'Benachrichtigungen gespeichert.',
+  mailSettingFailed: 'Die Einstellung konnte nicht gespeichert werden.',
 } as const;
 const m = ticketMessages;
 
@@ -161,3 +163,7 @@ export const StaffTicketDetail = Ticket.extend({
   }).nullable(),
 });
 export type StaffTicketDetail = z.infer<typeof StaffTicketDetail>;
+
+/** Staff: mails about new tickets and customer replies (on by default; each staff member may switch them off). */
+export const TicketMailSetting = z.strictObject({ enabled: z.boolean({ error: messages.invalidInput }) }, { error: messages.invalidInput });
+export type TicketMailSetting = z.infer<typeof TicketMailSetting>;

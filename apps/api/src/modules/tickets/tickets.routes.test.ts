@@ -252,6 +252,22 @@ describeEachDatabase('support tickets', (ctx) => {
     expect(newMails.map((m) => m.to)).toEqual([supporter.email]);
   });
 
+  it('sends no ticket mails to a staff member who switched them off, as assignee or as one of all staff', async () => {
+    const quiet = await createUser(ctx(), { role: 'employee' });
+    const off = await ctx().app.inject({ method: 'PUT', url: '/api/staff/ticket-mails', headers: quiet.auth, payload: { enabled: false } });
+    expect(off.json()).toEqual({ enabled: false });
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/staff/ticket-mails', headers: quiet.auth })).json()).toEqual({ enabled: false });
+    const customer = await createUser(ctx());
+    const ticket = await openTicketAs(ctx(), customer);
+    await ctx().app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/assign`, headers: quiet.auth });
+    await ctx().app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/messages`, headers: customer.auth, payload: { body: 'Hallo?' } });
+    await ctx().app.jobs.drain();
+    expect(ctx().mail.sent.filter((m) => m.to === quiet.email)).toEqual([]);
+    expect(ctx().mail.sent.some((m) => m.to === employee.email && m.text.includes(`/supporter/${ticket.id}`))).toBe(true);
+    const customerSetting = await ctx().app.inject({ method: 'PUT', url: '/api/staff/ticket-mails', headers: customer.auth, payload: { enabled: false } });
+    expect(customerSetting.statusCode).toBe(403);
+  });
+
   it('pages a chat of 2,000 messages newest first with a cursor', async () => {
     const ticket = await openTicketAs(ctx(), alice);
     const rows = Array.from({ length: 2000 }, (_, i) => ({ ticketId: ticket.id, authorId: alice.user.id, fromStaff: false, body: `Nachricht ${i}` }));

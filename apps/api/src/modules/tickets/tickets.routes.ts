@@ -10,6 +10,7 @@ import {
   Ticket,
   TicketIdParams,
   TicketList,
+  TicketMailSetting,
   TicketMessage,
   TicketMessagePage,
   TicketMessagesQuery,
@@ -22,12 +23,14 @@ import {
   findStaffTickets,
   getOwnTicket,
   getStaffTicket,
+  getTicketMailSetting,
   listOwnTicketMessages,
   listOwnTickets,
   listStaffTicketMessages,
   openTicket,
   postCustomerMessage,
   postStaffMessage,
+  setTicketMailSetting,
   setTicketStatus,
   takeOverTicket,
 } from './tickets.service.ts';
@@ -71,6 +74,12 @@ export async function ticketRoutes(app: FastifyInstance) {
 
   u.get('/api/staff/tickets/mine', { config: staff, schema: { tags: ['tickets'], summary: 'Von mir übernommene Tickets', security, querystring: StaffTicketListQuery, response: { 200: StaffTicketPage, ...errors } } },
     async (req) => findStaffTickets(deps, req.user, 'mine', req.query));
+
+  u.get('/api/staff/ticket-mails', { config: staff, schema: { tags: ['tickets'], summary: 'Eigene Ticket-Benachrichtigungen (neue Tickets, Kundenantworten) an oder aus', security, response: { 200: TicketMailSetting, ...errors } } },
+    async (req) => getTicketMailSetting(deps, req.user));
+
+  u.put('/api/staff/ticket-mails', { config: staff, schema: { tags: ['tickets'], summary: 'Ticket-Benachrichtigungen ein- oder ausschalten', security, body: TicketMailSetting, response: { 200: TicketMailSetting, ...errors } } },
+    async (req) => setTicketMailSetting(deps, req.user, req.body));
 
   u.get('/api/staff/tickets/:id', { config: staff, schema: { tags: ['tickets'], summary: 'Ticket mit Kundendaten und betroffenem Server', security, params: TicketIdParams, response: { 200: StaffTicketDetail, ...errors } } },
     async (req) => getStaffTicket(deps, req.user, req.params.id));

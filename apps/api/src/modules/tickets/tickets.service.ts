@@ -11,6 +11,7 @@ import {
   type Ticket,
   type TicketMessage,
   type TicketMessagePage,
+  type TicketMailSetting,
   type TicketMessagesQuery,
   type TicketStatusInput,
 } from '@hp/contract';
@@ -64,10 +65,23 @@ export async function getOwnTicket({ db }: TicketDeps, user: Actor, id: string):
   return toTicket(row);
 }
 
-/** Staff to tell about a waiting ticket: its assignee, or every active staff account while unassigned. */
+export async function getTicketMailSetting({ db }: TicketDeps, staff: Actor): Promise<TicketMailSetting> {
+  const [row] = await db.select({ optOut: users.ticketMailOptOut }).from(users).where(eq(users.id, staff.id));
+  return { enabled: !row?.optOut };
+}
+
+export async function setTicketMailSetting(deps: TicketDeps, staff: Actor, input: TicketMailSetting): Promise<TicketMailSetting> {
+  await deps.db.update(users).set({ ticketMailOptOut: !input.enabled }).where(eq(users.id, staff.id));
+  return getTicketMailSetting(deps, staff);
+}
+
+/**
+ * Staff to tell about a waiting ticket: its assignee, or every active staff account while unassigned;
+ * in both cases only those who did not switch ticket mails off.
+ */
 async function staffRecipients(tx: Tx, assigneeId: string | null): Promise<string[]> {
   const rows = await tx.select({ email: users.email }).from(users)
-    .where(and(isNull(users.disabledAt), isStaff, assigneeId ? eq(users.id, assigneeId) : undefined));
+    .where(and(isNull(users.disabledAt), isStaff, eq(users.ticketMailOptOut, false), assigneeId ? eq(users.id, assigneeId) : undefined));
   return rows.map((r) => r.email);
 }
 
