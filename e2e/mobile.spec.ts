@@ -29,7 +29,7 @@ async function expectWithinWidth(locator: Locator, name: string) {
   expect(box.x + box.width, `${name} ends right of the window`).toBeLessThanOrEqual(PHONE.width);
 }
 
-test('every customer page fits a 390 px phone: dashboard, server tabs, orders, invoices, profile, shop, upgrade, changelog', async ({ page, request }) => {
+test('every customer page fits a 390 px phone: dashboard, server tabs, orders, invoices, profile, shop, upgrade, support, changelog', async ({ page, request }) => {
   test.setTimeout(300_000);
   const { username } = await createVerifiedAccount(request, 'handy');
   await login(page, username, PASSWORD);
@@ -52,6 +52,26 @@ test('every customer page fits a 390 px phone: dashboard, server tabs, orders, i
   const card = page.getByRole('list', { name: 'Server' }).getByRole('listitem');
   await expect(card.getByText('Online')).toBeVisible({ timeout: 90_000 });
   await expectNoSideScroll(page, 'Meine Server');
+
+  // Support: the list, the new-ticket dialog and the chat.
+  await page.goto('/dashboard/support');
+  await expect(page.getByRole('heading', { level: 1, name: 'Support' })).toBeVisible();
+  await expectNoSideScroll(page, 'Support (leer)');
+  await page.getByRole('button', { name: 'Neues Ticket' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Neues Ticket' });
+  await dialog.getByLabel('Titel').fill('Ein recht langer Titel für ein Ticket auf dem Telefon');
+  await dialog.getByLabel('Beschreibung').fill('Beschreibung');
+  await expectNoSideScroll(page, 'Neues Ticket');
+  await dialog.getByRole('button', { name: 'Ticket erstellen' }).click();
+  await expect(page).toHaveURL(/\/support\/[0-9a-f-]{36}$/);
+  await page.getByLabel('Nachricht', { exact: true }).fill('Eine Nachricht');
+  await page.getByLabel('Nachricht', { exact: true }).press('Enter');
+  await expect(page.getByRole('list', { name: 'Nachrichten' }).getByText('Eine Nachricht')).toBeVisible();
+  await expectNoSideScroll(page, 'Ticket-Chat');
+  await expectWithinWidth(page.getByRole('button', { name: 'Ticket schließen' }), 'Ticket schließen');
+  await page.goto('/dashboard/support');
+  await expect(page.getByRole('link', { name: /^Details zu Ticket/ })).toBeVisible();
+  await expectNoSideScroll(page, 'Support');
 
   // The opened sidebar lies over the page instead of squeezing it; choosing an entry closes it.
   await page.getByRole('button', { name: 'Seitenleiste ausklappen' }).click();
@@ -180,6 +200,21 @@ test('every staff page fits a 390 px phone, with the row actions in reach', asyn
   await page.goto('/status-create');
   await expect(page.getByRole('heading', { level: 1, name: 'Status-Verwaltung' })).toBeVisible();
   await expectNoSideScroll(page, 'Status-Verwaltung');
+
+  // Support desk: the overview (the demo seed has an open, unassigned ticket), my tickets, the ticket view.
+  await page.goto('/dashboard/my-tickets');
+  await expect(page.getByRole('heading', { level: 1, name: 'Meine Tickets' })).toBeVisible();
+  await expectNoSideScroll(page, 'Meine Tickets');
+  await page.goto('/dashboard/support-overview');
+  const details = page.getByRole('link', { name: /^Details zu Ticket/ }).first();
+  await expect(details).toBeVisible();
+  await expectNoSideScroll(page, 'Ticket-Übersicht');
+  await expectWithinWidth(details, 'Ticket-Details');
+  await details.click();
+  await expect(page).toHaveURL(/\/supporter\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('complementary', { name: 'Kunde' })).toBeVisible();
+  await expectNoSideScroll(page, 'Supporter-Ansicht');
+  await expectWithinWidth(page.getByRole('button', { name: 'Ticket schließen' }), 'Ticket schließen (Mitarbeiter)');
 });
 
 test('visitors read the changelog inside the public site', async ({ page }) => {

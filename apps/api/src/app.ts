@@ -30,6 +30,7 @@ import { LogThrottle } from './lib/log-throttle.ts';
 import { allowedInlineStyleHashes } from './http/csp.ts';
 import { webRoutes } from './http/web.ts';
 import { eventsModule } from './modules/events/events.module.ts';
+import { ticketsModule } from './modules/tickets/tickets.module.ts';
 
 /**
  * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
@@ -37,7 +38,7 @@ import { eventsModule } from './modules/events/events.module.ts';
  */
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
-  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule,
+  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

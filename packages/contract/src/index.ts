@@ -18,3 +18,4 @@ export * from './server-software.ts';
 export * from './pricing.ts';
 export * from './shop.ts';
 export * from './live-events.ts';
+export * from './tickets.ts';

@@ -7,6 +7,10 @@ import { z } from 'zod';
 export const LiveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server.changed'), serverId: z.uuid() }),
   z.object({ type: z.literal('task.changed'), serverId: z.uuid(), taskId: z.uuid() }),
+  /** A ticket, or its chat, changed (message, status, assignee): for its customer and staff. */
+  z.object({ type: z.literal('ticket.changed'), ticketId: z.uuid() }),
+  /** An internal note was added: for staff only, never a customer (not even the id). */
+  z.object({ type: z.literal('ticket.noted'), ticketId: z.uuid() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 export type LiveEventType = LiveEvent['type'];

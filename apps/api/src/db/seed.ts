@@ -3,7 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { users, settings, sessions, nodes, ipAddresses } from './schema/index.ts';
+import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages } from './schema/index.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
 
@@ -44,8 +44,11 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
     await db.insert(ipAddresses).values(addresses).onConflictDoNothing();
   });
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
-  if (marker && fs.existsSync(credentialsFile)) return;
+  if (!marker || !fs.existsSync(credentialsFile)) await seedDemoAccounts(db, credentialsFile);
+  await seedOnce(db, 'demo_seeded_tickets', () => seedDemoTickets(db));
+}
 
+async function seedDemoAccounts(db: Db, credentialsFile: string) {
   const accounts: DemoAccount[] = [];
   for (const demo of demoUsers) {
     const password = randomPassword();
@@ -64,4 +67,53 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
   await db.insert(settings).values({ key: 'demo_seeded', value: new Date().toISOString() }).onConflictDoNothing();
   fs.mkdirSync(path.dirname(credentialsFile), { recursive: true });
   fs.writeFileSync(credentialsFile, JSON.stringify(accounts, null, 2) + '\n', { mode: 0o600 });
+}
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+/** A few tickets of the demo customer in every state, so the support pages are not empty on a fresh start. */
+async function seedDemoTickets(db: Db) {
+  const [customer] = await db.select({ id: users.id }).from(users).where(eq(users.username, 'kunde'));
+  const [employee] = await db.select({ id: users.id }).from(users).where(eq(users.username, 'mitarbeiter'));
+  if (!customer || !employee) return;
+  interface DemoTicket {
+    title: string; description: string; type: 'issue' | 'billing' | 'technical'; status: 'open' | 'in_progress' | 'closed';
+    assigneeId: string | null; age: number; waiting: number | null; chat: { staff: boolean; body: string; age: number; internal?: boolean }[];
+  }
+  const demo: DemoTicket[] = [
+    {
+      title: 'Server nach Neustart nicht erreichbar', type: 'issue', status: 'open', assigneeId: null, age: 45, waiting: 45,
+      description: 'Nach einem Neustart heute Morgen antwortet mein Server nicht mehr auf SSH.',
+      chat: [],
+    },
+    {
+      title: 'Frage zur Rechnung', type: 'billing', status: 'in_progress', assigneeId: employee.id, age: 60 * 26, waiting: 60 * 2,
+      description: 'Auf meiner letzten Rechnung ist der Zeitraum doppelt aufgeführt.',
+      chat: [
+        { staff: true, body: 'Danke für Ihren Hinweis, wir prüfen die Rechnung.', age: 60 * 25 },
+        { staff: true, body: 'Abrechnungszeitraum mit Buchhaltung klären.', age: 60 * 24, internal: true },
+        { staff: false, body: 'Gibt es schon Neuigkeiten?', age: 60 * 2 },
+      ],
+    },
+    {
+      title: 'Wie ändere ich meinen SSH-Schlüssel?', type: 'technical', status: 'closed', assigneeId: employee.id, age: 60 * 24 * 5, waiting: null,
+      description: 'Ich möchte einen neuen SSH-Schlüssel hinterlegen.',
+      chat: [
+        { staff: true, body: 'Unter „Einstellungen“ Ihres Servers können Sie SSH-Schlüssel hinterlegen.', age: 60 * 24 * 5 - 30 },
+        { staff: false, body: 'Hat geklappt, vielen Dank!', age: 60 * 24 * 5 - 60 },
+      ],
+    },
+  ];
+  for (const t of demo) {
+    const [ticket] = await db.insert(tickets).values({
+      customerId: customer.id, title: t.title, description: t.description, type: t.type, status: t.status, assigneeId: t.assigneeId,
+      createdAt: minutesAgo(t.age), updatedAt: minutesAgo(t.chat.length ? Math.min(...t.chat.map((c) => c.age)) : t.age),
+      waitingSince: t.waiting === null ? null : minutesAgo(t.waiting),
+      firstResponseAt: t.chat.some((c) => c.staff) ? minutesAgo(Math.max(...t.chat.filter((c) => c.staff).map((c) => c.age))) : null,
+      closedAt: t.status === 'closed' ? minutesAgo(t.age - 90) : null,
+    }).returning({ id: tickets.id });
+    for (const c of [...t.chat].sort((a, b) => b.age - a.age)) {
+      await db.insert(ticketMessages).values({ ticketId: ticket!.id, authorId: c.staff ? employee.id : customer.id, fromStaff: c.staff, internal: c.internal ?? false, body: c.body, createdAt: minutesAgo(c.age) });
+    }
+  }
 }

@@ -29,6 +29,7 @@ const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
 const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
 const ChangelogLayout = lazy(() => import('../routes/portal/changelog-layout.tsx'));
 const ConsolePage = lazy(() => import('../routes/portal/console.tsx'));
+const TicketRoutes = lazy(() => import('../routes/portal/ticket-routes.tsx'));
 
 const QueryProvider = lazy(() => import('./query-provider.tsx'));
 
@@ -80,6 +81,8 @@ export function AppRoutes() {
       <Route path={paths.dashboard.mfa} element={page(<MfaPage />)} />
       <Route path={`${paths.dashboard.root}/*`} element={page(<PortalRoutes />)} />
       <Route path={paths.console(':serverId')} element={page(<ConsolePage />)} />
+      <Route path={`${paths.ticket('')}*`} element={page(<TicketRoutes view="customer" />)} />
+      <Route path={`${paths.supporterTicket('')}*`} element={page(<TicketRoutes view="staff" />)} />
     </Routes>
   );
 }

@@ -24,6 +24,10 @@ export const paths = {
   changelogLegacy: '/Changelog',
   changelogEntry: (id: string) => `/changelog/${id}`,
   console: (serverId: string) => `/console/${serverId}`,
+  /** The customer's ticket chat (spec). */
+  ticket: (ticketId: string) => `/support/${ticketId}`,
+  /** The supporter's view of a ticket (staff, spec). */
+  supporterTicket: (ticketId: string) => `/supporter/${ticketId}`,
 
   shop: {
     rootServer: '/shop/root-server',

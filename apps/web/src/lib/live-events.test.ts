@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { createSseParser, startLiveEvents, type SseMessage } from './live-events.ts';
+import { createSseParser, staleQueriesFor, startLiveEvents, type SseMessage } from './live-events.ts';
 import { getToken, setToken } from './session.ts';
 
 const SERVER = '3f0c8a52-9a3e-4c55-8a55-2d7d8d1e0a11';
@@ -120,5 +120,31 @@ describe('live events in the query cache', () => {
     stop();
     await new Promise((r) => setTimeout(r, 100));
     expect(server.connections.length).toBe(1);
+  });
+});
+
+describe('ticket events', () => {
+  const TICKET = '7d1f4b8e-2c1a-4e0b-9a51-6b9e2f3c4d55';
+  const keys = (event: Parameters<typeof staleQueriesFor>[0]) => staleQueriesFor(event).map((k) => JSON.stringify(k));
+
+  it('a ticket change refreshes the customer list, that ticket and its chat, and the staff lists and view', () => {
+    expect(keys({ type: 'ticket.changed', ticketId: TICKET })).toEqual([
+      JSON.stringify({ queryKey: ['tickets'], exact: true }),
+      JSON.stringify({ queryKey: ['tickets', 'ticket', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['tickets', 'messages', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'list'], exact: false }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'ticket', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'messages', TICKET], exact: true }),
+    ]);
+  });
+
+  it('a server change refreshes open staff ticket views (customer servers, affected server)', () => {
+    expect(keys({ type: 'server.changed', serverId: SERVER })).toContain(JSON.stringify({ queryKey: ['staff-tickets', 'ticket'], exact: false }));
+  });
+
+  it('an internal note refreshes the staff chat of the ticket only, no customer query', () => {
+    const stale = staleQueriesFor({ type: 'ticket.noted', ticketId: TICKET });
+    expect(stale).toEqual([{ queryKey: ['staff-tickets', 'messages', TICKET], exact: true }]);
+    expect(stale.some((k) => k.queryKey[0] === 'tickets')).toBe(false);
   });
 });

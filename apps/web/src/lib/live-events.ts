@@ -144,13 +144,29 @@ export function connectLiveEvents(opts: LiveEventsOptions): () => void {
   return () => stopped.abort();
 }
 
-/** The cached queries an event makes stale (features/servers/api/servers.ts and the staff pages). */
+/**
+ * The cached queries an event makes stale (features/servers/api/servers.ts, features/support/api/ and the
+ * staff pages).
+ */
 export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: boolean }[] {
+  if (event.type === 'ticket.changed') {
+    return [
+      { queryKey: ['tickets'], exact: true },
+      { queryKey: ['tickets', 'ticket', event.ticketId], exact: true },
+      { queryKey: ['tickets', 'messages', event.ticketId], exact: true },
+      { queryKey: ['staff-tickets', 'list'], exact: false },
+      { queryKey: ['staff-tickets', 'ticket', event.ticketId], exact: true },
+      { queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true },
+    ];
+  }
+  if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true }];
   const id = event.serverId;
   const keys: { queryKey: QueryKey; exact: boolean }[] = [
     { queryKey: ['servers', id], exact: true },
     { queryKey: ['servers', id, 'status'], exact: true },
     { queryKey: ['infrastructure', 'server', id], exact: true },
+    // An open staff ticket view shows the customer's servers with status and the affected server's tasks.
+    { queryKey: ['staff-tickets', 'ticket'], exact: false },
   ];
   if (event.type === 'server.changed') {
     keys.push({ queryKey: ['servers'], exact: true }, { queryKey: ['infrastructure', 'servers'], exact: false });
@@ -180,6 +196,8 @@ export function startLiveEvents(client: QueryClient, opts: Partial<LiveEventsOpt
       void client.invalidateQueries({ queryKey: ['servers'] });
       void client.invalidateQueries({ queryKey: ['infrastructure', 'server'] });
       void client.invalidateQueries({ queryKey: ['infrastructure', 'servers'] });
+      void client.invalidateQueries({ queryKey: ['tickets'] });
+      void client.invalidateQueries({ queryKey: ['staff-tickets'] });
       return;
     }
     for (const key of keys) void client.invalidateQueries(key);

@@ -3,3 +3,4 @@ export * from './status.ts';
 export * from './infrastructure.ts';
 export * from './billing.ts';
 export * from './audit.ts';
+export * from './tickets.ts';

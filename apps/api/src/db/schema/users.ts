@@ -25,6 +25,8 @@ export const users = pgTable('users', {
   industry: text('industry').notNull().default(''),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  /** Staff: no mails about new tickets and customer replies (docs/decisions/014). */
+  ticketMailOptOut: boolean('ticket_mail_opt_out').notNull().default(false),
 }, (t) => [
   uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
   uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),

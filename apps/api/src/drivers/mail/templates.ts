@@ -67,3 +67,32 @@ export const serverDeletedMail = (to: string, name: string, server: string): Mai
   subject: `Ihr Server ${server} wurde gelöscht`,
   text: `Hallo ${name},\n\nda die Laufzeit Ihres Servers ${server} nicht verlängert wurde, haben wir ihn nach Ablauf der Kulanzfrist gelöscht. Sie können jederzeit einen neuen Server bestellen.${signature}`,
 });
+
+// Ticket mails are plain text (no HTML part), so a title or message with markup arrives as the characters
+// the customer typed and can never become a link or a script. Internal notes are never passed in.
+
+/** To the customer: staff answered. */
+export const ticketAnsweredMail = (to: string, name: string, title: string, answer: string, ticketUrl: string): MailMessage => ({
+  to,
+  subject: `Neue Antwort auf Ihr Ticket „${oneLine(title)}“`,
+  text: `Hallo ${name},\n\nder Support hat auf Ihr Ticket „${oneLine(title)}“ geantwortet:\n\n${answer}\n\nSie können direkt im Kundenportal antworten: ${ticketUrl}${signature}`,
+});
+
+/** To the customer: staff closed the ticket. */
+export const ticketClosedMail = (to: string, name: string, title: string, ticketUrl: string): MailMessage => ({
+  to,
+  subject: `Ihr Ticket „${oneLine(title)}“ wurde geschlossen`,
+  text: `Hallo ${name},\n\nIhr Ticket „${oneLine(title)}“ wurde geschlossen. Den Verlauf finden Sie im Kundenportal: ${ticketUrl}\n\nWenn Sie weitere Fragen haben, eröffnen Sie bitte ein neues Ticket.${signature}`,
+});
+
+/** To staff: a new ticket or a customer reply waits. */
+export const ticketWaitingMail = (to: string, kind: 'new' | 'reply', customer: string, title: string, ticketUrl: string): MailMessage => ({
+  to,
+  subject: kind === 'new' ? `Neues Ticket: ${oneLine(title)}` : `Neue Kundenantwort: ${oneLine(title)}`,
+  text: `Hallo,\n\n${kind === 'new' ? `${customer} hat ein neues Ticket eröffnet` : `${customer} hat auf das Ticket geantwortet`}: „${oneLine(title)}“.\n\nZum Ticket: ${ticketUrl}${signature}`,
+});
+
+/** A subject never carries a line break (header injection); titles are single-line already, this is belt and braces. */
+function oneLine(text: string) {
+  return text.replace(/[\r\n]+/g, ' ');
+}

@@ -5,7 +5,7 @@ import { signedInRoutes } from '../../http/auth.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { verifyToken } from '../../lib/tokens.ts';
 import type { RealtimeMessage } from '../../drivers/realtime/realtime.ts';
-import { findAudience } from './events.service.ts';
+import { findEventAudience } from './events.service.ts';
 
 /** Open streams per account and instance (tabs, windows); beyond it 429. */
 export const MAX_STREAMS_PER_USER = 10;
@@ -51,7 +51,7 @@ export async function eventRoutes(app: FastifyInstance) {
   let queue: Promise<void> = Promise.resolve();
   const deliver = async (event: LiveEvent) => {
     if (streams.size === 0) return;
-    const audience = await findAudience(app.db, event.serverId, [...new Set([...streams].map((s) => s.sessionId))]);
+    const audience = await findEventAudience(app.db, event, [...new Set([...streams].map((s) => s.sessionId))]);
     const chunk = frame(event.type, event);
     for (const stream of [...streams]) {
       const seen = audience.get(stream.sessionId);

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { serverAccess, servers, sessions, users } from '../../db/schema/index.ts';
+import type { LiveEvent } from '@hp/contract';
+import { serverAccess, servers, sessions, tickets, users } from '../../db/schema/index.ts';
 
 export interface Audience {
   /** The session is still open (not logged out, expired, disabled or role-changed): otherwise end its stream. */
@@ -27,4 +28,38 @@ export async function findAudience(db: Db, serverId: string, sessionIds: string[
     .leftJoin(servers, eq(servers.id, serverId))
     .where(and(inArray(sessions.id, sessionIds)));
   return new Map(rows.map((r) => [r.sessionId, { valid: r.valid === true, allowed: r.allowed === true }]));
+}
+
+/**
+ * Who of the listening sessions may hear about a ticket, by the ticket routes' rules: staff every ticket,
+ * a customer only their own. `ticket.noted` (an internal note) is for staff only.
+ */
+export async function findTicketAudience(db: Db, ticketId: string, staffOnly: boolean, sessionIds: string[]): Promise<Map<string, Audience>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      sessionId: sessions.id,
+      valid: sql<boolean>`(${sessions.revokedAt} is null and ${sessions.expiresAt} > now() and ${users.disabledAt} is null and ${users.role} = ${sessions.role})`,
+      allowed: staffOnly
+        ? sql<boolean>`(${users.role} in ('employee', 'owner'))`
+        : sql<boolean>`(${users.role} in ('employee', 'owner') or ${tickets.customerId} = ${users.id})`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(tickets, eq(tickets.id, ticketId))
+    .where(and(inArray(sessions.id, sessionIds)));
+  return new Map(rows.map((r) => [r.sessionId, { valid: r.valid === true, allowed: r.allowed === true }]));
+}
+
+/** The audience of any live event. */
+export function findEventAudience(db: Db, event: LiveEvent, sessionIds: string[]): Promise<Map<string, Audience>> {
+  switch (event.type) {
+    case 'server.changed':
+    case 'task.changed':
+      return findAudience(db, event.serverId, sessionIds);
+    case 'ticket.changed':
+      return findTicketAudience(db, event.ticketId, false, sessionIds);
+    case 'ticket.noted':
+      return findTicketAudience(db, event.ticketId, true, sessionIds);
+  }
 }

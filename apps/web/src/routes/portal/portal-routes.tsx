@@ -17,16 +17,20 @@ const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
 const OrdersPage = lazy(() => import('./orders.tsx'));
 const OrderDetailPage = lazy(() => import('./order-detail.tsx'));
 const InvoicesPage = lazy(() => import('./invoices.tsx'));
+const SupportPage = lazy(() => import('./support.tsx'));
+const SupportOverviewPage = lazy(() => import('../staff/support-overview.tsx'));
+const MyTicketsPage = lazy(() => import('../staff/my-tickets.tsx'));
 
 const lazyPage = (node: ReactNode) => <Suspense fallback={<Spinner />}>{node}</Suspense>;
 
-function RequireRole({ roles, children }: { roles: Role[]; children: ReactNode }) {
+export function RequireRole({ roles, children }: { roles: Role[]; children: ReactNode }) {
   const { claims } = useSession();
   if (!claims || !roles.includes(claims.role)) return <Navigate to={paths.notFound} replace />;
   return <>{children}</>;
 }
 
-const staff: Role[] = ['employee', 'owner'];
+export const staffRoles: Role[] = ['employee', 'owner'];
+const staff = staffRoles;
 const soon = (title: string, text = 'Diese Funktion folgt mit einem der nächsten Updates.') => <PlaceholderPage title={title} text={text} />;
 
 /** Everything under /dashboard: requires a stored token (spec), otherwise /login. */
@@ -41,13 +45,13 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.orders)} element={lazyPage(<OrdersPage />)} />
         <Route path={dashboardRoute(paths.dashboard.order(':orderId'))} element={lazyPage(<OrderDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.invoices)} element={lazyPage(<InvoicesPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.support)} element={soon('Support')} />
-        <Route path={dashboardRoute(paths.dashboard.myTickets)} element={soon('Meine Tickets')} />
+        <Route path={dashboardRoute(paths.dashboard.support)} element={lazyPage(<SupportPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.myTickets)} element={staff.includes(claims.role) ? lazyPage(<MyTicketsPage />) : <Navigate to={paths.dashboard.support} replace />} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('linux', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('windows', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={soon('Webhosting-Paket')} />
-        <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{soon('Ticket-Übersicht')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />

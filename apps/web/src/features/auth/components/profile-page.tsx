@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
@@ -21,7 +21,8 @@ import { useSchemaForm } from '../../../lib/forms.ts';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status >= 400 && err.status < 500 ? err.message : fallback);
 
-export default function ProfilePage() {
+/** `extra`: cards other features add for some roles (the route composes them, staff ticket mails). */
+export default function ProfilePage({ extra }: { extra?: ReactNode } = {}) {
   const profile = useProfile();
   return (
     <div className="mx-auto max-w-4xl">
@@ -38,6 +39,7 @@ export default function ProfilePage() {
         <div className="mt-6 space-y-6">
           <ProfileForm profile={profile.data} />
           <SecurityCard profile={profile.data} />
+          {extra}
         </div>
       )}
     </div>

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "ticket_mail_opt_out" boolean DEFAULT false NOT NULL;

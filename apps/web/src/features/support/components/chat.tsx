@@ -1,0 +1,128 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Lock, Send } from 'lucide-react';
+import { PostTicketMessageInput, SUPPORT_AGENT_LABEL, type TicketMessage, type TicketMessagePage } from '@hp/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Alert, Spinner } from '../../../components/ui/card.tsx';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { useSchemaForm } from '../../../lib/forms.ts';
+import { cn } from '../../../lib/cn.ts';
+import { formatDateTime } from './ticket-badges.tsx';
+
+interface MessagesQuery {
+  data?: { pages: TicketMessagePage[] };
+  isPending: boolean;
+  isError: boolean;
+  error: Error | null;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * The chat of a ticket, oldest at the top. `viewer` decides which side is "mine" (right-aligned): the
+ * customer's messages for the customer, staff messages for staff. Customers see every staff message as
+ * "Support Agent"; staff see names, and internal notes marked as such. Text is rendered as text, never HTML.
+ */
+export function ChatMessages({ query, viewer, customerName }: { query: MessagesQuery; viewer: 'customer' | 'staff'; customerName?: string }) {
+  const messages = [...(query.data?.pages ?? [])].flatMap((p) => p.items).reverse();
+  const endRef = useRef<HTMLDivElement>(null);
+  const newest = messages[messages.length - 1]?.id;
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [newest]);
+
+  if (query.isPending) return <div className="py-8"><Spinner label="Lade Nachrichten …" /></div>;
+  if (query.isError) return <Alert tone="error">Die Nachrichten konnten nicht geladen werden. {query.error?.message}</Alert>;
+  return (
+    <div className="flex flex-col gap-3">
+      {query.hasNextPage && (
+        <div className="text-center">
+          <Button variant="outline" size="sm" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>Ältere Nachrichten laden</Button>
+        </div>
+      )}
+      {messages.length === 0 && <p className="py-6 text-center text-sm text-slate-600">Noch keine Nachrichten.</p>}
+      <ol className="flex flex-col gap-3" aria-label="Nachrichten">
+        {messages.map((message) => <ChatBubble key={message.id} message={message} viewer={viewer} customerName={customerName} />)}
+      </ol>
+      <div ref={endRef} />
+    </div>
+  );
+}
+
+function ChatBubble({ message, viewer, customerName }: { message: TicketMessage; viewer: 'customer' | 'staff'; customerName?: string }) {
+  const mine = message.author === viewer;
+  const sender = message.author === 'customer'
+    ? (viewer === 'customer' ? 'Sie' : customerName ?? 'Kunde')
+    : (viewer === 'customer' ? SUPPORT_AGENT_LABEL : message.authorName ?? SUPPORT_AGENT_LABEL);
+  return (
+    <li className={cn('flex', mine ? 'justify-end' : 'justify-start')} data-author={message.author} data-internal={message.internal || undefined}>
+      <div className={cn(
+        'max-w-[85%] rounded-2xl px-4 py-2.5 shadow-sm sm:max-w-[75%]',
+        message.internal ? 'border border-dashed border-amber-400 bg-amber-50 text-slate-900' : mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-900 ring-1 ring-slate-200',
+      )}>
+        <p className={cn('flex flex-wrap items-center gap-x-2 text-xs font-semibold', message.internal ? 'text-amber-900' : mine ? 'text-white' : 'text-slate-700')}>
+          {message.internal && <><Lock className="size-3" aria-hidden="true" /> Interne Notiz ·</>}
+          <span>{sender}</span>
+          <time dateTime={message.createdAt} className="font-normal">{formatDateTime(message.createdAt)}</time>
+        </p>
+        <p className="mt-1 whitespace-pre-wrap break-words">{message.body}</p>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter makes a new line; it grows with the text up to about 8rem and
+ * scrolls beyond. Empty messages are not sent (the contract's schema refuses them on both sides).
+ */
+export function ChatComposer({ label, placeholder, onSend, disabled, submitLabel = 'Senden', tone = 'default' }: {
+  label: string;
+  placeholder: string;
+  onSend: (body: string) => Promise<unknown>;
+  disabled?: boolean;
+  submitLabel?: string;
+  tone?: 'default' | 'note';
+}) {
+  const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: '' } });
+  const body = form.watch('body');
+  const error = form.formState.errors.body?.message;
+  const submit = form.handleSubmit(async ({ body: text }) => {
+    try {
+      await onSend(text);
+      form.reset({ body: '' });
+    } catch {
+      // The caller showed the toast; the text stays in the box.
+    }
+  });
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (body.trim() && !form.formState.isSubmitting) void submit();
+  };
+  const id = `composer-${tone}`;
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">{label}</label>
+      <div className="flex items-end gap-2">
+        <textarea
+          id={id}
+          rows={1}
+          placeholder={placeholder}
+          disabled={disabled}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ')}
+          className={cn(inputClass, 'field-sizing-content max-h-32 min-h-11 resize-none overflow-y-auto', tone === 'note' && 'border-amber-400 bg-amber-50')}
+          onKeyDown={onKeyDown}
+          {...form.register('body')}
+        />
+        <Button type="submit" className="shrink-0 whitespace-nowrap" variant={tone === 'note' ? 'outline' : 'primary'} loading={form.formState.isSubmitting} disabled={disabled || !body.trim()} aria-label={submitLabel}>
+          <Send className="size-4" aria-hidden="true" /><span className="max-sm:sr-only">{submitLabel}</span>
+        </Button>
+      </div>
+      <p id={`${id}-hint`} className="text-xs text-slate-600">Enter sendet, Umschalt+Enter beginnt eine neue Zeile.</p>
+      {error && <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700">{error}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,180 @@
+import { Link, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { ArrowLeft, UserCheck } from 'lucide-react';
+import { serverStatusLabels, ticketMessages as m, ticketStatusLabels, type StaffTicketDetail, type TicketStatusInput } from '@hp/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { Select } from '../../../components/ui/select.tsx';
+import { PageMeta } from '../../../components/page-meta.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { paths } from '../../../config/paths.ts';
+import { useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
+import { ChatComposer, ChatMessages } from './chat.tsx';
+import { formatDateTime, formatWaiting, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
+
+// Same words as the staff server page (features/infrastructure); features do not share code.
+const taskLabels: Record<string, string> = {
+  create: 'Einrichtung', start: 'Start', stop: 'Stopp', reboot: 'Neustart', reinstall: 'Neuinstallation', backup: 'Backup',
+  restore: 'Wiederherstellung', install: 'Software-Installation', uninstall: 'Software-Entfernung', resize: 'Ressourcen geändert',
+};
+const taskStatusLabels = { running: 'Läuft', ok: 'Erfolgreich', failed: 'Fehlgeschlagen' } as const;
+
+const conflictOr = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status === 409 ? err.message : fallback);
+
+/** Spec "Supporter ticket view": the chat, status, take-over, close, internal notes and the customer. */
+export default function SupporterTicketPage() {
+  const { ticketId = '' } = useParams();
+  const ticket = useStaffTicket(ticketId);
+  const messages = useStaffTicketMessages(ticketId, ticket.isSuccess);
+  const send = useSendStaffMessage(ticketId);
+  const setStatus = useSetTicketStatus(ticketId);
+  const takeOver = useTakeOverTicket(ticketId);
+  const close = useCloseStaffTicket(ticketId);
+
+  if (ticket.isPending) return <Spinner label="Lade Ticket …" />;
+  if (ticket.isError) {
+    const missing = ticket.error instanceof ApiRequestError && (ticket.error.status === 404 || ticket.error.status === 400);
+    return <Alert tone="error">{missing ? m.ticketNotFound : `Das Ticket konnte nicht geladen werden. ${ticket.error.message}`}</Alert>;
+  }
+  const t = ticket.data;
+  const closed = t.status === 'closed';
+
+  const answer = async (body: string) => {
+    try {
+      await send.mutateAsync({ body, internal: false });
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : m.sendFailed);
+      throw err;
+    }
+  };
+  const note = async (body: string) => {
+    try {
+      await send.mutateAsync({ body, internal: true });
+      toast.success(m.noteSaved);
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : m.sendFailed);
+      throw err;
+    }
+  };
+  const onStatus = async (status: TicketStatusInput['status']) => {
+    try {
+      await setStatus.mutateAsync({ status });
+      toast.success(m.statusUpdated);
+    } catch (err) {
+      toast.error(conflictOr(err, m.statusFailed));
+    }
+  };
+  const onTakeOver = async () => {
+    try {
+      await takeOver.mutateAsync();
+      toast.success(m.takenOver);
+    } catch (err) {
+      toast.error(conflictOr(err, m.takeOverFailed));
+    }
+  };
+  const onClose = async () => {
+    try {
+      await close.mutateAsync();
+      toast.success(m.closed);
+    } catch (err) {
+      toast.error(conflictOr(err, m.closeFailedStaff));
+    }
+  };
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <PageMeta title={t.title} />
+      <div className="flex min-w-0 flex-col gap-4">
+        <Link to={paths.dashboard.myTickets} className="inline-flex items-center gap-1 self-start text-sm font-medium text-brand-700 underline"><ArrowLeft className="size-4" aria-hidden="true" /> Meine Tickets</Link>
+        <div>
+          <h1 className="break-words text-2xl font-bold text-slate-900">{t.title}</h1>
+          <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            <TicketStatusBadge status={t.status} />
+            <TicketTypeBadge type={t.type} />
+            <span>Erstellt am <time dateTime={t.createdAt}>{formatDateTime(t.createdAt)}</time></span>
+            <span>· Wartet seit: {formatWaiting(t.waitingSince)}</span>
+          </div>
+        </div>
+        <Card className="flex flex-wrap items-end gap-3 p-4">
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="ticket-status" className="text-sm font-medium text-slate-800">Status</label>
+            <Select id="ticket-status" value={closed ? 'closed' : t.status} disabled={closed || setStatus.isPending} onChange={(e) => void onStatus(e.target.value as TicketStatusInput['status'])}>
+              <option value="open">{ticketStatusLabels.open}</option>
+              <option value="in_progress">{ticketStatusLabels.in_progress}</option>
+              {closed && <option value="closed">{ticketStatusLabels.closed}</option>}
+            </Select>
+          </div>
+          {!t.assignee && !closed && <Button onClick={() => void onTakeOver()} loading={takeOver.isPending}><UserCheck className="size-4" aria-hidden="true" /> Ticket übernehmen</Button>}
+          {!closed && <Button variant="outline" onClick={() => void onClose()} loading={close.isPending}>Ticket schließen</Button>}
+          <p className="text-sm text-slate-700">{t.assignee ? (t.mine ? 'Sie bearbeiten dieses Ticket.' : `Übernommen von ${t.assignee.name}`) : 'Noch nicht übernommen'}</p>
+        </Card>
+        <Card className="p-4">
+          <p className="text-xs font-semibold text-slate-600">Anfrage des Kunden</p>
+          <p className="mt-1 whitespace-pre-wrap break-words text-slate-900">{t.description}</p>
+        </Card>
+        <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
+          <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} />
+          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} />}
+          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} submitLabel="Notiz speichern" tone="note" />
+        </section>
+      </div>
+      <CustomerPanel ticket={t} />
+    </div>
+  );
+}
+
+function CustomerPanel({ ticket }: { ticket: StaffTicketDetail }) {
+  const c = ticket.customer;
+  const server = ticket.affectedServer;
+  return (
+    <aside aria-label="Kunde" className="flex min-w-0 flex-col gap-4">
+      <Card className="p-4">
+        <h2 className="font-semibold text-slate-900">Kunde</h2>
+        <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-slate-600">Name</dt><dd className="break-words">{c.name}</dd>
+          <dt className="text-slate-600">Kundennummer</dt><dd>{c.customerNumber}</dd>
+          <dt className="text-slate-600">E-Mail</dt><dd className="break-all">{c.email}</dd>
+        </dl>
+      </Card>
+      {server && (
+        <Card className="p-4">
+          <h2 className="font-semibold text-slate-900">Betroffener Server</h2>
+          <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+            <dt className="text-slate-600">Name</dt><dd><Link to={paths.dashboard.staffServer(server.id)} className="text-brand-700 underline">{server.name}</Link></dd>
+            <dt className="text-slate-600">Status</dt><dd>{serverStatusLabels[server.status] ?? server.status}</dd>
+            <dt className="text-slate-600">IP</dt><dd className="font-mono">{server.ip ?? '–'}</dd>
+            <dt className="text-slate-600">Cluster</dt><dd>{server.node}</dd>
+          </dl>
+          <h3 className="mt-3 text-sm font-semibold text-slate-900">Letzte Vorgänge</h3>
+          {server.recentTasks.length === 0
+            ? <p className="mt-1 text-sm text-slate-600">Keine Vorgänge.</p>
+            : (
+              <ul className="mt-1 flex flex-col gap-1 text-sm" aria-label="Letzte Vorgänge">
+                {server.recentTasks.map((task) => (
+                  <li key={task.id} className="flex flex-wrap justify-between gap-x-2">
+                    <span>{taskLabels[task.kind] ?? task.kind} · <time dateTime={task.startedAt} className="text-slate-600">{formatDateTime(task.startedAt)}</time></span>
+                    <span className={task.status === 'failed' ? 'text-red-700' : task.status === 'running' ? 'text-amber-800' : 'text-emerald-800'}>{taskStatusLabels[task.status]}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+        </Card>
+      )}
+      <Card className="p-4">
+        <h2 className="font-semibold text-slate-900">Server des Kunden</h2>
+        {c.servers.length === 0
+          ? <p className="mt-2 text-sm text-slate-600">Keine Server.</p>
+          : (
+            <ul className="mt-2 flex flex-col gap-1 text-sm">
+              {c.servers.map((s) => (
+                <li key={s.id} className="flex flex-wrap justify-between gap-2">
+                  <Link to={paths.dashboard.staffServer(s.id)} className="text-brand-700 underline">{s.name}</Link>
+                  <span className="text-slate-700">{serverStatusLabels[s.status] ?? s.status}{s.ip ? ` · ${s.ip}` : ''}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+      </Card>
+    </aside>
+  );
+}

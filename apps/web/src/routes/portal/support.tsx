@@ -1,0 +1,1 @@
+export { default } from '../../features/support/components/support-page.tsx';

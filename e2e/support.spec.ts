@@ -1,0 +1,195 @@
+import { test, expect, type Browser, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { SUPPORT_AGENT_LABEL, ticketMessages as m } from '@hp/contract';
+import { apiAuth, createServerFor, createVerifiedAccount, demoAccount, login, PASSWORD, unique } from './support.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+async function expectAxeClean(page: Page, name: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${name} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function expectNoSideScroll(page: Page, name: string) {
+  const { scrollWidth, width } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scrollWidth, `${name}: ${scrollWidth}px wide at ${width}px`).toBeLessThanOrEqual(width);
+}
+
+/** Axe and width at phone and desktop size, with a screenshot of each for the record. */
+async function checkScreens(page: Page, name: string) {
+  // A toast fading in or out is measured half-transparent; the toasts themselves are checked elsewhere.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await expectNoSideScroll(page, `${name} @${size.width}`);
+    await expectAxeClean(page, `${name} @${size.width}`);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}.png`), fullPage: true });
+  }
+}
+
+async function signedIn(browser: Browser, role: 'employee' | 'owner') {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const account = demoAccount(role);
+  await login(page, account.username, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return { context, page };
+}
+
+test('a customer opens a ticket about their server, staff take it over and answer live, a note stays internal, the customer closes it', async ({ page, browser, request }) => {
+  test.setTimeout(180_000);
+  const { username } = await createVerifiedAccount(request, 'ticket');
+  const server = await createServerFor(request, username);
+  const title = `Kein SSH ${unique('t')}`;
+
+  // 1. The customer opens a ticket about their server.
+  await page.setViewportSize(DESKTOP);
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('navigation', { name: 'Portal-Navigation' }).getByRole('link', { name: 'Support' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Support' })).toBeVisible();
+  await expect(page.getByText('Sie haben noch keine Tickets.')).toBeVisible();
+  await page.getByRole('button', { name: 'Neues Ticket' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Neues Ticket' });
+  await dialog.getByRole('button', { name: 'Ticket erstellen' }).click();
+  await expect(dialog.getByText(m.titleRequired)).toBeVisible();
+  await dialog.getByLabel('Titel').fill(`  ${title}  `);
+  await dialog.getByLabel('Art').selectOption({ label: 'Störung' });
+  await dialog.getByLabel('Betroffener Server (optional)').selectOption({ value: server.id });
+  await dialog.getByLabel('Beschreibung').fill('Seit dem Neustart <b>keine</b> Verbindung.');
+  await dialog.getByRole('button', { name: 'Ticket erstellen' }).click();
+  await expect(page).toHaveURL(/\/support\/[0-9a-f-]{36}$/);
+  const ticketId = page.url().split('/').pop()!;
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByText('Seit dem Neustart <b>keine</b> Verbindung.')).toBeVisible();
+
+  // 2. Staff see it in the overview, take it over and answer.
+  const staff = await signedIn(browser, 'employee');
+  try {
+    await staff.page.getByRole('navigation', { name: 'Portal-Navigation' }).getByRole('link', { name: 'Ticket-Übersicht' }).click();
+    await staff.page.getByLabel('Tickets suchen').fill(title.toLowerCase());
+    await staff.page.getByRole('link', { name: `Details zu Ticket „${title}“` }).click();
+    await expect(staff.page).toHaveURL(new RegExp(`/supporter/${ticketId}$`));
+    await expect(staff.page.getByRole('complementary', { name: 'Kunde' }).getByText(username, { exact: true })).toBeVisible();
+    await expect(staff.page.getByRole('complementary', { name: 'Kunde' }).getByText(server.ip ?? 'x', { exact: true })).toBeVisible();
+    await staff.page.getByRole('button', { name: 'Ticket übernehmen' }).click();
+    await expect(staff.page.getByText(m.takenOver)).toBeVisible();
+    await expect(staff.page.getByText('Sie bearbeiten dieses Ticket.')).toBeVisible();
+    await staff.page.getByLabel('Antwort an den Kunden').fill('Bitte starten Sie den Server neu.');
+    await staff.page.getByLabel('Antwort an den Kunden').press('Enter');
+
+    // 3. The customer sees the answer without a reload and replies (Shift+Enter makes a new line).
+    const fromStaff = page.getByRole('list', { name: 'Nachrichten' }).locator('li[data-author="staff"]');
+    await expect(fromStaff.getByText('Bitte starten Sie den Server neu.')).toBeVisible({ timeout: 10_000 });
+    await expect(fromStaff.getByText(SUPPORT_AGENT_LABEL)).toBeVisible();
+    await expect(fromStaff.getByText(demoAccount('employee').username)).toHaveCount(0);
+    const box = page.getByLabel('Nachricht', { exact: true });
+    await box.press('Enter');
+    await expect(page.getByRole('list', { name: 'Nachrichten' }).locator('li')).toHaveCount(1);
+    await box.fill('Neu gestartet.');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('Jetzt geht es wieder.');
+    await box.press('Enter');
+    const mine = page.getByRole('list', { name: 'Nachrichten' }).locator('li[data-author="customer"]');
+    await expect(mine).toContainText('Jetzt geht es wieder.');
+    const bubble = await mine.locator('div').first().boundingBox();
+    expect(bubble!.x + bubble!.width).toBeGreaterThan(DESKTOP.width / 2);
+    await expect(box).toHaveValue('');
+
+    // 4. Staff see the reply live and add an internal note the customer never sees.
+    await expect(staff.page.getByText('Jetzt geht es wieder.')).toBeVisible({ timeout: 10_000 });
+    await staff.page.getByLabel('Interne Notiz (nur für Mitarbeiter sichtbar)').fill('NUR-INTERN: Kunde hatte die Firewall zu.');
+    await staff.page.getByRole('button', { name: 'Notiz speichern' }).click();
+    await expect(staff.page.getByText(m.noteSaved)).toBeVisible();
+    await expect(staff.page.locator('li[data-internal="true"]').getByText('NUR-INTERN: Kunde hatte die Firewall zu.')).toBeVisible();
+    await checkScreens(staff.page, 'supporter-ticket');
+
+    await page.reload();
+    await expect(page.getByText('Jetzt geht es wieder.')).toBeVisible();
+    await expect(page.getByText('NUR-INTERN')).toHaveCount(0);
+    await checkScreens(page, 'customer-chat');
+
+    // 5. The customer closes the ticket.
+    await page.getByRole('button', { name: 'Ticket schließen' }).click();
+    await expect(page.getByText(m.closed)).toBeVisible();
+    await expect(page.getByText('Dieses Ticket ist geschlossen.')).toBeVisible();
+    await expect(staff.page.getByText('Geschlossen').first()).toBeVisible({ timeout: 10_000 });
+
+    await page.goto('/dashboard/support');
+    await expect(page.getByRole('link', { name: `Details zu Ticket „${title}“` })).toBeVisible();
+    await checkScreens(page, 'customer-support-list');
+
+    await staff.page.goto('/dashboard/support-overview');
+    await expect(staff.page.getByRole('heading', { level: 1, name: 'Ticket-Übersicht' })).toBeVisible();
+    await checkScreens(staff.page, 'staff-overview');
+    await staff.page.getByRole('link', { name: 'Meine Tickets' }).last().click();
+    await expect(staff.page.getByRole('heading', { level: 1, name: 'Meine Tickets' })).toBeVisible();
+    await expect(staff.page.getByRole('link', { name: `Details zu Ticket „${title}“` })).toBeVisible();
+    await checkScreens(staff.page, 'staff-my-tickets');
+  } finally {
+    await staff.context.close();
+  }
+});
+
+test("another customer's ticket sends the user to /404, and customers are kept out of the staff views", async ({ page, request }) => {
+  const headers = await apiAuth(request, 'customer');
+  const created = await request.post('/api/tickets', { headers, data: { title: 'Fremdes Ticket', description: 'Nur für den Demo-Kunden.', type: 'question' } });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  const { username } = await createVerifiedAccount(request, 'fremd');
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/support/${id}`);
+  await expect(page).toHaveURL(/\/404$/);
+  await page.goto(`/supporter/${id}`);
+  await expect(page).toHaveURL(/\/notfound$/);
+  await page.goto('/dashboard/my-tickets');
+  await expect(page).toHaveURL(/\/dashboard\/support$/);
+});
+
+test('two staff members take over the same ticket at once: one wins, the other gets the German error', async ({ browser, request }) => {
+  const headers = await apiAuth(request, 'customer');
+  const created = await request.post('/api/tickets', { headers, data: { title: `Doppelt ${unique('t')}`, description: 'Wer übernimmt?', type: 'question' } });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  const a = await signedIn(browser, 'employee');
+  const b = await signedIn(browser, 'owner');
+  try {
+    await Promise.all([a.page.goto(`/supporter/${id}`), b.page.goto(`/supporter/${id}`)]);
+    const buttons = [a.page, b.page].map((p) => p.getByRole('button', { name: 'Ticket übernehmen' }));
+    await Promise.all(buttons.map((button) => expect(button).toBeVisible()));
+    await Promise.all(buttons.map((button) => button.click()));
+    const outcome = async (p: Page) => {
+      await expect(p.getByText(m.takenOver).or(p.getByText(m.alreadyTaken))).toBeVisible();
+      return (await p.getByText(m.takenOver).count()) > 0 ? 'won' : 'lost';
+    };
+    expect((await Promise.all([outcome(a.page), outcome(b.page)])).sort()).toEqual(['lost', 'won']);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
+});
+
+test('staff switch ticket mails off and on again in their profile', async ({ browser }) => {
+  const { context, page } = await signedIn(browser, 'owner');
+  try {
+    await page.goto('/dashboard/profil');
+    const card = page.getByRole('heading', { name: 'Ticket-Benachrichtigungen' }).locator('..');
+    const box = card.getByRole('checkbox', { name: /E-Mails über neue Tickets/ });
+    await expect(box).toBeChecked();
+    await box.uncheck();
+    await card.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText(m.mailSettingSaved)).toBeVisible();
+    await page.reload();
+    await expect(box).not.toBeChecked();
+    await checkScreens(page, 'staff-profile');
+    await box.check();
+    await card.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText(m.mailSettingSaved)).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+import { plainText } from './text.ts';
+import { listPage, listQuery } from './infrastructure.ts';
+
+/* Support tickets (spec §2 "Support", "Ticket chat", "Supporter ticket view", "Support overview"; §3, §5, §8). */
+
+/** German texts of the support desk. Texts quoted from the spec (§8) are kept verbatim, spelling included. */
+export const ticketMessages = {
+  // spec §8
+  alreadyClosed: 'Ticket wurde bereits von jemand anderen geschlossen.',
+  closeFailedStaff: 'Fehler bei der schließen des Tickets.',
+  closed: 'Du hast das Ticket erfolgreich geschlossen.',
+  closeFailed: 'Fehler beim Schließen.',
+  statusFailed: 'Fehler beim Aktualisieren des Status.',
+  statusUpdated: 'Status erfolgreich aktualisiert.',
+  statusSendFailed: 'Fehler beim Senden des Status.',
+  alreadyTaken: 'Ticket wurde bereits von jemand anderen Übernommen.',
+  takeOverFailed: 'Fehler bei der Übernehmen des Tickets.',
+  takenOver: 'Du hast das Ticket Übernommen.',
+  sendIdFailed: 'Fehler beim Senden der ID.',
+  // ours, same tone
+  titleRequired: 'Bitte geben Sie einen Titel ein.',
+  titleTooLong: 'Der Titel darf höchstens 150 Zeichen lang sein.',
+  descriptionRequired: 'Bitte beschreiben Sie Ihr Anliegen.',
+  descriptionTooLong: 'Die Beschreibung darf höchstens 10.000 Zeichen lang sein.',
+  typeRequired: 'Bitte wählen Sie die Art des Tickets.',
+  messageRequired: 'Bitte geben Sie eine Nachricht ein.',
+  messageTooLong: 'Die Nachricht darf höchstens 10.000 Zeichen lang sein.',
+  ticketNotFound: 'Ticket nicht gefunden.',
+  serverNotFound: 'Server nicht gefunden. Bitte wählen Sie einen Ihrer Server.',
+  ticketIsClosed: 'Dieses Ticket ist geschlossen. Bitte eröffnen Sie ein neues Ticket.',
+  statusInvalid: 'Bitte wählen Sie „Offen“ oder „In Bearbeitung“.',
+  created: 'Ihr Ticket wurde erstellt.',
+  createFailed: 'Das Ticket konnte nicht erstellt werden.',
+  sendFailed: 'Die Nachricht konnte nicht gesendet werden.',
+  noteSaved: 'Interne Notiz gespeichert.',
+  mailSettingSaved: 'Benachrichtigungen gespeichert.',
+  mailSettingFailed: 'Die Einstellung konnte nicht gespeichert werden.',
+} as const;
+const m = ticketMessages;
+
+/** Spec §3: question, issue, problem, technical, billing, other. */
+export const ticketTypes = ['question', 'issue', 'problem', 'technical', 'billing', 'other'] as const;
+export const TicketType = z.enum(ticketTypes, { error: m.typeRequired });
+export type TicketType = z.infer<typeof TicketType>;
+export const ticketTypeLabels: Record<TicketType, string> = {
+  question: 'Frage', issue: 'Störung', problem: 'Problem', technical: 'Technische Frage', billing: 'Zahlung', other: 'Sonstiges',
+};
+
+/** Spec §3: a new ticket is open; staff set open or in progress; closing ends it. */
+export const ticketStatuses = ['open', 'in_progress', 'closed'] as const;
+export const TicketStatus = z.enum(ticketStatuses, { error: messages.invalidInput });
+export type TicketStatus = z.infer<typeof TicketStatus>;
+export const ticketStatusLabels: Record<TicketStatus, string> = { open: 'Offen', in_progress: 'In Bearbeitung', closed: 'Geschlossen' };
+
+/** The label of staff messages in the customer's chat (spec "Ticket chat"). */
+export const SUPPORT_AGENT_LABEL = 'Support Agent';
+
+export const TicketIdParams = z.object({ id: z.uuid({ error: m.ticketNotFound }) });
+
+export const CreateTicketInput = z.strictObject({
+  title: plainText({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(150, m.titleTooLong),
+  description: plainText({ multiline: true, error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(10_000, m.descriptionTooLong),
+  type: TicketType,
+  /** One of the customer's own servers, checked on the server. */
+  serverId: z.uuid({ error: m.serverNotFound }).nullable().optional(),
+}, { error: messages.invalidInput });
+export type CreateTicketInput = z.infer<typeof CreateTicketInput>;
+
+const messageBody = plainText({ multiline: true, error: m.messageRequired }).trim().min(1, m.messageRequired).max(10_000, m.messageTooLong);
+
+export const PostTicketMessageInput = z.strictObject({ body: messageBody }, { error: messages.invalidInput });
+export type PostTicketMessageInput = z.infer<typeof PostTicketMessageInput>;
+
+/** Staff answer the customer, or write an internal note that only staff ever see. */
+export const StaffTicketMessageInput = z.strictObject({ body: messageBody, internal: z.boolean({ error: messages.invalidInput }).default(false) }, { error: messages.invalidInput });
+export type StaffTicketMessageInput = z.input<typeof StaffTicketMessageInput>;
+
+export const TicketStatusInput = z.strictObject({ status: z.enum(['open', 'in_progress'], { error: m.statusInvalid }) }, { error: messages.invalidInput });
+export type TicketStatusInput = z.infer<typeof TicketStatusInput>;
+
+export const TicketServer = z.object({ id: z.string(), name: z.string() });
+
+/** A ticket as its customer sees it. Staff names and notes are not part of it. */
+export const Ticket = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  type: TicketType,
+  status: TicketStatus,
+  server: TicketServer.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Ticket = z.infer<typeof Ticket>;
+export const TicketList = z.object({ tickets: z.array(Ticket) });
+export type TicketList = z.infer<typeof TicketList>;
+
+/** One chat message. `author` is who wrote it; customers never receive internal notes or staff names. */
+export const TicketMessage = z.object({
+  id: z.string(),
+  body: z.string(),
+  author: z.enum(['customer', 'staff']),
+  /** Staff views only: who wrote it. Customers see 'Support Agent' for every staff message. */
+  authorName: z.string().nullable(),
+  internal: z.boolean(),
+  createdAt: z.string(),
+});
+export type TicketMessage = z.infer<typeof TicketMessage>;
+
+/** Newest first; `nextCursor` loads the older ones (chat paging for long tickets). */
+export const TicketMessagePage = z.object({ items: z.array(TicketMessage), nextCursor: z.string().nullable() });
+export type TicketMessagePage = z.infer<typeof TicketMessagePage>;
+
+export const TicketMessagesQuery = z.object({
+  before: z.string().regex(/^[1-9][0-9]{0,15}$/, messages.invalidInput).optional(),
+  limit: z.coerce.number({ error: messages.invalidInput }).int(messages.invalidInput).min(1, messages.invalidInput).max(100, messages.invalidInput).default(50),
+});
+export type TicketMessagesQuery = z.infer<typeof TicketMessagesQuery>;
+
+// ---- staff ----
+
+export const StaffTicketRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  type: TicketType,
+  status: TicketStatus,
+  customer: z.object({ customerNumber: z.number().int(), name: z.string() }),
+  assignee: z.object({ name: z.string() }).nullable(),
+  /** The customer's oldest unanswered message (null: nothing waits for an answer). */
+  waitingSince: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StaffTicketRow = z.infer<typeof StaffTicketRow>;
+export const StaffTicketPage = listPage(StaffTicketRow);
+export type StaffTicketPage = z.infer<typeof StaffTicketPage>;
+export const staffTicketSortFields = ['createdAt', 'status', 'type', 'waiting'] as const;
+/** Staff ticket lists: search title or customer name (case-insensitive); filter by status and type. */
+export const StaffTicketListQuery = listQuery(staffTicketSortFields, {
+  status: TicketStatus.optional(),
+  type: z.enum(ticketTypes, { error: messages.invalidInput }).optional(),
+});
+export type StaffTicketListQuery = z.infer<typeof StaffTicketListQuery>;
+
+export const StaffTicketDetail = Ticket.extend({
+  assignee: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** The signed-in staff member holds the ticket. */
+  mine: z.boolean(),
+  waitingSince: z.string().nullable(),
+  firstResponseAt: z.string().nullable(),
+  customer: z.object({
+    customerNumber: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
+  }),
+  affectedServer: z.object({
+    id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable(), node: z.string(),
+    /** The last five operations on the server (power, backup, reinstall …), newest first. */
+    recentTasks: z.array(z.object({ id: z.string(), kind: z.string(), status: z.enum(['running', 'ok', 'failed']), startedAt: z.string() })),
+  }).nullable(),
+});
+export type StaffTicketDetail = z.infer<typeof StaffTicketDetail>;
+
+/** Staff: mails about new tickets and customer replies (on by default; each staff member may switch them off). */
+export const TicketMailSetting = z.strictObject({ enabled: z.boolean({ error: messages.invalidInput }) }, { error: messages.invalidInput });
+export type TicketMailSetting = z.infer<typeof TicketMailSetting>;
