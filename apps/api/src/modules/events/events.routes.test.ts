@@ -1,87 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, and, sql } from 'drizzle-orm';
 import { liveEventMessages } from '@hp/contract';
-import { createTestContext, createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
+import { createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
 import { seedServer } from '../../../test/servers.ts';
 import { serverAccess, servers, sessions } from '../../db/schema/index.ts';
 import { MAX_STREAMS_PER_USER } from './events.routes.ts';
+import { openStream, twoInstancesOnPostgres } from '../../../test/events.ts';
 
-interface SseEvent { event: string; data: string }
-
-/** A client of GET /api/events over fetch (as the web app reads it), collecting events and raw text. */
-async function openStream(baseUrl: string, token: string) {
-  const abort = new AbortController();
-  const res = await fetch(`${baseUrl}/api/events`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'accept-encoding': 'gzip, br' }, signal: abort.signal });
-  const events: SseEvent[] = [];
-  let raw = '';
-  let ended = false;
-  const waiters = new Set<() => void>();
-  const pump = (async () => {
-    if (!res.body) return;
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        raw += value;
-        buffer += value;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const lines = block.split('\n');
-          const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-          const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '';
-          if (event) events.push({ event, data });
-        }
-        waiters.forEach((w) => w());
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-    waiters.forEach((w) => w());
-  })();
-  const waitFor = async (predicate: () => boolean, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (!predicate()) {
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          waiters.delete(done);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(done, left);
-        waiters.add(done);
-      });
-    }
-    return true;
-  };
-  const about = (serverId: string) => events.filter((e) => e.event !== 'ready' && e.event !== 'resync' && (JSON.parse(e.data) as { serverId: string }).serverId === serverId);
-  const stream = {
-    res, events, get raw() { return raw; }, get ended() { return ended; }, about,
-    /** Resolves once an event about the server arrived; fails after `ms`. */
-    async expectEvent(serverId: string, ms = 1000, type = 'server.changed') {
-      const ok = await waitFor(() => about(serverId).some((e) => e.event === type), ms);
-      expect(ok, `no ${type} for ${serverId} within ${ms} ms`).toBe(true);
-    },
-    waitFor,
-    close: async () => {
-      abort.abort();
-      await pump;
-    },
-  };
-  if (res.status === 200) await stream.waitFor(() => events.some((e) => e.event === 'ready'), 5000);
-  return stream;
-}
-
-async function listen(ctx: TestContext) {
-  const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  return address;
-}
+const listen = (ctx: TestContext) => ctx.app.listen({ port: 0, host: '127.0.0.1' });
 
 const setStatus = (ctx: TestContext, id: string, status: 'online' | 'offline' | 'maintenance') =>
   ctx.database.db.update(servers).set({ status }).where(eq(servers.id, id));
@@ -270,27 +196,15 @@ describeEachDatabase('live events: one authorised stream per tab', (ctx) => {
 // Two API instances on one PostgreSQL database, each with its own listener: what several instances
 // behind a load balancer do.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('live events across API instances [postgres]', () => {
-  let a: TestContext & { close: () => Promise<void> };
-  let b: TestContext & { close: () => Promise<void> };
-  let baseUrlB = '';
-  beforeAll(async () => {
-    a = await createTestContext('postgres');
-    const url = a.database.listenVia.kind === 'postgres' ? a.database.listenVia.url : '';
-    b = await createTestContext('postgres', { databaseUrl: url });
-    baseUrlB = await listen(b);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const two = twoInstancesOnPostgres();
 
   it('an event committed through instance A reaches a client connected to instance B within 1 s', async () => {
-    const owner = await createUser(a);
-    const { server } = await seedServer(a, owner.user.id);
-    const stream = await openStream(baseUrlB, owner.token);
+    const owner = await createUser(two.a);
+    const { server } = await seedServer(two.a, owner.user.id);
+    const stream = await openStream(two.baseUrlB, owner.token);
     try {
       const started = Date.now();
-      const power = await a.app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'stop' } });
+      const power = await two.a.app.inject({ method: 'POST', url: `/api/servers/${server.id}/power`, headers: owner.auth, payload: { action: 'stop' } });
       expect(power.statusCode).toBe(202);
       await stream.expectEvent(server.id, 1000);
       expect(Date.now() - started).toBeLessThan(1000);
@@ -300,14 +214,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('live events across API instance
   });
 
   it('after its database connection is killed, instance B reconnects, tells clients to resync and streams again', async () => {
-    const owner = await createUser(a);
-    const { server } = await seedServer(a, owner.user.id);
-    const stream = await openStream(baseUrlB, owner.token);
+    const owner = await createUser(two.a);
+    const { server } = await seedServer(two.a, owner.user.id);
+    const stream = await openStream(two.baseUrlB, owner.token);
     try {
-      const killed = await a.database.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'hp-live-events' and datname = current_database()`);
+      const killed = await two.a.database.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'hp-live-events' and datname = current_database()`);
       expect((killed as unknown as { rowCount: number }).rowCount).toBe(2);
       expect(await stream.waitFor(() => stream.events.some((e) => e.event === 'resync'), 5000)).toBe(true);
-      await setStatus(a, server.id, 'offline');
+      await setStatus(two.a, server.id, 'offline');
       await stream.expectEvent(server.id, 1000);
     } finally {
       await stream.close();

@@ -24,13 +24,10 @@ import { FOREIGN_KEY_VIOLATION, pgCode, UNIQUE_VIOLATION } from '../../http/db-e
 import { fits, ipIsFree, lockNodeFree, nextVmid, takeFreeIpv4 } from './capacity.ts';
 import { enqueue } from '../../db/jobs.ts';
 import { provisionServerJob } from './provision-server.ts';
+import { containsPattern } from '../../lib/like.ts';
 
 type InfrastructureDeps = Pick<Deps, 'db'>;
 
-
-
-/** `%term%` for ILIKE with the wildcards of the term taken literally. */
-const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const searchTerm = (q: string | undefined) => (q ? containsPattern(q) : undefined);
 
 /**
