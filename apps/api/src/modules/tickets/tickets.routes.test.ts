@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ticketMessages as msg, type StaffTicketDetail, type StaffTicketPage, type Ticket, type TicketMessagePage } from '@hp/contract';
-import { createTestContext, createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
+import { messages, ticketMessages as msg, type StaffTicketDetail, type StaffTicketPage, type Ticket, type TicketMessagePage } from '@hp/contract';
+import { createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
 import { seedServer } from '../../../test/servers.ts';
+import { openStream, twoInstancesOnPostgres } from '../../../test/events.ts';
+import { TICKET_LIMITS } from './tickets.service.ts';
 import { jobs, ticketMessages, tickets } from '../../db/schema/index.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
@@ -16,32 +18,6 @@ async function openTicketAs(ctx: TestContext, who: User, payload: Record<string,
   return res.json<Ticket>();
 }
 
-/** A minimal reader of GET /api/events (SSE over fetch, as the web app reads it). */
-async function openStream(baseUrl: string, token: string) {
-  const abort = new AbortController();
-  const res = await fetch(`${baseUrl}/api/events`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: abort.signal });
-  let raw = '';
-  const pump = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        raw += value;
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  const waitFor = async (predicate: (raw: string) => boolean, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (!predicate(raw) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    return predicate(raw);
-  };
-  await waitFor((r) => r.includes('event: ready'), 5000);
-  return { get raw() { return raw; }, waitFor, close: async () => { abort.abort(); await pump; } };
-}
-
 describeEachDatabase('support tickets', (ctx) => {
   let alice: User;
   let bob: User;
@@ -52,6 +28,18 @@ describeEachDatabase('support tickets', (ctx) => {
     bob = await createUser(ctx());
     employee = await createUser(ctx(), { role: 'employee' });
     owner = await createUser(ctx(), { role: 'owner' });
+  });
+
+  it('a burst of 40 parallel new tickets from one account opens exactly the limit and answers the rest 429 in German', async () => {
+    const burster = await createUser(ctx());
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => newTicket(ctx(), burster, { title: `Ticket ${i}` })));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(TICKET_LIMITS.open.limit);
+    expect(codes.filter((c) => c === 429)).toHaveLength(40 - TICKET_LIMITS.open.limit);
+    const refused = results.find((r) => r.statusCode === 429)!;
+    expect(refused.json().error.message).toBe(messages.rateLimited);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(await ctx().database.db.select().from(tickets).where(eq(tickets.customerId, burster.user.id))).toHaveLength(TICKET_LIMITS.open.limit);
   });
 
   it('opens a ticket with a trimmed title and description, starting open and unassigned, about an own server', async () => {
@@ -300,10 +288,10 @@ describeEachDatabase('support tickets', (ctx) => {
     try {
       const note = await ctx().app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: employee.auth, payload: { body: 'intern', internal: true } });
       expect(note.statusCode).toBe(201);
-      expect(await staff.waitFor((r) => r.includes('event: ticket.noted') && r.includes(ticket.id), 2000)).toBe(true);
+      expect(await staff.waitFor(() => staff.raw.includes('event: ticket.noted') && staff.raw.includes(ticket.id), 2000)).toBe(true);
       await ctx().app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: employee.auth, payload: { body: 'Antwort' } });
-      expect(await own.waitFor((r) => r.includes('event: ticket.changed') && r.includes(ticket.id), 2000)).toBe(true);
-      expect(await staff.waitFor((r) => r.includes('event: ticket.changed'), 2000)).toBe(true);
+      expect(await own.waitFor(() => own.raw.includes('event: ticket.changed') && own.raw.includes(ticket.id), 2000)).toBe(true);
+      expect(await staff.waitFor(() => staff.raw.includes('event: ticket.changed'), 2000)).toBe(true);
       // Events arrive in commit order: the note came before the answer, so it would be here by now.
       expect(own.raw).not.toContain('ticket.noted');
       await new Promise((r) => setTimeout(r, 200));
@@ -317,30 +305,18 @@ describeEachDatabase('support tickets', (ctx) => {
 // Several API instances behind a load balancer: a staff answer written through instance A reaches the
 // customer's chat connected to instance B (PostgreSQL NOTIFY, decision 011).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('ticket live events across API instances [postgres]', () => {
-  let a: TestContext & { close: () => Promise<void> };
-  let b: TestContext & { close: () => Promise<void> };
-  let baseUrlB = '';
-  beforeAll(async () => {
-    a = await createTestContext('postgres');
-    const url = a.database.listenVia.kind === 'postgres' ? a.database.listenVia.url : '';
-    b = await createTestContext('postgres', { databaseUrl: url });
-    baseUrlB = await b.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const two = twoInstancesOnPostgres();
 
   it('a staff answer through instance A reaches the customer on instance B within 1 s; a note does not', async () => {
-    const customer = await createUser(a);
-    const staff = await createUser(a, { role: 'employee' });
-    const ticket = await openTicketAs(a, customer);
-    const stream = await openStream(baseUrlB, customer.token);
+    const customer = await createUser(two.a);
+    const staff = await createUser(two.a, { role: 'employee' });
+    const ticket = await openTicketAs(two.a, customer);
+    const stream = await openStream(two.baseUrlB, customer.token);
     try {
-      await a.app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: staff.auth, payload: { body: 'intern', internal: true } });
+      await two.a.app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: staff.auth, payload: { body: 'intern', internal: true } });
       const started = Date.now();
-      await a.app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: staff.auth, payload: { body: 'Antwort' } });
-      expect(await stream.waitFor((r) => r.includes('event: ticket.changed') && r.includes(ticket.id), 1000)).toBe(true);
+      await two.a.app.inject({ method: 'POST', url: `/api/staff/tickets/${ticket.id}/messages`, headers: staff.auth, payload: { body: 'Antwort' } });
+      expect(await stream.waitFor(() => stream.raw.includes('event: ticket.changed') && stream.raw.includes(ticket.id), 1000)).toBe(true);
       expect(Date.now() - started).toBeLessThan(1000);
       expect(stream.raw).not.toContain('ticket.noted');
     } finally {

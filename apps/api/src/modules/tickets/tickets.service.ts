@@ -22,6 +22,8 @@ import { conflict, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
 import { ticketAnsweredMail, ticketClosedMail, ticketWaitingMail } from '../../drivers/mail/templates.ts';
+import { containsPattern } from '../../lib/like.ts';
+import { enforceLimit } from '../../lib/rate-limit.ts';
 
 type TicketDeps = Pick<Deps, 'db' | 'env'>;
 type Actor = Pick<RequestUser, 'id'>;
@@ -85,7 +87,17 @@ async function staffRecipients(tx: Tx, assigneeId: string | null): Promise<strin
   return rows.map((r) => r.email);
 }
 
+/**
+ * Every new ticket and customer reply mails staff, so a burst (a script, a stuck client) would flood
+ * their inboxes: per account at most this many, counted atomically across instances (lib/rate-limit.ts).
+ */
+export const TICKET_LIMITS = {
+  open: { limit: 10, windowSeconds: 3600 },
+  message: { limit: 30, windowSeconds: 300 },
+} as const;
+
 export async function openTicket(deps: TicketDeps, user: Pick<RequestUser, 'id' | 'username'>, input: CreateTicketInput): Promise<Ticket> {
+  await enforceLimit(deps.db, { key: `ticket-open:${user.id}`, ...TICKET_LIMITS.open });
   const id = await deps.db.transaction(async (tx) => {
     if (input.serverId) {
       const [own] = await tx.select({ id: servers.id }).from(servers)
@@ -106,6 +118,7 @@ export async function openTicket(deps: TicketDeps, user: Pick<RequestUser, 'id' 
 }
 
 export async function postCustomerMessage(deps: TicketDeps, user: Pick<RequestUser, 'id' | 'username'>, id: string, body: string): Promise<TicketMessage> {
+  await enforceLimit(deps.db, { key: `ticket-message:${user.id}`, ...TICKET_LIMITS.message });
   return deps.db.transaction(async (tx) => {
     // The row lock orders this message against a parallel close.
     const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.id, id), eq(tickets.customerId, user.id))).for('update');
@@ -179,8 +192,6 @@ export async function listStaffTicketMessages(deps: TicketDeps, id: string, quer
 const customers = alias(users, 'customers');
 const assignees = alias(users, 'assignees');
 
-/** `%term%` for ILIKE with the wildcards of the term taken literally. */
-const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function orderBy(sort: string | undefined, columns: Record<string, SQLWrapper>): SQL[] {
   const value = sort ?? '-createdAt';
