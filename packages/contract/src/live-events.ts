@@ -11,6 +11,8 @@ export const LiveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ticket.changed'), ticketId: z.uuid() }),
   /** An internal note was added: for staff only, never a customer (not even the id). */
   z.object({ type: z.literal('ticket.noted'), ticketId: z.uuid() }),
+  /** Staff came to or left a ticket view, or started/stopped typing: for staff only. */
+  z.object({ type: z.literal('ticket.presence'), ticketId: z.uuid() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 export type LiveEventType = LiveEvent['type'];

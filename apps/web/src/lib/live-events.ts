@@ -160,6 +160,7 @@ export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: 
     ];
   }
   if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true }];
+  if (event.type === 'ticket.presence') return [{ queryKey: ['staff-tickets', 'presence', event.ticketId], exact: true }];
   const id = event.serverId;
   const keys: { queryKey: QueryKey; exact: boolean }[] = [
     { queryKey: ['servers', id], exact: true },

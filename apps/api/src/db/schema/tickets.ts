@@ -1,7 +1,8 @@
-import { pgTable, uuid, text, timestamp, boolean, bigserial, index } from 'drizzle-orm/pg-core';
+import { pgTable, uuid, text, timestamp, boolean, bigserial, index, primaryKey } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
 import { servers } from './infrastructure.ts';
+import { files } from './files.ts';
 
 /** Support tickets (spec §3). Live events come from triggers in migration 0008 (docs/decisions/014). */
 export const tickets = pgTable('tickets', {
@@ -29,6 +30,8 @@ export const tickets = pgTable('tickets', {
   index('tickets_assignee_idx').on(t.assigneeId, t.createdAt),
   index('tickets_status_type_idx').on(t.status, t.type),
   index('tickets_waiting_idx').on(t.waitingSince),
+  // Search "contains" (ilike '%…%') on PostgreSQL and PGlite alike: trigram index (pg_trgm).
+  index('tickets_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
 ]);
 
 /** The chat of a ticket. Internal notes (`internal`) are for staff only and never reach a customer. */
@@ -45,4 +48,53 @@ export const ticketMessages = pgTable('ticket_messages', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   index('ticket_messages_ticket_seq_idx').on(t.ticketId, t.seq),
+]);
+
+/** Files attached to a chat message (at most 5 per message, 10 MB each; docs/decisions/015). */
+export const ticketAttachments = pgTable('ticket_attachments', {
+  fileId: uuid('file_id').primaryKey().references(() => files.id, { onDelete: 'cascade' }),
+  ticketId: uuid('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+  messageId: uuid('message_id').notNull().references(() => ticketMessages.id, { onDelete: 'cascade' }),
+}, (t) => [
+  index('ticket_attachments_message_idx').on(t.messageId),
+]);
+
+/**
+ * "Vertrauliche Angaben": a secret a customer hands over (a root password). Encrypted at rest
+ * (AES-256-GCM, lib/secrets.ts); only staff read it, each opening is logged; `sealed` is wiped (set to
+ * null) when the ticket is closed. Never mailed, never in an event, never exported.
+ */
+export const ticketSecrets = pgTable('ticket_secrets', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  ticketId: uuid('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+  label: text('label').notNull(),
+  sealed: text('sealed'),
+  createdBy: uuid('created_by').notNull().references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  wipedAt: timestamp('wiped_at', { withTimezone: true }),
+}, (t) => [
+  index('ticket_secrets_ticket_idx').on(t.ticketId, t.createdAt),
+]);
+
+/** Who opened a confidential field, and when. */
+export const ticketSecretOpenings = pgTable('ticket_secret_openings', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  secretId: uuid('secret_id').notNull().references(() => ticketSecrets.id, { onDelete: 'cascade' }),
+  staffId: uuid('staff_id').notNull().references(() => users.id),
+  openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('ticket_secret_openings_secret_idx').on(t.secretId, t.openedAt),
+]);
+
+/**
+ * Staff presence in a ticket view: refreshed by a heartbeat, gone after `expiresAt`. A change of who is
+ * there or who types sends 'ticket.presence' (staff only).
+ */
+export const ticketPresence = pgTable('ticket_presence', {
+  ticketId: uuid('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  typing: boolean('typing').notNull().default(false),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.ticketId, t.userId] }),
 ]);

@@ -31,6 +31,8 @@ export const users = pgTable('users', {
   uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
   uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
   uniqueIndex('users_customer_number_idx').on(t.customerNumber),
+  // Staff search "contains" on the customer's name (ilike '%…%'): trigram index (pg_trgm).
+  index('users_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
 ]);
 
 export const sessions = pgTable('sessions', {

@@ -60,6 +60,7 @@ export function findEventAudience(db: Db, event: LiveEvent, sessionIds: string[]
     case 'ticket.changed':
       return findTicketAudience(db, event.ticketId, false, sessionIds);
     case 'ticket.noted':
+    case 'ticket.presence':
       return findTicketAudience(db, event.ticketId, true, sessionIds);
   }
 }

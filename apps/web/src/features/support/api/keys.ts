@@ -14,6 +14,7 @@ export const staffTicketKeys = {
   list: (scope: 'unassigned' | 'mine', request: ListRequest) => ['staff-tickets', 'list', scope, request] as const,
   ticket: (id: string) => ['staff-tickets', 'ticket', id] as const,
   messages: (id: string) => ['staff-tickets', 'messages', id] as const,
+  presence: (id: string) => ['staff-tickets', 'presence', id] as const,
 };
 
 /** The query string of a list request: page, pageSize, q, sort and the set filters. */
