@@ -31,6 +31,7 @@ import { allowedInlineStyleHashes } from './http/csp.ts';
 import { webRoutes } from './http/web.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { ticketsModule } from './modules/tickets/tickets.module.ts';
+import { changelogModule } from './modules/changelog/changelog.module.ts';
 
 /**
  * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
@@ -38,7 +39,7 @@ import { ticketsModule } from './modules/tickets/tickets.module.ts';
  */
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
-  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule,
+  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule, changelogModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

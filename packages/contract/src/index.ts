@@ -19,3 +19,4 @@ export * from './pricing.ts';
 export * from './shop.ts';
 export * from './live-events.ts';
 export * from './tickets.ts';
+export * from './changelog.ts';

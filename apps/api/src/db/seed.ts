@@ -6,6 +6,7 @@ import type { Db } from './client.ts';
 import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages } from './schema/index.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
+import { seedChangelog } from '../modules/changelog/changelog.seed.ts';
 
 interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
 
@@ -46,6 +47,7 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
   if (!marker || !fs.existsSync(credentialsFile)) await seedDemoAccounts(db, credentialsFile);
   await seedOnce(db, 'demo_seeded_tickets', () => seedDemoTickets(db));
+  await seedOnce(db, 'demo_seeded_changelog', () => seedChangelog(db));
 }
 
 async function seedDemoAccounts(db: Db, credentialsFile: string) {

@@ -5,3 +5,4 @@ export * from './billing.ts';
 export * from './audit.ts';
 export * from './files.ts';
 export * from './tickets.ts';
+export * from './changelog.ts';
