@@ -26,7 +26,10 @@ const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
 const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
-const ChangelogPlaceholder = lazy(() => import('../routes/portal/changelog-placeholder.tsx'));
+const ChangelogPage = lazy(() => import('../routes/public/changelog.tsx'));
+const ChangelogEntryPage = lazy(() => import('../routes/public/changelog-entry.tsx'));
+const NewestChangelogEntry = lazy(() => import('../routes/public/changelog-entry.tsx').then((m) => ({ default: m.NewestChangelogEntry })));
+const ChangelogFormPage = lazy(() => import('../routes/staff/changelog-create.tsx'));
 const ChangelogLayout = lazy(() => import('../routes/portal/changelog-layout.tsx'));
 const ConsolePage = lazy(() => import('../routes/portal/console.tsx'));
 const TicketRoutes = lazy(() => import('../routes/portal/ticket-routes.tsx'));
@@ -74,9 +77,12 @@ export function AppRoutes() {
       </Route>
       {/* Inside the portal shell when signed in (sidebar entry), inside the public site otherwise. */}
       <Route element={page(<ChangelogLayout />)}>
-        <Route path={paths.changelogLegacy} element={page(<ChangelogPlaceholder />)} />
-        <Route path={paths.changelog} element={page(<ChangelogPlaceholder />)} />
-        <Route path={paths.changelogEntry(':id')} element={page(<ChangelogPlaceholder />)} />
+        <Route path={paths.changelogLegacy} element={page(<ChangelogPage />)} />
+        <Route path={paths.changelog} element={page(<ChangelogPage />)} />
+        <Route path={paths.changelogEntry(':id')} element={page(<ChangelogEntryPage />)} />
+        <Route path={paths.changelogDetailsLegacy} element={page(<NewestChangelogEntry />)} />
+        <Route path={paths.changelogCreate} element={page(<ChangelogFormPage />)} />
+        <Route path={paths.changelogCreateLegacy} element={page(<ChangelogFormPage />)} />
       </Route>
       <Route path={paths.dashboard.mfa} element={page(<MfaPage />)} />
       <Route path={`${paths.dashboard.root}/*`} element={page(<PortalRoutes />)} />

@@ -23,6 +23,11 @@ export const paths = {
   /** The spec's spelling, linked from the footer. */
   changelogLegacy: '/Changelog',
   changelogEntry: (id: string) => `/changelog/${id}`,
+  /** Spec: without an id, the newest entry. */
+  changelogDetailsLegacy: '/Changelog-details',
+  changelogCreate: '/changelog-create',
+  changelogCreateLegacy: '/Changelog-create',
+  changelogEdit: (id: string) => `/changelog-create?edit=${encodeURIComponent(id)}`,
   console: (serverId: string) => `/console/${serverId}`,
   /** The customer's ticket chat (spec). */
   ticket: (ticketId: string) => `/support/${ticketId}`,

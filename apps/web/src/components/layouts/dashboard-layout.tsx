@@ -55,7 +55,7 @@ export function DashboardLayout() {
       {/* On phones the opened sidebar lies over the page instead of squeezing it: the rail keeps its place. */}
       <div className={cn('shrink-0', collapsed ? 'w-20' : 'w-20 md:w-64')}>
         {!collapsed && <div className="fixed inset-0 z-30 bg-slate-900/40 md:hidden" aria-hidden="true" onClick={() => setCollapsed(true)} />}
-        <aside className={cn('sticky top-0 flex h-screen flex-col border-r border-slate-200 bg-white transition-[width]', collapsed ? 'w-20' : 'max-md:fixed max-md:left-0 max-md:z-40 w-64 max-md:shadow-xl')} aria-label="Seitenleiste">
+        <aside className={cn('print:hidden sticky top-0 flex h-screen flex-col border-r border-slate-200 bg-white transition-[width]', collapsed ? 'w-20' : 'max-md:fixed max-md:left-0 max-md:z-40 w-64 max-md:shadow-xl')} aria-label="Seitenleiste">
           <div className={cn('flex h-16 items-center border-b border-slate-200 px-4', collapsed ? 'justify-center' : 'justify-between')}>
             {!collapsed && <Link to={paths.home} aria-label="Zur Startseite"><Logo /></Link>}
             <button

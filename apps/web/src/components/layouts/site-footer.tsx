@@ -6,7 +6,7 @@ const linkClass = 'text-slate-300 hover:text-white';
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
-    <footer className="bg-slate-900 text-slate-300">
+    <footer className="bg-slate-900 text-slate-300 print:hidden">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Über uns</h2>

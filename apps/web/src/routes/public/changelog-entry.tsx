@@ -1,0 +1,1 @@
+export { default, NewestChangelogEntry } from '../../features/changelog/components/changelog-entry-page.tsx';

@@ -1,0 +1,1 @@
+export { default } from '../../features/changelog/components/changelog-form-page.tsx';
