@@ -1,8 +1,9 @@
 import { defineModule } from '../../jobs/define.ts';
+import { ticketPresenceRoutes } from './presence.routes.ts';
 import { ticketRoutes } from './tickets.routes.ts';
 
-/** Support desk: tickets, chat, staff queue (docs/decisions/014). Mails go through the platform's send-mail job. */
+/** Support desk: tickets, chat, staff queue, staff presence (docs/decisions/014). Mails go through the platform's send-mail job. */
 export const ticketsModule = defineModule({
   name: 'tickets',
-  routes: [ticketRoutes],
+  routes: [ticketRoutes, ticketPresenceRoutes],
 });
