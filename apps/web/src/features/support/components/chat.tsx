@@ -77,17 +77,22 @@ function ChatBubble({ message, viewer, customerName }: { message: TicketMessage;
  * The message box: Enter sends, Shift+Enter makes a new line; it grows with the text up to about 8rem and
  * scrolls beyond. Empty messages are not sent (the contract's schema refuses them on both sides).
  */
-export function ChatComposer({ label, placeholder, onSend, disabled, submitLabel = 'Senden', tone = 'default' }: {
+export function ChatComposer({ label, placeholder, onSend, disabled, submitLabel = 'Senden', tone = 'default', onDraftChange }: {
   label: string;
   placeholder: string;
   onSend: (body: string) => Promise<unknown>;
   disabled?: boolean;
   submitLabel?: string;
   tone?: 'default' | 'note';
+  /** Every change of the text, '' after sending (the staff view's typing signal). */
+  onDraftChange?: (draft: string) => void;
 }) {
   const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: '' } });
   const body = form.watch('body');
   const error = form.formState.errors.body?.message;
+  useEffect(() => {
+    onDraftChange?.(body);
+  }, [body, onDraftChange]);
   const submit = form.handleSubmit(async ({ body: text }) => {
     try {
       await onSend(text);
