@@ -26,6 +26,8 @@ describeEachDatabase('staff presence in a ticket', (ctx) => {
   let customer: User;
   let anna: User;
   let bernd: User;
+  let listening: Promise<string> | undefined;
+  const baseUrl = () => (listening ??= ctx().app.listen({ port: 0, host: '127.0.0.1' }));
   beforeAll(async () => {
     customer = await createUser(ctx());
     anna = await createUser(ctx(), { role: 'employee' });
@@ -72,14 +74,21 @@ describeEachDatabase('staff presence in a ticket', (ctx) => {
     expect(again.statusCode).toBe(204);
   });
 
-  it('drops a viewer whose heartbeat ran out, and the next heartbeat deletes the row', async () => {
+  it('drops a viewer whose heartbeat ran out; the next heartbeat deletes the row and tells staff', async () => {
     const ticket = await openTicketAs(ctx(), customer);
     await beat(ctx(), anna, ticket.id, true);
+    await beat(ctx(), bernd, ticket.id);
     expect(await viewersFor(ctx(), bernd, ticket.id)).toHaveLength(1);
     await ctx().database.db.update(ticketPresence).set({ expiresAt: sql`now() - interval '1 second'` })
       .where(and(eq(ticketPresence.ticketId, ticket.id), eq(ticketPresence.userId, anna.user.id)));
     expect(await viewersFor(ctx(), bernd, ticket.id)).toEqual([]);
-    await beat(ctx(), bernd, ticket.id);
+    const stream = await openStream(await baseUrl(), bernd.token);
+    try {
+      await beat(ctx(), bernd, ticket.id);
+      expect(await stream.waitFor(() => stream.raw.includes('event: ticket.presence') && stream.raw.includes(ticket.id), 2000)).toBe(true);
+    } finally {
+      await stream.close();
+    }
     const rows = await ctx().database.db.select({ userId: ticketPresence.userId }).from(ticketPresence).where(eq(ticketPresence.ticketId, ticket.id));
     expect(rows.map((r) => r.userId)).toEqual([bernd.user.id]);
   });
@@ -112,10 +121,9 @@ describeEachDatabase('staff presence in a ticket', (ctx) => {
   });
 
   it('sends ticket.presence to staff when someone comes, starts typing or goes, never to the customer; a plain heartbeat is silent', async () => {
-    const baseUrl = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
     const ticket = await openTicketAs(ctx(), customer);
-    const own = await openStream(baseUrl, customer.token);
-    const staff = await openStream(baseUrl, bernd.token);
+    const own = await openStream(await baseUrl(), customer.token);
+    const staff = await openStream(await baseUrl(), bernd.token);
     const presenceEvents = () => staff.events.filter((e) => e.event === 'ticket.presence' && e.data.includes(ticket.id)).length;
     try {
       await beat(ctx(), anna, ticket.id);
