@@ -4,6 +4,8 @@ import { SUPPORT_AGENT_LABEL, ticketMessages as m } from '@hp/contract';
 import { apiAuth, createServerFor, createVerifiedAccount, demoAccount, login, PASSWORD, unique } from './support.ts';
 
 const PHONE = { width: 390, height: 844 };
+// A real 1×1 PNG: the server decides the type by these bytes.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201c4a0d2b40000000049454e44ae426082', 'hex');
 const DESKTOP = { width: 1280, height: 900 };
 
 async function expectAxeClean(page: Page, name: string) {
@@ -99,8 +101,46 @@ test('a customer opens a ticket about their server, staff take it over and answe
     expect(bubble!.x + bubble!.width).toBeGreaterThan(DESKTOP.width / 2);
     await expect(box).toHaveValue('');
 
+    // … and with an attachment: an HTML page disguised as an image is refused in German, the real
+    // screenshot and a log file upload, and the message shows the preview.
+    const chooser = page.locator('input[type=file]');
+    await chooser.setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from('<html><script>alert(1)</script></html>') });
+    await expect(page.getByRole('list', { name: 'Ausgewählte Dateien' }).getByText(m.attachmentType)).toBeVisible();
+    await page.getByRole('button', { name: 'foto.png entfernen' }).click();
+    await chooser.setInputFiles([
+      { name: 'fehlerbild.png', mimeType: 'image/png', buffer: PNG },
+      { name: 'syslog.log', mimeType: 'text/plain', buffer: Buffer.from('12:00:01 eth0: link down\n') },
+    ]);
+    await expect(page.getByRole('list', { name: 'Ausgewählte Dateien' }).getByText('wird hochgeladen …')).toHaveCount(0);
+    await box.fill('Screenshot und Log anbei.');
+    await box.press('Enter');
+    await expect(mine.getByRole('img', { name: 'Vorschau von fehlerbild.png' })).toBeVisible();
+    await expect(mine.getByRole('button', { name: /syslog\.log/ })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Ausgewählte Dateien' })).toHaveCount(0);
+
+    // … and hands over the root password as a confidential field.
+    await page.getByRole('button', { name: 'Vertrauliche Angabe hinterlegen' }).click();
+    const secretDialog = page.getByRole('dialog', { name: 'Vertrauliche Angabe hinterlegen' });
+    await secretDialog.getByLabel('Bezeichnung').fill('Root-Passwort');
+    await secretDialog.getByLabel('Vertrauliche Angabe', { exact: true }).fill('Kw9#root-PW');
+    await secretDialog.getByRole('button', { name: 'Verschlüsselt hinterlegen' }).click();
+    await expect(page.getByText(m.secretSaved)).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Vertrauliche Angaben' }).getByText('verschlüsselt hinterlegt')).toBeVisible();
+    await expect(page.getByText('Kw9#root-PW')).toHaveCount(0);
+
     // 4. Staff see the reply live and add an internal note the customer never sees.
     await expect(staff.page.getByText('Jetzt geht es wieder.')).toBeVisible({ timeout: 10_000 });
+    await expect(staff.page.getByRole('img', { name: 'Vorschau von fehlerbild.png' })).toBeVisible({ timeout: 10_000 });
+    const download = staff.page.waitForEvent('download');
+    await staff.page.getByRole('button', { name: /syslog\.log/ }).click();
+    expect((await download).suggestedFilename()).toBe('syslog.log');
+    // The confidential field: shown only on request, and the opening is logged with the name.
+    const secrets = staff.page.getByRole('list', { name: 'Vertrauliche Angaben' });
+    await expect(secrets.getByText('Root-Passwort')).toBeVisible({ timeout: 10_000 });
+    await expect(staff.page.getByText('Kw9#root-PW')).toHaveCount(0);
+    await secrets.getByRole('button', { name: 'Anzeigen' }).click();
+    await expect(secrets.getByText('Kw9#root-PW')).toBeVisible();
+    await expect(secrets.getByText(`Eingesehen von ${demoAccount('employee').username}`)).toBeVisible();
     await staff.page.getByLabel('Interne Notiz (nur für Mitarbeiter sichtbar)').fill('NUR-INTERN: Kunde hatte die Firewall zu.');
     await staff.page.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(staff.page.getByText(m.noteSaved)).toBeVisible();
@@ -117,6 +157,9 @@ test('a customer opens a ticket about their server, staff take it over and answe
     await expect(page.getByText(m.closed)).toBeVisible();
     await expect(page.getByText('Dieses Ticket ist geschlossen.')).toBeVisible();
     await expect(staff.page.getByText('Geschlossen').first()).toBeVisible({ timeout: 10_000 });
+    // Closing wiped the confidential value: staff see it as deleted, live.
+    await expect(secrets.getByText('gelöscht')).toBeVisible({ timeout: 10_000 });
+    await expect(secrets.getByRole('button', { name: 'Anzeigen' })).toHaveCount(0);
 
     await page.goto('/dashboard/support');
     await expect(page.getByRole('link', { name: `Details zu Ticket „${title}“` })).toBeVisible();

@@ -118,7 +118,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         styleSrc: ["'self'", ...allowedInlineStyleHashes()],
         // Prerendered markup and Radix primitives set style attributes (positions, sizes).
         styleSrcAttr: ["'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
+        // blob: for image previews of ticket attachments, fetched with the bearer token.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

@@ -37,6 +37,23 @@ export const ticketMessages = {
   noteSaved: 'Interne Notiz gespeichert.',
   mailSettingSaved: 'Benachrichtigungen gespeichert.',
   mailSettingFailed: 'Die Einstellung konnte nicht gespeichert werden.',
+  // attachments (docs/decisions/015)
+  attachmentTooLarge: 'Die Datei ist zu groß. Erlaubt sind höchstens 10 MB pro Datei.',
+  attachmentType: 'Dieser Dateityp wird nicht unterstützt. Erlaubt sind Bilder (PNG, JPEG, GIF, WebP), PDF und Textdateien.',
+  attachmentEmpty: 'Die Datei ist leer.',
+  tooManyAttachments: 'Höchstens 5 Anhänge pro Nachricht.',
+  attachmentNotFound: 'Anhang nicht gefunden. Bitte laden Sie die Datei erneut hoch.',
+  uploadFailed: 'Die Datei konnte nicht hochgeladen werden.',
+  downloadFailed: 'Die Datei konnte nicht geladen werden.',
+  // confidential fields
+  secretLabelRequired: 'Bitte geben Sie an, worum es sich handelt (z. B. Root-Passwort).',
+  secretLabelTooLong: 'Die Bezeichnung darf höchstens 80 Zeichen lang sein.',
+  secretValueRequired: 'Bitte geben Sie die vertrauliche Angabe ein.',
+  secretValueTooLong: 'Die vertrauliche Angabe darf höchstens 2.000 Zeichen lang sein.',
+  secretSaved: 'Die vertrauliche Angabe wurde verschlüsselt hinterlegt.',
+  secretSaveFailed: 'Die vertrauliche Angabe konnte nicht gespeichert werden.',
+  secretNotFound: 'Vertrauliche Angabe nicht gefunden.',
+  secretWiped: 'Diese vertrauliche Angabe wurde beim Schließen des Tickets gelöscht.',
 } as const;
 const m = ticketMessages;
 
@@ -68,14 +85,65 @@ export const CreateTicketInput = z.strictObject({
 }, { error: messages.invalidInput });
 export type CreateTicketInput = z.infer<typeof CreateTicketInput>;
 
-const messageBody = plainText({ multiline: true, error: m.messageRequired }).trim().min(1, m.messageRequired).max(10_000, m.messageTooLong);
+/** Attachments: at most this many per message, each at most this large (docs/decisions/015). */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 5;
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** What the file picker offers; the server decides by the bytes. */
+export const ATTACHMENT_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,.log,.txt';
 
-export const PostTicketMessageInput = z.strictObject({ body: messageBody }, { error: messages.invalidInput });
-export type PostTicketMessageInput = z.infer<typeof PostTicketMessageInput>;
+const messageBody = plainText({ multiline: true, error: m.messageRequired }).trim().max(10_000, m.messageTooLong);
+/** Ids of files uploaded before (POST …/attachments); a message may be only attachments. */
+const attachmentIds = z.array(z.uuid({ error: m.attachmentNotFound }), { error: messages.invalidInput })
+  .max(MAX_ATTACHMENTS_PER_MESSAGE, m.tooManyAttachments)
+  .refine((ids) => new Set(ids).size === ids.length, { error: messages.invalidInput })
+  .default([]);
+const needsContent = (v: { body: string; attachmentIds: string[] }) => v.body.length > 0 || v.attachmentIds.length > 0;
+
+export const PostTicketMessageInput = z.strictObject({ body: messageBody, attachmentIds }, { error: messages.invalidInput })
+  .refine(needsContent, { error: m.messageRequired, path: ['body'] });
+export type PostTicketMessageInput = z.input<typeof PostTicketMessageInput>;
 
 /** Staff answer the customer, or write an internal note that only staff ever see. */
-export const StaffTicketMessageInput = z.strictObject({ body: messageBody, internal: z.boolean({ error: messages.invalidInput }).default(false) }, { error: messages.invalidInput });
+export const StaffTicketMessageInput = z.strictObject({ body: messageBody, attachmentIds, internal: z.boolean({ error: messages.invalidInput }).default(false) }, { error: messages.invalidInput })
+  .refine(needsContent, { error: m.messageRequired, path: ['body'] });
 export type StaffTicketMessageInput = z.input<typeof StaffTicketMessageInput>;
+
+/** A file in the chat. `preview`: an image the view may show (fetched through the same download route). */
+export const TicketAttachment = z.object({
+  id: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  preview: z.boolean(),
+});
+export type TicketAttachment = z.infer<typeof TicketAttachment>;
+
+/** `POST …/attachments?name=…` with the raw bytes (Content-Type: application/octet-stream). */
+export const AttachmentUploadQuery = z.object({ name: z.string({ error: messages.invalidInput }).max(255, messages.invalidInput).optional() });
+export const AttachmentParams = z.object({ id: z.uuid({ error: m.ticketNotFound }), fileId: z.uuid({ error: m.attachmentNotFound }) });
+
+/** A confidential field ("vertrauliche Angabe"): the value itself only through the logged staff route. */
+export const TicketSecret = z.object({
+  id: z.string(),
+  label: z.string(),
+  createdAt: z.string(),
+  /** Wiped when the ticket was closed: the value is gone for good. */
+  wiped: z.boolean(),
+  /** Staff views only: who opened it, and when (customers get an empty list). */
+  openings: z.array(z.object({ name: z.string(), openedAt: z.string() })),
+});
+export type TicketSecret = z.infer<typeof TicketSecret>;
+export const TicketSecretList = z.object({ secrets: z.array(TicketSecret) });
+export type TicketSecretList = z.infer<typeof TicketSecretList>;
+export const CreateTicketSecretInput = z.strictObject({
+  label: plainText({ error: m.secretLabelRequired }).trim().min(1, m.secretLabelRequired).max(80, m.secretLabelTooLong),
+  // Passwords may contain anything printable; no trimming (a trailing space can be part of one).
+  value: plainText({ error: m.secretValueRequired }).min(1, m.secretValueRequired).max(2000, m.secretValueTooLong),
+}, { error: messages.invalidInput });
+export type CreateTicketSecretInput = z.infer<typeof CreateTicketSecretInput>;
+export const SecretParams = z.object({ id: z.uuid({ error: m.ticketNotFound }), secretId: z.uuid({ error: m.secretNotFound }) });
+export const TicketSecretValue = z.object({ value: z.string() });
+export type TicketSecretValue = z.infer<typeof TicketSecretValue>;
 
 export const TicketStatusInput = z.strictObject({ status: z.enum(['open', 'in_progress'], { error: m.statusInvalid }) }, { error: messages.invalidInput });
 export type TicketStatusInput = z.infer<typeof TicketStatusInput>;
@@ -105,6 +173,7 @@ export const TicketMessage = z.object({
   /** Staff views only: who wrote it. Customers see 'Support Agent' for every staff message. */
   authorName: z.string().nullable(),
   internal: z.boolean(),
+  attachments: z.array(TicketAttachment),
   createdAt: z.string(),
 });
 export type TicketMessage = z.infer<typeof TicketMessage>;

@@ -154,9 +154,11 @@ export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: 
       { queryKey: ['tickets'], exact: true },
       { queryKey: ['tickets', 'ticket', event.ticketId], exact: true },
       { queryKey: ['tickets', 'messages', event.ticketId], exact: true },
+      { queryKey: ['tickets', 'secrets', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'list'], exact: false },
       { queryKey: ['staff-tickets', 'ticket', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true },
+      { queryKey: ['staff-tickets', 'secrets', event.ticketId], exact: true },
     ];
   }
   if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true }];

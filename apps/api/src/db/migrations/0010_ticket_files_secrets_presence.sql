@@ -13,7 +13,9 @@ CREATE TABLE "files" (
 CREATE TABLE "ticket_attachments" (
 	"file_id" uuid PRIMARY KEY NOT NULL,
 	"ticket_id" uuid NOT NULL,
-	"message_id" uuid NOT NULL
+	"message_id" uuid,
+	"uploaded_by" uuid NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "ticket_presence" (
@@ -44,6 +46,7 @@ CREATE TABLE "ticket_secrets" (
 ALTER TABLE "ticket_attachments" ADD CONSTRAINT "ticket_attachments_file_id_files_id_fk" FOREIGN KEY ("file_id") REFERENCES "public"."files"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_attachments" ADD CONSTRAINT "ticket_attachments_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_attachments" ADD CONSTRAINT "ticket_attachments_message_id_ticket_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."ticket_messages"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ticket_attachments" ADD CONSTRAINT "ticket_attachments_uploaded_by_users_id_fk" FOREIGN KEY ("uploaded_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_presence" ADD CONSTRAINT "ticket_presence_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_presence" ADD CONSTRAINT "ticket_presence_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_secret_openings" ADD CONSTRAINT "ticket_secret_openings_secret_id_ticket_secrets_id_fk" FOREIGN KEY ("secret_id") REFERENCES "public"."ticket_secrets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -51,6 +54,7 @@ ALTER TABLE "ticket_secret_openings" ADD CONSTRAINT "ticket_secret_openings_staf
 ALTER TABLE "ticket_secrets" ADD CONSTRAINT "ticket_secrets_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticket_secrets" ADD CONSTRAINT "ticket_secrets_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "ticket_attachments_message_idx" ON "ticket_attachments" USING btree ("message_id");--> statement-breakpoint
+CREATE INDEX "ticket_attachments_pending_idx" ON "ticket_attachments" USING btree ("created_at") WHERE message_id is null;--> statement-breakpoint
 CREATE INDEX "ticket_secret_openings_secret_idx" ON "ticket_secret_openings" USING btree ("secret_id","opened_at");--> statement-breakpoint
 CREATE INDEX "ticket_secrets_ticket_idx" ON "ticket_secrets" USING btree ("ticket_id","created_at");--> statement-breakpoint
 CREATE INDEX "users_username_trgm_idx" ON "users" USING gin ("username" gin_trgm_ops);--> statement-breakpoint

@@ -50,13 +50,20 @@ export const ticketMessages = pgTable('ticket_messages', {
   index('ticket_messages_ticket_seq_idx').on(t.ticketId, t.seq),
 ]);
 
-/** Files attached to a chat message (at most 5 per message, 10 MB each; docs/decisions/015). */
+/**
+ * Files of a ticket's chat (at most 5 per message, 10 MB each; docs/decisions/015). Uploaded first
+ * (`messageId` null: pending, only its uploader can attach it), then attached by the message that names
+ * it. Pending uploads nobody sent are removed after a day.
+ */
 export const ticketAttachments = pgTable('ticket_attachments', {
   fileId: uuid('file_id').primaryKey().references(() => files.id, { onDelete: 'cascade' }),
   ticketId: uuid('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
-  messageId: uuid('message_id').notNull().references(() => ticketMessages.id, { onDelete: 'cascade' }),
+  messageId: uuid('message_id').references(() => ticketMessages.id, { onDelete: 'cascade' }),
+  uploadedBy: uuid('uploaded_by').notNull().references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   index('ticket_attachments_message_idx').on(t.messageId),
+  index('ticket_attachments_pending_idx').on(t.createdAt).where(sql`message_id is null`),
 ]);
 
 /**

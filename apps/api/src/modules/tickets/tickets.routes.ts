@@ -1,6 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   ApiError,
+  AttachmentParams,
+  messages,
+  AttachmentUploadQuery,
+  CreateTicketSecretInput,
+  MAX_ATTACHMENT_BYTES,
+  SecretParams,
+  TicketAttachment,
+  TicketSecret,
+  TicketSecretList,
+  TicketSecretValue,
   CreateTicketInput,
   PostTicketMessageInput,
   StaffTicketDetail,
@@ -17,6 +27,8 @@ import {
   TicketStatusInput,
 } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
+import { contentDisposition } from '../../lib/files.ts';
+import { AppError } from '../../http/errors.ts';
 import {
   closeOwnTicket,
   closeTicketAsStaff,
@@ -34,8 +46,27 @@ import {
   setTicketStatus,
   takeOverTicket,
 } from './tickets.service.ts';
+import { findAttachment, uploadAttachment, type Viewer } from './attachments.service.ts';
+import { addOwnSecret, listOwnSecrets, listStaffSecrets, openSecret } from './secrets.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError };
+const uploadErrors = { ...errors, 413: ApiError, 415: ApiError, 429: ApiError };
+
+/**
+ * A stored file, always as a download: never rendered by the browser as a page (SVG and HTML are not
+ * accepted anyway), never sniffed into a script type, never cached by a shared cache. Image previews in
+ * the chat fetch the same route and show the bytes from a blob: URL.
+ */
+function sendFile(reply: FastifyReply, file: { name: string; contentType: string; size: number; data: Buffer }) {
+  return reply
+    .header('content-type', file.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : file.contentType)
+    .header('content-disposition', contentDisposition(file.name))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cache-control', 'private, no-store')
+    .header('content-length', String(file.size))
+    .send(file.data);
+}
 const security = [{ bearer: [] }];
 const customer = { access: 'customer' as const };
 const staff = { access: 'staff' as const };
@@ -63,7 +94,7 @@ export async function ticketRoutes(app: FastifyInstance) {
     async (req) => listOwnTicketMessages(deps, req.user, req.params.id, req.query));
 
   u.post('/api/tickets/:id/messages', { config: customer, schema: { tags: ['tickets'], summary: 'Nachricht an den Support', security, params: TicketIdParams, body: PostTicketMessageInput, response: { 201: TicketMessage, ...errors } } },
-    async (req, reply) => reply.code(201).send(await postCustomerMessage(deps, req.user, req.params.id, req.body.body)));
+    async (req, reply) => reply.code(201).send(await postCustomerMessage(deps, req.user, req.params.id, { body: req.body.body, attachmentIds: req.body.attachmentIds ?? [] })));
 
   u.post('/api/tickets/:id/close', { config: customer, schema: { tags: ['tickets'], summary: 'Eigenes Ticket schließen', security, params: TicketIdParams, response: { 200: Ticket, ...errors } } },
     async (req) => closeOwnTicket(deps, req.user, req.params.id));
@@ -88,7 +119,7 @@ export async function ticketRoutes(app: FastifyInstance) {
     async (req) => listStaffTicketMessages(deps, req.params.id, req.query));
 
   u.post('/api/staff/tickets/:id/messages', { config: staff, schema: { tags: ['tickets'], summary: 'Antwort an den Kunden oder interne Notiz (internal: true)', security, params: TicketIdParams, body: StaffTicketMessageInput, response: { 201: TicketMessage, ...errors } } },
-    async (req, reply) => reply.code(201).send(await postStaffMessage(deps, req.user, req.params.id, { body: req.body.body, internal: req.body.internal ?? false })));
+    async (req, reply) => reply.code(201).send(await postStaffMessage(deps, req.user, req.params.id, { body: req.body.body, internal: req.body.internal ?? false, attachmentIds: req.body.attachmentIds ?? [] })));
 
   u.put('/api/staff/tickets/:id/status', { config: staff, schema: { tags: ['tickets'], summary: 'Status setzen (Offen / In Bearbeitung)', security, params: TicketIdParams, body: TicketStatusInput, response: { 200: StaffTicketDetail, ...errors } } },
     async (req) => setTicketStatus(deps, req.user, req.params.id, req.body));
@@ -98,4 +129,44 @@ export async function ticketRoutes(app: FastifyInstance) {
 
   u.post('/api/staff/tickets/:id/close', { config: staff, schema: { tags: ['tickets'], summary: 'Ticket schließen (ein zweites Schließen: 409)', security, params: TicketIdParams, response: { 200: StaffTicketDetail, ...errors } } },
     async (req) => closeTicketAsStaff(deps, req.user, req.params.id));
+
+  // ---- attachments (both sides; docs/decisions/015) ----
+  const customerViewer = (id: string): Viewer => ({ id, staff: false });
+  const staffViewer = (id: string): Viewer => ({ id, staff: true });
+
+  u.get('/api/tickets/:id/attachments/:fileId', { config: customer, schema: { tags: ['tickets'], summary: 'Anhang des eigenen Tickets herunterladen (immer als Download)', security, params: AttachmentParams, response: errors } },
+    async (req, reply) => sendFile(reply, await findAttachment(deps, customerViewer(req.user.id), req.params.id, req.params.fileId)));
+
+  u.get('/api/staff/tickets/:id/attachments/:fileId', { config: staff, schema: { tags: ['tickets'], summary: 'Anhang herunterladen (immer als Download)', security, params: AttachmentParams, response: errors } },
+    async (req, reply) => sendFile(reply, await findAttachment(deps, staffViewer(req.user.id), req.params.id, req.params.fileId)));
+
+  // The bytes arrive raw (application/octet-stream), at most 10 MB; the name rides in the query.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: MAX_ATTACHMENT_BYTES }, (_req, body, done) => done(null, body));
+    const up = signedInRoutes(scope);
+    const body = (req: { headers: { 'content-type'?: string }; body: unknown }) => {
+      if (!req.headers['content-type']?.startsWith('application/octet-stream')) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType);
+      return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    };
+    up.post('/api/tickets/:id/attachments', { config: customer, bodyLimit: MAX_ATTACHMENT_BYTES, schema: { tags: ['tickets'], summary: 'Datei für eine Nachricht hochladen (Bild, PDF, Text; höchstens 10 MB; Typ wird am Inhalt erkannt)', security, params: TicketIdParams, querystring: AttachmentUploadQuery, response: { 201: TicketAttachment, ...uploadErrors } } },
+      async (req, reply) => reply.code(201).send(await uploadAttachment(deps, customerViewer(req.user.id), req.params.id, { name: req.query.name, data: body(req) })));
+    up.post('/api/staff/tickets/:id/attachments', { config: staff, bodyLimit: MAX_ATTACHMENT_BYTES, schema: { tags: ['tickets'], summary: 'Datei für eine Antwort oder Notiz hochladen', security, params: TicketIdParams, querystring: AttachmentUploadQuery, response: { 201: TicketAttachment, ...uploadErrors } } },
+      async (req, reply) => reply.code(201).send(await uploadAttachment(deps, staffViewer(req.user.id), req.params.id, { name: req.query.name, data: body(req) })));
+  });
+
+  // ---- confidential fields ----
+  u.get('/api/tickets/:id/secrets', { config: customer, schema: { tags: ['tickets'], summary: 'Eigene vertrauliche Angaben (nur Bezeichnung und Zustand, nie der Wert)', security, params: TicketIdParams, response: { 200: TicketSecretList, ...errors } } },
+    async (req) => listOwnSecrets(deps, req.user, req.params.id));
+
+  u.post('/api/tickets/:id/secrets', { config: customer, schema: { tags: ['tickets'], summary: 'Vertrauliche Angabe verschlüsselt hinterlegen (wird beim Schließen gelöscht)', security, params: TicketIdParams, body: CreateTicketSecretInput, response: { 201: TicketSecret, ...errors, 429: ApiError } } },
+    async (req, reply) => reply.code(201).send(await addOwnSecret(deps, req.user, req.params.id, req.body)));
+
+  u.get('/api/staff/tickets/:id/secrets', { config: staff, schema: { tags: ['tickets'], summary: 'Vertrauliche Angaben mit Protokoll der Einsichten (ohne Werte)', security, params: TicketIdParams, response: { 200: TicketSecretList, ...errors } } },
+    async (req) => listStaffSecrets(deps, req.params.id));
+
+  u.post('/api/staff/tickets/:id/secrets/:secretId/open', { config: staff, schema: { tags: ['tickets'], summary: 'Vertrauliche Angabe einsehen (jede Einsicht wird protokolliert)', security, params: SecretParams, response: { 200: TicketSecretValue, ...errors } } },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return openSecret(deps, req.user, req.params.id, req.params.secretId);
+    });
 }

@@ -9,6 +9,7 @@ import {
   type StaffTicketPage,
   type StaffTicketRow,
   type Ticket,
+  type TicketAttachment,
   type TicketMessage,
   type TicketMessagePage,
   type TicketMailSetting,
@@ -24,6 +25,8 @@ import { enqueueMail } from '../../jobs/mail.ts';
 import { ticketAnsweredMail, ticketClosedMail, ticketWaitingMail } from '../../drivers/mail/templates.ts';
 import { containsPattern } from '../../lib/like.ts';
 import { enforceLimit } from '../../lib/rate-limit.ts';
+import { attachUploads, attachmentsOf } from './attachments.service.ts';
+import { wipeSecrets } from './secrets.service.ts';
 
 type TicketDeps = Pick<Deps, 'db' | 'env'>;
 type Actor = Pick<RequestUser, 'id'>;
@@ -117,7 +120,7 @@ export async function openTicket(deps: TicketDeps, user: Pick<RequestUser, 'id' 
   return getOwnTicket(deps, user, id);
 }
 
-export async function postCustomerMessage(deps: TicketDeps, user: Pick<RequestUser, 'id' | 'username'>, id: string, body: string): Promise<TicketMessage> {
+export async function postCustomerMessage(deps: TicketDeps, user: Pick<RequestUser, 'id' | 'username'>, id: string, input: { body: string; attachmentIds: string[] }): Promise<TicketMessage> {
   await enforceLimit(deps.db, { key: `ticket-message:${user.id}`, ...TICKET_LIMITS.message });
   return deps.db.transaction(async (tx) => {
     // The row lock orders this message against a parallel close.
@@ -125,18 +128,24 @@ export async function postCustomerMessage(deps: TicketDeps, user: Pick<RequestUs
     if (!ticket) throw notFound(m.ticketNotFound);
     if (ticket.status === 'closed') throw conflict('TICKET_CLOSED', m.ticketIsClosed);
     const now = new Date();
-    const [message] = await tx.insert(ticketMessages).values({ ticketId: id, authorId: user.id, fromStaff: false, body, createdAt: now }).returning();
+    const [message] = await tx.insert(ticketMessages).values({ ticketId: id, authorId: user.id, fromStaff: false, body: input.body, createdAt: now }).returning();
+    await attachUploads(tx, id, user.id, message!.id, input.attachmentIds);
     await tx.update(tickets).set({ updatedAt: now, waitingSince: ticket.waitingSince ?? now }).where(eq(tickets.id, id));
     for (const to of await staffRecipients(tx, ticket.assigneeId)) {
       await enqueueMail(tx, ticketWaitingMail(to, 'reply', user.username, ticket.title, staffTicketUrl(deps, id)));
     }
-    return toMessage({ message: message!, authorName: null }, 'customer');
+    return toMessage({ message: message!, authorName: null }, 'customer', (await attachmentsOf(tx, [message!.id])).get(message!.id));
   });
 }
 
 export async function closeOwnTicket(deps: TicketDeps, user: Actor, id: string): Promise<Ticket> {
-  const closed = await deps.db.update(tickets).set({ status: 'closed', closedAt: new Date(), updatedAt: new Date(), waitingSince: null })
-    .where(and(eq(tickets.id, id), eq(tickets.customerId, user.id), ne(tickets.status, 'closed'))).returning({ id: tickets.id });
+  const closed = await deps.db.transaction(async (tx) => {
+    const now = new Date();
+    const rows = await tx.update(tickets).set({ status: 'closed', closedAt: now, updatedAt: now, waitingSince: null })
+      .where(and(eq(tickets.id, id), eq(tickets.customerId, user.id), ne(tickets.status, 'closed'))).returning({ id: tickets.id });
+    if (rows.length > 0) await wipeSecrets(tx, id, now);
+    return rows;
+  });
   if (closed.length === 0) {
     await getOwnTicket(deps, user, id);
     throw conflict('TICKET_ALREADY_CLOSED', m.alreadyClosed);
@@ -146,12 +155,13 @@ export async function closeOwnTicket(deps: TicketDeps, user: Actor, id: string):
 
 // ---------------------------------------------------------------- messages (both sides)
 
-const toMessage = (row: { message: typeof ticketMessages.$inferSelect; authorName: string | null }, viewer: 'customer' | 'staff'): TicketMessage => ({
+const toMessage = (row: { message: typeof ticketMessages.$inferSelect; authorName: string | null }, viewer: 'customer' | 'staff', attachments: TicketAttachment[] = []): TicketMessage => ({
   id: row.message.id,
   body: row.message.body,
   author: row.message.fromStaff ? 'staff' : 'customer',
   authorName: viewer === 'staff' ? row.authorName : null,
   internal: row.message.internal,
+  attachments,
   createdAt: row.message.createdAt.toISOString(),
 });
 
@@ -173,7 +183,8 @@ async function messagePage(db: Db, ticketId: string, query: TicketMessagesQuery,
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const nextCursor = rows.length > query.limit ? String(page[page.length - 1]!.message.seq) : null;
-  return { items: page.map((r) => toMessage(r, viewer)), nextCursor };
+  const attachments = await attachmentsOf(db, page.map((r) => r.message.id));
+  return { items: page.map((r) => toMessage(r, viewer, attachments.get(r.message.id))), nextCursor };
 }
 
 export async function listOwnTicketMessages(deps: TicketDeps, user: Actor, id: string, query: TicketMessagesQuery): Promise<TicketMessagePage> {
@@ -281,8 +292,11 @@ export async function getStaffTicket({ db }: TicketDeps, staff: Actor, id: strin
   };
 }
 
+/** The mail's text for an answer that is only files (the files themselves are never mailed). */
+const ATTACHMENT_ONLY_TEXT = 'Der Support hat Ihnen eine Datei gesendet. Sie finden sie im Ticket.';
+
 /** A staff answer (mailed to the customer) or an internal note (never leaves staff: no mail, no customer event). */
-export async function postStaffMessage(deps: TicketDeps, staff: Actor, id: string, input: { body: string; internal: boolean }): Promise<TicketMessage> {
+export async function postStaffMessage(deps: TicketDeps, staff: Actor, id: string, input: { body: string; internal: boolean; attachmentIds: string[] }): Promise<TicketMessage> {
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select({ ticket: tickets, customer: customers }).from(tickets)
       .innerJoin(customers, eq(customers.id, tickets.customerId)).where(eq(tickets.id, id)).for('update', { of: tickets });
@@ -290,12 +304,13 @@ export async function postStaffMessage(deps: TicketDeps, staff: Actor, id: strin
     if (!input.internal && row.ticket.status === 'closed') throw conflict('TICKET_CLOSED', m.ticketIsClosed);
     const now = new Date();
     const [message] = await tx.insert(ticketMessages).values({ ticketId: id, authorId: staff.id, fromStaff: true, internal: input.internal, body: input.body, createdAt: now }).returning();
+    await attachUploads(tx, id, staff.id, message!.id, input.attachmentIds);
     if (!input.internal) {
       await tx.update(tickets).set({ updatedAt: now, waitingSince: null, firstResponseAt: row.ticket.firstResponseAt ?? now }).where(eq(tickets.id, id));
-      await enqueueMail(tx, ticketAnsweredMail(row.customer.email, row.customer.username, row.ticket.title, input.body, customerTicketUrl(deps, id)));
+      await enqueueMail(tx, ticketAnsweredMail(row.customer.email, row.customer.username, row.ticket.title, input.body || ATTACHMENT_ONLY_TEXT, customerTicketUrl(deps, id)));
     }
     const [author] = await tx.select({ name: users.username }).from(users).where(eq(users.id, staff.id));
-    return toMessage({ message: message!, authorName: author?.name ?? null }, 'staff');
+    return toMessage({ message: message!, authorName: author?.name ?? null }, 'staff', (await attachmentsOf(tx, [message!.id])).get(message!.id));
   });
 }
 
@@ -328,10 +343,12 @@ export async function takeOverTicket(deps: TicketDeps, staff: Actor, id: string)
 /** Close: exactly one of parallel attempts changes the row and mails the customer; the others get 409. */
 export async function closeTicketAsStaff(deps: TicketDeps, staff: Actor, id: string): Promise<StaffTicketDetail> {
   const closed = await deps.db.transaction(async (tx) => {
-    const rows = await tx.update(tickets).set({ status: 'closed', closedAt: new Date(), updatedAt: new Date(), waitingSince: null })
+    const now = new Date();
+    const rows = await tx.update(tickets).set({ status: 'closed', closedAt: now, updatedAt: now, waitingSince: null })
       .where(and(eq(tickets.id, id), ne(tickets.status, 'closed'))).returning({ title: tickets.title, customerId: tickets.customerId });
     const ticket = rows[0];
     if (!ticket) return false;
+    await wipeSecrets(tx, id, now);
     const [customer] = await tx.select({ email: users.email, name: users.username }).from(users).where(eq(users.id, ticket.customerId));
     if (customer) await enqueueMail(tx, ticketClosedMail(customer.email, customer.name, ticket.title, customerTicketUrl(deps, id)));
     return true;

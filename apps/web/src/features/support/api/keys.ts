@@ -6,6 +6,7 @@ export const ticketKeys = {
   list: ['tickets'] as const,
   ticket: (id: string) => ['tickets', 'ticket', id] as const,
   messages: (id: string) => ['tickets', 'messages', id] as const,
+  secrets: (id: string) => ['tickets', 'secrets', id] as const,
   ownServers: ['tickets', 'own-servers'] as const,
 };
 /** The staff view of a ticket also shows the customer's servers, so server events refresh open views. */
@@ -15,6 +16,7 @@ export const staffTicketKeys = {
   ticket: (id: string) => ['staff-tickets', 'ticket', id] as const,
   messages: (id: string) => ['staff-tickets', 'messages', id] as const,
   presence: (id: string) => ['staff-tickets', 'presence', id] as const,
+  secrets: (id: string) => ['staff-tickets', 'secrets', id] as const,
 };
 
 /** The query string of a list request: page, pageSize, q, sort and the set filters. */

@@ -1,6 +1,7 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { StaffTicketDetail, StaffTicketMessageInput, StaffTicketPage, TicketMessage, TicketMessagePage, TicketStatusInput } from '@hp/contract';
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ticketMessages as m, type StaffTicketDetail, type StaffTicketMessageInput, type StaffTicketPage, type TicketAttachment, type TicketMessage, type TicketMessagePage, type TicketSecretList, type TicketSecretValue, type TicketStatusInput } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
+import { uploadFile } from '../../../lib/files.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
 import { listSearch, staffTicketKeys, useTicketMutation } from './keys.ts';
 import { CHAT_PAGE_SIZE } from './tickets.ts';
@@ -50,3 +51,21 @@ export const useTakeOverTicket = (id: string) => useTicketMutation(() => takeOve
 // POST /api/staff/tickets/:id/close — 409 when it was closed already.
 export const closeStaffTicket = (id: string) => api<StaffTicketDetail>(`${ticketUrl(id)}/close`, { method: 'POST' });
 export const useCloseStaffTicket = (id: string) => useTicketMutation(() => closeStaffTicket(id));
+
+// POST /api/staff/tickets/:id/attachments and GET …/attachments/:fileId
+export const uploadStaffAttachment = (id: string, file: File) =>
+  uploadFile<TicketAttachment>(`${ticketUrl(id)}/attachments?name=${encodeURIComponent(file.name)}`, file, m.uploadFailed);
+export const staffAttachmentPath = (id: string, fileId: string) => `${ticketUrl(id)}/attachments/${encodeURIComponent(fileId)}`;
+
+// GET /api/staff/tickets/:id/secrets — labels and the log of openings, never values.
+export const getStaffSecrets = (id: string, signal?: AbortSignal) => api<TicketSecretList>(`${ticketUrl(id)}/secrets`, { signal });
+export const useStaffSecrets = (id: string, enabled: boolean) => useQuery({ queryKey: staffTicketKeys.secrets(id), queryFn: ({ signal }) => getStaffSecrets(id, signal), enabled });
+// POST /api/staff/tickets/:id/secrets/:secretId/open — the value; the server logs the opening.
+export const openStaffSecret = (id: string, secretId: string) => api<TicketSecretValue>(`${ticketUrl(id)}/secrets/${encodeURIComponent(secretId)}/open`, { method: 'POST' });
+export function useOpenStaffSecret(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (secretId: string) => openStaffSecret(id, secretId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: staffTicketKeys.secrets(id) }),
+  });
+}

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { CreateTicketInput, ServerList, Ticket, TicketList, TicketMessage, TicketMessagePage } from '@hp/contract';
+import { ticketMessages as m, type CreateTicketInput, type CreateTicketSecretInput, type PostTicketMessageInput, type ServerList, type Ticket, type TicketAttachment, type TicketList, type TicketMessage, type TicketMessagePage, type TicketSecret, type TicketSecretList } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
+import { uploadFile } from '../../../lib/files.ts';
 import { ticketKeys, useTicketMutation } from './keys.ts';
 
 const ticketUrl = (id: string) => `/tickets/${encodeURIComponent(id)}`;
@@ -33,9 +34,20 @@ export const ticketMessagesQueryOptions = (id: string) => infiniteQueryOptions({
 });
 export const useTicketMessages = (id: string, enabled: boolean) => useInfiniteQuery({ ...ticketMessagesQueryOptions(id), enabled });
 
-// POST /api/tickets/:id/messages
-export const sendTicketMessage = (id: string, body: string) => api<TicketMessage>(`${ticketUrl(id)}/messages`, { method: 'POST', body: { body } });
-export const useSendTicketMessage = (id: string) => useTicketMutation((body: string) => sendTicketMessage(id, body));
+// POST /api/tickets/:id/messages — text and/or files uploaded before.
+export const sendTicketMessage = (id: string, input: PostTicketMessageInput) => api<TicketMessage>(`${ticketUrl(id)}/messages`, { method: 'POST', body: input });
+export const useSendTicketMessage = (id: string) => useTicketMutation((input: PostTicketMessageInput) => sendTicketMessage(id, input));
+
+// POST /api/tickets/:id/attachments (raw bytes) and GET …/attachments/:fileId (always a download).
+export const uploadTicketAttachment = (id: string, file: File) =>
+  uploadFile<TicketAttachment>(`${ticketUrl(id)}/attachments?name=${encodeURIComponent(file.name)}`, file, m.uploadFailed);
+export const ticketAttachmentPath = (id: string, fileId: string) => `${ticketUrl(id)}/attachments/${encodeURIComponent(fileId)}`;
+
+// GET/POST /api/tickets/:id/secrets — labels and state only; the value never comes back.
+export const getOwnSecrets = (id: string, signal?: AbortSignal) => api<TicketSecretList>(`${ticketUrl(id)}/secrets`, { signal });
+export const useOwnSecrets = (id: string, enabled: boolean) => useQuery({ queryKey: ticketKeys.secrets(id), queryFn: ({ signal }) => getOwnSecrets(id, signal), enabled });
+export const addOwnSecret = (id: string, input: CreateTicketSecretInput) => api<TicketSecret>(`${ticketUrl(id)}/secrets`, { method: 'POST', body: input });
+export const useAddOwnSecret = (id: string) => useTicketMutation((input: CreateTicketSecretInput) => addOwnSecret(id, input));
 
 // POST /api/tickets/:id/close
 export const closeTicket = (id: string) => api<Ticket>(`${ticketUrl(id)}/close`, { method: 'POST' });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type BaseSyntheticEvent, type KeyboardEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Lock, Send } from 'lucide-react';
 import { PostTicketMessageInput, SUPPORT_AGENT_LABEL, type TicketMessage, type TicketMessagePage } from '@hp/contract';
@@ -8,6 +8,7 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { cn } from '../../../lib/cn.ts';
 import { formatDateTime } from './ticket-badges.tsx';
+import { AttachButton, AttachmentList, PendingFiles, useFileQueue, type ChatFiles } from './attachments.tsx';
 
 interface MessagesQuery {
   data?: { pages: TicketMessagePage[] };
@@ -25,18 +26,33 @@ interface MessagesQuery {
  * customer's messages for the customer, staff messages for staff. Customers see every staff message as
  * "Support Agent"; staff see names, and internal notes marked as such. Text is rendered as text, never HTML.
  */
-export function ChatMessages({ query, viewer, customerName }: { query: MessagesQuery; viewer: 'customer' | 'staff'; customerName?: string }) {
+export function ChatMessages({ query, viewer, customerName, files }: { query: MessagesQuery; viewer: 'customer' | 'staff'; customerName?: string; files: ChatFiles }) {
   const messages = [...(query.data?.pages ?? [])].flatMap((p) => p.items).reverse();
   const endRef = useRef<HTMLDivElement>(null);
+  const topRef = useRef<HTMLDivElement>(null);
   const newest = messages[messages.length - 1]?.id;
   useEffect(() => {
     endRef.current?.scrollIntoView({ block: 'nearest' });
   }, [newest]);
+  // Older messages load when the reader scrolls up to the top of the chat (the button stays for
+  // keyboards and screen readers). The browser's scroll anchoring keeps the view where it was.
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const ready = !query.isPending && !query.isError;
+  useEffect(() => {
+    const sentinel = topRef.current;
+    if (!sentinel || !ready || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    }, { rootMargin: '200px 0px 0px 0px' });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [ready, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   if (query.isPending) return <div className="py-8"><Spinner label="Lade Nachrichten …" /></div>;
   if (query.isError) return <Alert tone="error">Die Nachrichten konnten nicht geladen werden. {query.error?.message}</Alert>;
   return (
     <div className="flex flex-col gap-3">
+      <div ref={topRef} aria-hidden="true" />
       {query.hasNextPage && (
         <div className="text-center">
           <Button variant="outline" size="sm" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>Ältere Nachrichten laden</Button>
@@ -44,14 +60,14 @@ export function ChatMessages({ query, viewer, customerName }: { query: MessagesQ
       )}
       {messages.length === 0 && <p className="py-6 text-center text-sm text-slate-600">Noch keine Nachrichten.</p>}
       <ol className="flex flex-col gap-3" aria-label="Nachrichten">
-        {messages.map((message) => <ChatBubble key={message.id} message={message} viewer={viewer} customerName={customerName} />)}
+        {messages.map((message) => <ChatBubble key={message.id} message={message} viewer={viewer} customerName={customerName} files={files} />)}
       </ol>
       <div ref={endRef} />
     </div>
   );
 }
 
-function ChatBubble({ message, viewer, customerName }: { message: TicketMessage; viewer: 'customer' | 'staff'; customerName?: string }) {
+function ChatBubble({ message, viewer, customerName, files }: { message: TicketMessage; viewer: 'customer' | 'staff'; customerName?: string; files: ChatFiles }) {
   const mine = message.author === viewer;
   const sender = message.author === 'customer'
     ? (viewer === 'customer' ? 'Sie' : customerName ?? 'Kunde')
@@ -67,7 +83,8 @@ function ChatBubble({ message, viewer, customerName }: { message: TicketMessage;
           <span>{sender}</span>
           <time dateTime={message.createdAt} className="font-normal">{formatDateTime(message.createdAt)}</time>
         </p>
-        <p className="mt-1 whitespace-pre-wrap break-words">{message.body}</p>
+        {message.body && <p className="mt-1 whitespace-pre-wrap break-words">{message.body}</p>}
+        <AttachmentList attachments={message.attachments} files={files} onLight={message.internal || !mine} />
       </div>
     </li>
   );
@@ -75,42 +92,52 @@ function ChatBubble({ message, viewer, customerName }: { message: TicketMessage;
 
 /**
  * The message box: Enter sends, Shift+Enter makes a new line; it grows with the text up to about 8rem and
- * scrolls beyond. Empty messages are not sent (the contract's schema refuses them on both sides).
+ * scrolls beyond. Empty messages are not sent (the contract's schema refuses them on both sides). Files
+ * upload as soon as they are chosen; a message may be text, files or both.
  */
-export function ChatComposer({ label, placeholder, onSend, disabled, submitLabel = 'Senden', tone = 'default', onDraftChange }: {
+export function ChatComposer({ label, placeholder, onSend, files, disabled, submitLabel = 'Senden', tone = 'default', onDraftChange }: {
   label: string;
   placeholder: string;
-  onSend: (body: string) => Promise<unknown>;
+  onSend: (input: { body: string; attachmentIds: string[] }) => Promise<unknown>;
+  files?: ChatFiles;
   disabled?: boolean;
   submitLabel?: string;
   tone?: 'default' | 'note';
   /** Every change of the text, '' after sending (the staff view's typing signal). */
   onDraftChange?: (draft: string) => void;
 }) {
-  const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: '' } });
+  const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: '', attachmentIds: [] } });
   const body = form.watch('body');
+  const fileQueue = useFileQueue(files);
   const error = form.formState.errors.body?.message;
   useEffect(() => {
     onDraftChange?.(body);
   }, [body, onDraftChange]);
-  const submit = form.handleSubmit(async ({ body: text }) => {
-    try {
-      await onSend(text);
-      form.reset({ body: '' });
-    } catch {
-      // The caller showed the toast; the text stays in the box.
-    }
-  });
+  const canSend = (body.trim().length > 0 || fileQueue.ids.length > 0) && !fileQueue.uploading;
+  const submit = (event?: BaseSyntheticEvent) => {
+    form.setValue('attachmentIds', fileQueue.ids);
+    return form.handleSubmit(async ({ body: text, attachmentIds = [] }) => {
+      try {
+        await onSend({ body: text, attachmentIds });
+        form.reset({ body: '', attachmentIds: [] });
+        fileQueue.clear();
+      } catch {
+        // The caller showed the toast; the text and the files stay.
+      }
+    })(event);
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    if (body.trim() && !form.formState.isSubmitting) void submit();
+    if (canSend && !form.formState.isSubmitting) void submit();
   };
   const id = `composer-${tone}`;
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">{label}</label>
+      <PendingFiles queue={fileQueue.queue} onRemove={fileQueue.remove} />
       <div className="flex items-end gap-2">
+        {files && <AttachButton id={`${id}-files`} onFiles={fileQueue.add} disabled={disabled} />}
         <textarea
           id={id}
           rows={1}
@@ -122,7 +149,7 @@ export function ChatComposer({ label, placeholder, onSend, disabled, submitLabel
           onKeyDown={onKeyDown}
           {...form.register('body')}
         />
-        <Button type="submit" className="shrink-0 whitespace-nowrap" variant={tone === 'note' ? 'outline' : 'primary'} loading={form.formState.isSubmitting} disabled={disabled || !body.trim()} aria-label={submitLabel}>
+        <Button type="submit" className="shrink-0 whitespace-nowrap" variant={tone === 'note' ? 'outline' : 'primary'} loading={form.formState.isSubmitting} disabled={disabled || !canSend} aria-label={submitLabel}>
           <Send className="size-4" aria-hidden="true" /><span className="max-sm:sr-only">{submitLabel}</span>
         </Button>
       </div>

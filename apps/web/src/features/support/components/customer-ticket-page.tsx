@@ -7,8 +7,10 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
-import { useCloseTicket, useSendTicketMessage, useTicket, useTicketMessages } from '../api/tickets.ts';
+import { ticketAttachmentPath, uploadTicketAttachment, useCloseTicket, useSendTicketMessage, useTicket, useTicketMessages } from '../api/tickets.ts';
 import { ChatComposer, ChatMessages } from './chat.tsx';
+import type { ChatFiles } from './attachments.tsx';
+import { CustomerSecretsCard } from './ticket-secrets.tsx';
 import { formatDateTime, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
 
 /** Spec "Ticket chat" (customer). Another customer's ticket (API 404) sends the user to /404. */
@@ -26,9 +28,10 @@ export default function CustomerTicketPage() {
   const t = ticket.data;
   const closed = t.status === 'closed';
 
-  const onSend = async (body: string) => {
+  const files: ChatFiles = { upload: (file) => uploadTicketAttachment(ticketId, file), path: (fileId) => ticketAttachmentPath(ticketId, fileId) };
+  const onSend = async (input: { body: string; attachmentIds: string[] }) => {
     try {
-      await send.mutateAsync(body);
+      await send.mutateAsync(input);
     } catch (err) {
       toast.error(err instanceof Error && err.message ? err.message : m.sendFailed);
       throw err;
@@ -64,11 +67,12 @@ export default function CustomerTicketPage() {
         <p className="mt-1 whitespace-pre-wrap break-words text-slate-900">{t.description}</p>
       </Card>
       <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
-        <ChatMessages query={messages} viewer="customer" />
+        <ChatMessages query={messages} viewer="customer" files={files} />
         {closed
           ? <Alert tone="info">Dieses Ticket ist geschlossen.</Alert>
-          : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben …" onSend={onSend} />}
+          : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben …" onSend={onSend} files={files} />}
       </section>
+      <CustomerSecretsCard ticketId={ticketId} closed={closed} />
     </div>
   );
 }

@@ -8,10 +8,12 @@ import { Select } from '../../../components/ui/select.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
-import { useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
+import { staffAttachmentPath, uploadStaffAttachment, useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
 import { usePresenceHeartbeat } from '../api/presence.ts';
 import { ChatComposer, ChatMessages } from './chat.tsx';
+import type { ChatFiles } from './attachments.tsx';
 import { PresenceBanner } from './presence-banner.tsx';
+import { StaffSecretsCard } from './ticket-secrets.tsx';
 import { formatDateTime, formatWaiting, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
 
 // Same words as the staff server page (features/infrastructure); features do not share code.
@@ -43,17 +45,18 @@ export default function SupporterTicketPage() {
   const t = ticket.data;
   const closed = t.status === 'closed';
 
-  const answer = async (body: string) => {
+  const files: ChatFiles = { upload: (file) => uploadStaffAttachment(ticketId, file), path: (fileId) => staffAttachmentPath(ticketId, fileId) };
+  const answer = async (input: { body: string; attachmentIds: string[] }) => {
     try {
-      await send.mutateAsync({ body, internal: false });
+      await send.mutateAsync({ ...input, internal: false });
     } catch (err) {
       toast.error(err instanceof Error && err.message ? err.message : m.sendFailed);
       throw err;
     }
   };
-  const note = async (body: string) => {
+  const note = async (input: { body: string; attachmentIds: string[] }) => {
     try {
-      await send.mutateAsync({ body, internal: true });
+      await send.mutateAsync({ ...input, internal: true });
       toast.success(m.noteSaved);
     } catch (err) {
       toast.error(err instanceof Error && err.message ? err.message : m.sendFailed);
@@ -118,9 +121,9 @@ export default function SupporterTicketPage() {
           <p className="mt-1 whitespace-pre-wrap break-words text-slate-900">{t.description}</p>
         </Card>
         <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
-          <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} />
-          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} onDraftChange={onDraftChange} />}
-          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} submitLabel="Notiz speichern" tone="note" onDraftChange={onDraftChange} />
+          <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} files={files} />
+          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} files={files} onDraftChange={onDraftChange} />}
+          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} files={files} submitLabel="Notiz speichern" tone="note" onDraftChange={onDraftChange} />
         </section>
       </div>
       <CustomerPanel ticket={t} />
@@ -133,6 +136,7 @@ function CustomerPanel({ ticket }: { ticket: StaffTicketDetail }) {
   const server = ticket.affectedServer;
   return (
     <aside aria-label="Kunde" className="flex min-w-0 flex-col gap-4">
+      <StaffSecretsCard ticketId={ticket.id} />
       <Card className="p-4">
         <h2 className="font-semibold text-slate-900">Kunde</h2>
         <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">

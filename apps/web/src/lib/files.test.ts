@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filenameFromDisposition } from './invoice-file.ts';
+import { filenameFromDisposition } from './files.ts';
 
 describe('filenameFromDisposition', () => {
   it('reads the quoted file name the invoice download sends', () => {
