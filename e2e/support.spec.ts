@@ -236,3 +236,31 @@ test('staff switch ticket mails off and on again in their profile', async ({ bro
     await context.close();
   }
 });
+
+test('a long chat opens with the newest messages and loads older ones while scrolling up', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { username } = await createVerifiedAccount(request, 'lang');
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const customerHeaders = { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
+  const created = await request.post('/api/tickets', { headers: customerHeaders, data: { title: 'Langer Verlauf', description: 'Viele Nachrichten.', type: 'question' } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = await created.json();
+  const staffHeaders = await apiAuth(request, 'employee');
+  for (let i = 1; i <= 120; i++) {
+    const res = await request.post(`/api/staff/tickets/${id}/messages`, { headers: staffHeaders, data: { body: `Nachricht Nummer ${i}` } });
+    expect(res.status()).toBe(201);
+  }
+  await page.setViewportSize(PHONE);
+  await page.goto(`/support/${id}`);
+  const items = page.getByRole('list', { name: 'Nachrichten' }).locator('li');
+  await expect(page.getByText('Nachricht Nummer 120', { exact: true })).toBeInViewport();
+  await expect(items).toHaveCount(50);
+  // Scrolling up to the top of the chat loads the next page by itself (no button press).
+  await page.mouse.wheel(0, -100_000);
+  await expect(items).toHaveCount(100, { timeout: 10_000 });
+  await page.mouse.wheel(0, -100_000);
+  await expect(items).toHaveCount(120, { timeout: 10_000 });
+  await expect(page.getByText('Nachricht Nummer 1', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Ältere Nachrichten laden' })).toHaveCount(0);
+});

@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { files, ticketAttachments, ticketMessages, tickets } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { PREVIEW_TYPES, cleanFileName, sniffType, storeFile, type AcceptedType } from '../../lib/files.ts';
+import { PREVIEW_TYPES, cleanFileName, readFile, sniffType, storeFile, type AcceptedType } from '../../lib/files.ts';
 import { enforceLimit } from '../../lib/rate-limit.ts';
 import { defineSchedule } from '../../jobs/define.ts';
 
@@ -91,7 +91,7 @@ export async function attachmentsOf(db: Db | Tx, messageIds: string[]): Promise<
  */
 export async function findAttachment(deps: AttachmentDeps, viewer: Viewer, ticketId: string, fileId: string) {
   const [row] = await deps.db
-    .select({ name: files.name, contentType: files.contentType, size: files.size, data: files.data })
+    .select({ id: files.id })
     .from(ticketAttachments)
     .innerJoin(files, eq(files.id, ticketAttachments.fileId))
     .innerJoin(tickets, eq(tickets.id, ticketAttachments.ticketId))
@@ -104,8 +104,9 @@ export async function findAttachment(deps: AttachmentDeps, viewer: Viewer, ticke
         sql`((${ticketMessages.id} is not null and ${ticketMessages.internal} = false) or (${ticketAttachments.messageId} is null and ${ticketAttachments.uploadedBy} = ${viewer.id}))`,
       ),
     ));
-  if (!row) throw notFound(m.attachmentNotFound);
-  return { ...row, contentType: row.contentType as AcceptedType };
+  const file = row ? await readFile(deps.db, row.id) : null;
+  if (!file) throw notFound(m.attachmentNotFound);
+  return { ...file, contentType: file.contentType as AcceptedType };
 }
 
 /** Housekeeping: uploads that no message sent within a day go (with their bytes). */

@@ -31,8 +31,13 @@ export function ChatMessages({ query, viewer, customerName, files }: { query: Me
   const endRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
   const newest = messages[messages.length - 1]?.id;
+  const jumped = useRef(false);
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: 'nearest' });
+    if (!newest || !endRef.current) return;
+    // Opening the chat jumps to the newest message at once (a smooth scroll would pass the top and load
+    // older pages on the way); later messages scroll into view smoothly.
+    endRef.current.scrollIntoView({ block: 'nearest', behavior: jumped.current ? 'smooth' : 'instant' });
+    jumped.current = true;
   }, [newest]);
   // Older messages load when the reader scrolls up to the top of the chat (the button stays for
   // keyboards and screen readers). The browser's scroll anchoring keeps the view where it was.
