@@ -236,3 +236,19 @@ export type StaffTicketDetail = z.infer<typeof StaffTicketDetail>;
 /** Staff: mails about new tickets and customer replies (on by default; each staff member may switch them off). */
 export const TicketMailSetting = z.strictObject({ enabled: z.boolean({ error: messages.invalidInput }) }, { error: messages.invalidInput });
 export type TicketMailSetting = z.infer<typeof TicketMailSetting>;
+
+// ---- presence (staff only) ----
+
+/** Heartbeat of a staff member in the supporter ticket view: there, and typing or not. */
+export const TicketPresenceInput = z.strictObject({ typing: z.boolean({ error: messages.invalidInput }) }, { error: messages.invalidInput });
+export type TicketPresenceInput = z.infer<typeof TicketPresenceInput>;
+
+/** Another staff member in the same ticket view (never the caller), sorted by name. */
+export const TicketViewer = z.object({ name: z.string(), typing: z.boolean() });
+export type TicketViewer = z.infer<typeof TicketViewer>;
+export const TicketPresence = z.object({ viewers: z.array(TicketViewer) });
+export type TicketPresence = z.infer<typeof TicketPresence>;
+
+/** The collision warning's line for one viewer. It warns and never blocks. */
+export const ticketPresenceText = (viewer: TicketViewer) =>
+  (viewer.typing ? `${viewer.name} schreibt …` : `${viewer.name} sieht sich dieses Ticket an`);

@@ -1,13 +1,14 @@
 import { defineModule } from '../../jobs/define.ts';
+import { ticketPresenceRoutes } from './presence.routes.ts';
 import { ticketRoutes } from './tickets.routes.ts';
 import { ticketHousekeeping } from './attachments.service.ts';
 
 /**
- * Support desk: tickets, chat, attachments, confidential fields, staff queue (docs/decisions/014, 015).
- * Mails go through the platform's send-mail job.
+ * Support desk: tickets, chat, attachments, confidential fields, staff queue, staff presence
+ * (docs/decisions/014, 015). Mails go through the platform's send-mail job.
  */
 export const ticketsModule = defineModule({
   name: 'tickets',
-  routes: [ticketRoutes],
+  routes: [ticketRoutes, ticketPresenceRoutes],
   schedules: [ticketHousekeeping],
 });

@@ -100,7 +100,7 @@ function ChatBubble({ message, viewer, customerName, files }: { message: TicketM
  * scrolls beyond. Empty messages are not sent (the contract's schema refuses them on both sides). Files
  * upload as soon as they are chosen; a message may be text, files or both.
  */
-export function ChatComposer({ label, placeholder, onSend, files, disabled, submitLabel = 'Senden', tone = 'default' }: {
+export function ChatComposer({ label, placeholder, onSend, files, disabled, submitLabel = 'Senden', tone = 'default', onDraftChange }: {
   label: string;
   placeholder: string;
   onSend: (input: { body: string; attachmentIds: string[] }) => Promise<unknown>;
@@ -108,11 +108,16 @@ export function ChatComposer({ label, placeholder, onSend, files, disabled, subm
   disabled?: boolean;
   submitLabel?: string;
   tone?: 'default' | 'note';
+  /** Every change of the text, '' after sending (the staff view's typing signal). */
+  onDraftChange?: (draft: string) => void;
 }) {
   const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: '', attachmentIds: [] } });
   const body = form.watch('body');
   const fileQueue = useFileQueue(files);
   const error = form.formState.errors.body?.message;
+  useEffect(() => {
+    onDraftChange?.(body);
+  }, [body, onDraftChange]);
   const canSend = (body.trim().length > 0 || fileQueue.ids.length > 0) && !fileQueue.uploading;
   const submit = (event?: BaseSyntheticEvent) => {
     form.setValue('attachmentIds', fileQueue.ids);

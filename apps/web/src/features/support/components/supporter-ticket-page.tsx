@@ -9,8 +9,10 @@ import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { staffAttachmentPath, uploadStaffAttachment, useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
+import { usePresenceHeartbeat } from '../api/presence.ts';
 import { ChatComposer, ChatMessages } from './chat.tsx';
 import type { ChatFiles } from './attachments.tsx';
+import { PresenceBanner } from './presence-banner.tsx';
 import { StaffSecretsCard } from './ticket-secrets.tsx';
 import { formatDateTime, formatWaiting, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
 
@@ -32,6 +34,8 @@ export default function SupporterTicketPage() {
   const setStatus = useSetTicketStatus(ticketId);
   const takeOver = useTakeOverTicket(ticketId);
   const close = useCloseStaffTicket(ticketId);
+  // Presence warns other staff in the same ticket; it never blocks anything here.
+  const onDraftChange = usePresenceHeartbeat(ticketId, ticket.isSuccess);
 
   if (ticket.isPending) return <Spinner label="Lade Ticket …" />;
   if (ticket.isError) {
@@ -97,6 +101,7 @@ export default function SupporterTicketPage() {
             <span>Erstellt am <time dateTime={t.createdAt}>{formatDateTime(t.createdAt)}</time></span>
             <span>· Wartet seit: {formatWaiting(t.waitingSince)}</span>
           </div>
+          <PresenceBanner ticketId={ticketId} enabled />
         </div>
         <Card className="flex flex-wrap items-end gap-3 p-4">
           <div className="flex flex-col gap-1.5">
@@ -117,8 +122,8 @@ export default function SupporterTicketPage() {
         </Card>
         <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
           <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} files={files} />
-          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} files={files} />}
-          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} files={files} submitLabel="Notiz speichern" tone="note" />
+          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} files={files} onDraftChange={onDraftChange} />}
+          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} files={files} submitLabel="Notiz speichern" tone="note" onDraftChange={onDraftChange} />
         </section>
       </div>
       <CustomerPanel ticket={t} />

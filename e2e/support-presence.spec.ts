@@ -1,0 +1,73 @@
+import { test, expect, type Browser, type Page } from '@playwright/test';
+import { ticketPresenceText } from '@hp/contract';
+import { apiAuth, demoAccount, login, unique } from './support.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+async function signedIn(browser: Browser, role: 'employee' | 'owner') {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const account = demoAccount(role);
+  await login(page, account.username, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return { context, page };
+}
+
+async function expectNoSideScroll(page: Page, name: string) {
+  const { scrollWidth, width } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scrollWidth, `${name}: ${scrollWidth}px wide at ${width}px`).toBeLessThanOrEqual(width);
+}
+
+test('two staff members in one ticket see each other viewing and typing; the warning never blocks', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const headers = await apiAuth(request, 'customer');
+  const created = await request.post('/api/tickets', { headers, data: { title: `Gleichzeitig ${unique('t')}`, description: 'Wer antwortet?', type: 'question' } });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  const owner = demoAccount('owner').username;
+  const employee = demoAccount('employee').username;
+
+  const a = await signedIn(browser, 'owner');
+  const b = await signedIn(browser, 'employee');
+  try {
+    await Promise.all([a.page.goto(`/supporter/${id}`), b.page.goto(`/supporter/${id}`)]);
+    const bannerOf = (p: Page) => p.getByRole('list', { name: 'Weitere Mitarbeiter in diesem Ticket' });
+
+    // Both are there; each sees only the other.
+    await expect(bannerOf(b.page)).toHaveText(ticketPresenceText({ name: owner, typing: false }));
+    await expect(bannerOf(a.page)).toHaveText(ticketPresenceText({ name: employee, typing: false }));
+
+    // A types an answer: B sees it live, and can still do everything (nothing is disabled).
+    const answerA = a.page.getByLabel('Antwort an den Kunden');
+    await answerA.pressSequentially('Ich schaue mir das an');
+    await expect(bannerOf(b.page)).toHaveText(ticketPresenceText({ name: owner, typing: true }));
+    const answerB = b.page.getByLabel('Antwort an den Kunden');
+    await expect(answerB).toBeEditable();
+    await expect(b.page.getByRole('button', { name: 'Ticket übernehmen' })).toBeEnabled();
+    await expect(b.page.getByLabel('Status', { exact: true })).toBeEnabled();
+    await answerB.fill('Ich auch.');
+    await expect(b.page.getByRole('button', { name: 'Senden' })).toBeEnabled();
+
+    for (const size of [PHONE, DESKTOP]) {
+      await b.page.setViewportSize(size);
+      await expectNoSideScroll(b.page, `supporter-presence @${size.width}`);
+      await b.page.screenshot({ path: test.info().outputPath(`supporter-presence-${size.width}.png`), fullPage: true });
+    }
+
+    // Sending ends typing at once (well before the 4 s after the last keystroke).
+    await answerA.pressSequentially(' und melde mich.');
+    await expect(bannerOf(b.page)).toHaveText(ticketPresenceText({ name: owner, typing: true }));
+    await answerA.press('Enter');
+    await expect(bannerOf(b.page)).toHaveText(ticketPresenceText({ name: owner, typing: false }), { timeout: 3_000 });
+    await expect(b.page.getByRole('list', { name: 'Nachrichten' }).getByText('Ich schaue mir das an und melde mich.')).toBeVisible();
+
+    // A leaves the ticket: B's warning disappears without a reload.
+    await a.page.goto('/dashboard');
+    await expect(bannerOf(b.page)).toHaveCount(0);
+    await expect(b.page.getByRole('status').filter({ hasText: owner })).toHaveCount(0);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
+});
