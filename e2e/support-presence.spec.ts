@@ -1,23 +1,7 @@
-import { test, expect, type Browser, type Page } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { ticketPresenceText } from '@hp/contract';
-import { apiAuth, demoAccount, login, unique } from './support.ts';
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
-
-async function signedIn(browser: Browser, role: 'employee' | 'owner') {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  const page = await context.newPage();
-  const account = demoAccount(role);
-  await login(page, account.username, account.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return { context, page };
-}
-
-async function expectNoSideScroll(page: Page, name: string) {
-  const { scrollWidth, width } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth }));
-  expect(scrollWidth, `${name}: ${scrollWidth}px wide at ${width}px`).toBeLessThanOrEqual(width);
-}
+import { apiAuth, demoAccount, unique } from './support.ts';
+import { DESKTOP, expectNoSideScroll, PHONE, signedIn } from './screens.ts';
 
 test('two staff members in one ticket see each other viewing and typing; the warning never blocks', async ({ browser, request }) => {
   test.setTimeout(120_000);

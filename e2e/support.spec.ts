@@ -1,45 +1,10 @@
-import { test, expect, type Browser, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { test, expect, type Page } from '@playwright/test';
 import { SUPPORT_AGENT_LABEL, ticketMessages as m } from '@hp/contract';
 import { apiAuth, createServerFor, createVerifiedAccount, demoAccount, login, PASSWORD, unique } from './support.ts';
+import { checkScreens, DESKTOP, PHONE, signedIn } from './screens.ts';
 
-const PHONE = { width: 390, height: 844 };
 // A real 1×1 PNG: the server decides the type by these bytes.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201c4a0d2b40000000049454e44ae426082', 'hex');
-const DESKTOP = { width: 1280, height: 900 };
-
-async function expectAxeClean(page: Page, name: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${name} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function expectNoSideScroll(page: Page, name: string) {
-  const { scrollWidth, width } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth }));
-  expect(scrollWidth, `${name}: ${scrollWidth}px wide at ${width}px`).toBeLessThanOrEqual(width);
-}
-
-/** Axe and width at phone and desktop size, with a screenshot of each for the record. */
-async function checkScreens(page: Page, name: string) {
-  // A toast fading in or out is measured half-transparent; the toasts themselves are checked elsewhere.
-  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await expectNoSideScroll(page, `${name} @${size.width}`);
-    await expectAxeClean(page, `${name} @${size.width}`);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}.png`), fullPage: true });
-  }
-}
-
-async function signedIn(browser: Browser, role: 'employee' | 'owner') {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  const page = await context.newPage();
-  const account = demoAccount(role);
-  await login(page, account.username, account.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return { context, page };
-}
 
 test('a customer opens a ticket about their server, staff take it over and answer live, a note stays internal, the customer closes it', async ({ page, browser, request }) => {
   test.setTimeout(180_000);
