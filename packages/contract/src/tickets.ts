@@ -43,13 +43,14 @@ export const ticketMessages = {
   attachmentEmpty: 'Die Datei ist leer.',
   tooManyAttachments: 'Höchstens 5 Anhänge pro Nachricht.',
   attachmentNotFound: 'Anhang nicht gefunden. Bitte laden Sie die Datei erneut hoch.',
+  attachmentMissing: 'Anhang nicht gefunden.',
   uploadFailed: 'Die Datei konnte nicht hochgeladen werden.',
   downloadFailed: 'Die Datei konnte nicht geladen werden.',
   // confidential fields
   secretLabelRequired: 'Bitte geben Sie an, worum es sich handelt (z. B. Root-Passwort).',
   secretLabelTooLong: 'Die Bezeichnung darf höchstens 80 Zeichen lang sein.',
   secretValueRequired: 'Bitte geben Sie die vertrauliche Angabe ein.',
-  secretValueTooLong: 'Die vertrauliche Angabe darf höchstens 2.000 Zeichen lang sein.',
+  secretValueTooLong: 'Die vertrauliche Angabe darf höchstens 4.000 Zeichen lang sein.',
   secretSaved: 'Die vertrauliche Angabe wurde verschlüsselt hinterlegt.',
   secretSaveFailed: 'Die vertrauliche Angabe konnte nicht gespeichert werden.',
   secretNotFound: 'Vertrauliche Angabe nicht gefunden.',
@@ -137,8 +138,9 @@ export const TicketSecretList = z.object({ secrets: z.array(TicketSecret) });
 export type TicketSecretList = z.infer<typeof TicketSecretList>;
 export const CreateTicketSecretInput = z.strictObject({
   label: plainText({ error: m.secretLabelRequired }).trim().min(1, m.secretLabelRequired).max(80, m.secretLabelTooLong),
-  // Passwords may contain anything printable; no trimming (a trailing space can be part of one).
-  value: plainText({ error: m.secretValueRequired }).min(1, m.secretValueRequired).max(2000, m.secretValueTooLong),
+  // Passwords may contain anything printable, keys span lines; no trimming (a trailing space can be
+  // part of a password).
+  value: plainText({ multiline: true, error: m.secretValueRequired }).min(1, m.secretValueRequired).max(4000, m.secretValueTooLong),
 }, { error: messages.invalidInput });
 export type CreateTicketSecretInput = z.infer<typeof CreateTicketSecretInput>;
 export const SecretParams = z.object({ id: z.uuid({ error: m.ticketNotFound }), secretId: z.uuid({ error: m.secretNotFound }) });

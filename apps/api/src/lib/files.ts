@@ -25,27 +25,61 @@ const MARKUP_DOCUMENT = /^\uFEFF?\s*<(?:!doctype|html|head|body|svg|\?xml|script
 /** The sniffed type of `bytes`, or null when it is none of the accepted ones. */
 export async function sniffType(bytes: Buffer): Promise<AcceptedType | null> {
   if (bytes.length === 0) return null;
+  // A UTF-16 byte order mark looks like an MPEG audio frame to magic-number sniffing: text first.
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16 && isPlainText(bytes)) return 'text/plain';
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) return (ACCEPTED_TYPES as readonly string[]).includes(detected.mime) ? (detected.mime as AcceptedType) : null;
-  // No magic number: accept valid UTF-8 text without binary control characters (logs, configs), but
-  // not a markup document (HTML, SVG, XML): those are pages or images a browser would run, not logs.
+  // No magic number: accept text without binary control characters (logs, configs) in UTF-8, or in
+  // UTF-16 with its byte order mark (PowerShell's `>` writes that), but not a markup document (HTML,
+  // SVG, XML): those are pages or images a browser would run, not logs.
+  return isPlainText(bytes) ? 'text/plain' : null;
+}
+
+function isPlainText(bytes: Buffer): boolean {
+  const text = decodeText(bytes);
+  return text !== null && !BINARY_CONTROL.test(text) && !MARKUP_DOCUMENT.test(text);
+}
+
+function decodeText(bytes: Buffer): string | null {
   try {
-    const text = utf8.decode(bytes);
-    return BINARY_CONTROL.test(text) || MARKUP_DOCUMENT.test(text) ? null : 'text/plain';
+    if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes);
+    if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     return null;
   }
 }
 
+/** File name extensions that fit each type; a name with another gets the type's own appended. */
+const EXTENSIONS: Record<AcceptedType, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'application/pdf': ['pdf'],
+  'text/plain': ['txt', 'log', 'csv', 'conf', 'cfg', 'ini', 'md', 'json', 'yaml', 'yml'],
+};
+
+const MAX_NAME = 120;
+
 /**
- * A safe file name for Content-Disposition: no path, no control characters, at most 120 characters.
- * The name is only ever a label: storage uses the random id.
+ * A safe file name for Content-Disposition and the chat: no path; no control, bidi-override or
+ * zero-width characters (a right-to-left override makes "rechnung\u202Efdp.bat" read as a PDF); at most
+ * 120 characters, cut on whole characters with the extension kept; and an extension that fits the
+ * detected type, so a text file named `.bat` or `.hta` is saved as `….bat.txt` and a GIF named `.html` as
+ * `….html.gif`. The name is only ever a label: storage uses the random id.
  */
-export function cleanFileName(name: string | undefined): string {
+export function cleanFileName(name: string | undefined, type: AcceptedType): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001F\u007F"<>|*?:]/g, '_').replace(/^\.+/, '').trim().slice(0, 120);
-  return cleaned || 'datei';
+  const cleaned = base.replace(/[\p{Cc}\p{Cf}\u2028\u2029"<>|*?:]/gu, '_').replace(/^[.\s_]+/, '').trim();
+  const dot = cleaned.lastIndexOf('.');
+  const ext = dot > 0 ? cleaned.slice(dot + 1).toLowerCase() : '';
+  const fits = EXTENSIONS[type].includes(ext);
+  const stem = Array.from(fits ? cleaned.slice(0, dot) : cleaned);
+  const suffix = `.${fits ? ext : EXTENSIONS[type][0]}`;
+  const kept = stem.slice(0, MAX_NAME - suffix.length).join('').trim();
+  return `${kept || 'datei'}${suffix}`;
 }
 
 export async function storeFile(tx: Db | Tx, input: { name: string; contentType: AcceptedType; data: Buffer }): Promise<string> {

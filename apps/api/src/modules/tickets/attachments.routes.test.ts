@@ -49,11 +49,32 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
   it('decides the type by the content: a PNG named .txt is an image, a PDF a PDF, a log file text', async () => {
     const ticket = await openTicket(ctx(), alice);
     const png = await uploaded(ctx(), alice, ticket.id, PNG, 'bildschirmfoto.txt');
-    expect(png).toMatchObject({ contentType: 'image/png', preview: true, size: PNG.length, name: 'bildschirmfoto.txt' });
+    // The saved name gets the type's extension when its own does not fit.
+    expect(png).toMatchObject({ contentType: 'image/png', preview: true, size: PNG.length, name: 'bildschirmfoto.txt.png' });
     // An unguessable id: a random (version 4) UUID.
     expect(png.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(await uploaded(ctx(), alice, ticket.id, PDF, 'rechnung.png')).toMatchObject({ contentType: 'application/pdf', preview: false });
-    expect(await uploaded(ctx(), alice, ticket.id, Buffer.from('2026-11-23 12:00:01 kernel: eth0 link down\n'), 'syslog.log')).toMatchObject({ contentType: 'text/plain', preview: false });
+    expect(await uploaded(ctx(), alice, ticket.id, PDF, 'rechnung.png')).toMatchObject({ contentType: 'application/pdf', preview: false, name: 'rechnung.png.pdf' });
+    expect(await uploaded(ctx(), alice, ticket.id, Buffer.from('2026-11-23 12:00:01 kernel: eth0 link down\n'), 'syslog.log')).toMatchObject({ contentType: 'text/plain', preview: false, name: 'syslog.log' });
+    // UTF-16 with a byte order mark, as PowerShell writes logs.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Fehler 0x80070005\r\n', 'utf16le')]);
+    expect(await uploaded(ctx(), alice, ticket.id, utf16, 'ps.log')).toMatchObject({ contentType: 'text/plain', name: 'ps.log' });
+  });
+
+  it('makes file names harmless: no runnable extension, no right-to-left trick, extension kept when cut', async () => {
+    const ticket = await openTicket(ctx(), alice);
+    const cases: [Buffer, string, string][] = [
+      [Buffer.from('@echo off\r\ncalc.exe\r\n'), 'Fehlerprotokoll.bat', 'Fehlerprotokoll.bat.txt'],
+      [Buffer.concat([Buffer.from('GIF89a'), Buffer.from('<script>alert(document.domain)</script>')]), 'bild.html', 'bild.html.gif'],
+      [PDF, 'rechnung\u202Efdp.bat', 'rechnung_fdp.bat.pdf'],
+      [PDF, '\u200B\u200B', 'datei.pdf'],
+      [Buffer.from('x'), `${'a'.repeat(119)}😀😀.txt`, `${'a'.repeat(116)}.txt`],
+      [Buffer.from('x'), `${'b'.repeat(200)}.log`, `${'b'.repeat(116)}.log`],
+    ];
+    for (const [data, name, expected] of cases) {
+      const res = await upload(ctx(), alice, ticket.id, data, name);
+      expect(res.statusCode, name).toBe(201);
+      expect(res.json<TicketAttachment>().name, name).toBe(expected);
+    }
   });
 
   it('refuses HTML, SVG, executables, empty and oversized files with German messages and stores nothing', async () => {
@@ -69,7 +90,7 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
     expect(empty.json().error.message).toBe(msg.attachmentEmpty);
     const big = await upload(ctx(), alice, ticket.id, Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, 0x61), 'gross.txt');
     expect(big.statusCode).toBe(413);
-    expect(big.json().error.message).toBe(messages.payloadTooLarge);
+    expect(big.json().error.message).toBe(msg.attachmentTooLarge);
     const json = await ctx().app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/attachments`, headers: alice.auth, payload: { data: 'x' } });
     expect(json.statusCode).toBe(415);
     expect(json.json().error.message).toBe(messages.unsupportedMediaType);
@@ -80,12 +101,13 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
     const ticket = await openTicket(ctx(), alice);
     const png = await uploaded(ctx(), alice, ticket.id, PNG, 'fehler "1".png');
     const js = await uploaded(ctx(), alice, ticket.id, JS, 'skript.js');
+    expect(js.name).toBe('skript.js.txt');
     expect(js.contentType).toBe('text/plain');
     const sent = await ctx().app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/messages`, headers: alice.auth, payload: { body: '', attachmentIds: [png.id, js.id] } });
     expect(sent.statusCode, sent.body).toBe(201);
     expect(sent.json<TicketMessage>().attachments.map((a) => a.id)).toEqual([png.id, js.id]);
     const page = await ctx().app.inject({ method: 'GET', url: `/api/staff/tickets/${ticket.id}/messages`, headers: employee.auth });
-    expect(page.json<TicketMessagePage>().items[0]!.attachments.map((a) => a.name)).toEqual(['fehler _1_.png', 'skript.js']);
+    expect(page.json<TicketMessagePage>().items[0]!.attachments.map((a) => a.name)).toEqual(['fehler _1_.png', 'skript.js.txt']);
 
     const file = await ctx().app.inject({ method: 'GET', url: `/api/tickets/${ticket.id}/attachments/${js.id}`, headers: alice.auth });
     expect(file.statusCode).toBe(200);
@@ -94,7 +116,7 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
     // a download, sandboxed, and only with the bearer token a <script src> cannot send.
     expect(file.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(file.headers['x-content-type-options']).toBe('nosniff');
-    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="skript\.js"/);
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="skript\.js\.txt"/);
     expect(file.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(file.headers['cache-control']).toBe('private, no-store');
     const anonymous = await ctx().app.inject({ method: 'GET', url: `/api/tickets/${ticket.id}/attachments/${js.id}` });
@@ -168,7 +190,7 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
   it('confidential fields: encrypted at rest, the value only for staff through a logged opening, wiped on close', async () => {
     const baseUrl = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
     const ticket = await openTicket(ctx(), alice);
-    const SECRET = 'Root-PW: k7#Vq9!zT2 ';
+    const SECRET = 'Root-PW: k7#Vq9!zT2 \n-----BEGIN OPENSSH PRIVATE KEY-----\n\tb3BlbnNzaC1rZXktdjEAAAA=\n';
     const customerStream = await openStream(baseUrl, alice.token);
     const staffStream = await openStream(baseUrl, employee.token);
     try {
@@ -229,7 +251,7 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
       [{ label: '  ', value: 'x' }, msg.secretLabelRequired],
       [{ label: 'PW', value: '' }, msg.secretValueRequired],
       [{ label: 'x'.repeat(81), value: 'x' }, msg.secretLabelTooLong],
-      [{ label: 'PW', value: 'x'.repeat(2001) }, msg.secretValueTooLong],
+      [{ label: 'PW', value: 'x'.repeat(4001) }, msg.secretValueTooLong],
     ];
     for (const [payload, message] of cases) {
       const res = await ctx().app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/secrets`, headers: alice.auth, payload });

@@ -26,9 +26,10 @@ const toAttachment = (row: { id: string; name: string; contentType: string; size
   preview: (PREVIEW_TYPES as readonly string[]).includes(row.contentType),
 });
 
-async function ticketFor(db: Db | Tx, viewer: Viewer, ticketId: string) {
-  const [ticket] = await db.select({ id: tickets.id, status: tickets.status }).from(tickets)
-    .where(and(eq(tickets.id, ticketId), viewer.staff ? undefined : eq(tickets.customerId, viewer.id)));
+/** The ticket, locked against a parallel close until the caller's transaction ends. */
+async function lockTicket(tx: Tx, viewer: Viewer, ticketId: string) {
+  const [ticket] = await tx.select({ id: tickets.id, status: tickets.status }).from(tickets)
+    .where(and(eq(tickets.id, ticketId), viewer.staff ? undefined : eq(tickets.customerId, viewer.id))).for('update');
   if (!ticket) throw notFound(m.ticketNotFound);
   return ticket;
 }
@@ -38,16 +39,17 @@ async function ticketFor(db: Db | Tx, viewer: Viewer, ticketId: string) {
  * content (an HTML page named foo.png is refused, a PDF named foo.txt is a PDF).
  */
 export async function uploadAttachment(deps: AttachmentDeps, viewer: Viewer, ticketId: string, input: { name?: string; data: Buffer }): Promise<TicketAttachment> {
-  const ticket = await ticketFor(deps.db, viewer, ticketId);
-  // Staff may still attach files to internal notes of a closed ticket; customers cannot write there.
-  if (ticket.status === 'closed' && !viewer.staff) throw conflict('TICKET_CLOSED', m.ticketIsClosed);
+  // Every attempt counts, refused ones too: each costs reading and sniffing up to 10 MB.
+  await enforceLimit(deps.db, { key: `ticket-upload:${viewer.id}`, ...UPLOAD_LIMIT });
   if (input.data.length === 0) throw badRequest('ATTACHMENT_EMPTY', m.attachmentEmpty);
   if (input.data.length > MAX_ATTACHMENT_BYTES) throw new AppError(413, 'ATTACHMENT_TOO_LARGE', m.attachmentTooLarge);
   const contentType = await sniffType(input.data);
   if (!contentType) throw new AppError(415, 'ATTACHMENT_TYPE', m.attachmentType);
-  await enforceLimit(deps.db, { key: `ticket-upload:${viewer.id}`, ...UPLOAD_LIMIT });
-  const name = cleanFileName(input.name);
+  const name = cleanFileName(input.name, contentType);
   const id = await deps.db.transaction(async (tx) => {
+    const ticket = await lockTicket(tx, viewer, ticketId);
+    // Staff may still attach files to internal notes of a closed ticket; customers cannot write there.
+    if (ticket.status === 'closed' && !viewer.staff) throw conflict('TICKET_CLOSED', m.ticketIsClosed);
     const fileId = await storeFile(tx, { name, contentType, data: input.data });
     await tx.insert(ticketAttachments).values({ fileId, ticketId, uploadedBy: viewer.id });
     return fileId;
@@ -105,7 +107,7 @@ export async function findAttachment(deps: AttachmentDeps, viewer: Viewer, ticke
       ),
     ));
   const file = row ? await readFile(deps.db, row.id) : null;
-  if (!file) throw notFound(m.attachmentNotFound);
+  if (!file) throw notFound(m.attachmentMissing);
   return { ...file, contentType: file.contentType as AcceptedType };
 }
 

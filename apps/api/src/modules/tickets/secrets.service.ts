@@ -51,12 +51,19 @@ export async function listOwnSecrets({ db }: SecretDeps, user: Actor, ticketId: 
 }
 
 export async function addOwnSecret(deps: SecretDeps, user: Actor, ticketId: string, input: CreateTicketSecretInput): Promise<TicketSecret> {
-  const ticket = await ownOpenTicket(deps.db, user, ticketId);
-  if (ticket.status === 'closed') throw conflict('TICKET_CLOSED', m.ticketIsClosed);
+  await ownOpenTicket(deps.db, user, ticketId);
   await enforceLimit(deps.db, { key: `ticket-secret:${user.id}`, ...SECRET_LIMIT });
-  const [row] = await deps.db.insert(ticketSecrets).values({
-    ticketId, label: input.label, sealed: encryptSecret(deps.secrets.encryptionKey, input.value), createdBy: user.id,
-  }).returning();
+  // The ticket row is locked while the value is stored, so a parallel close either comes first (and
+  // this fails with 409) or after (and wipes this value too): no value outlives the close.
+  const row = await deps.db.transaction(async (tx) => {
+    const [ticket] = await tx.select({ status: tickets.status }).from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.customerId, user.id))).for('update');
+    if (!ticket) throw notFound(m.ticketNotFound);
+    if (ticket.status === 'closed') throw conflict('TICKET_CLOSED', m.ticketIsClosed);
+    const [inserted] = await tx.insert(ticketSecrets).values({
+      ticketId, label: input.label, sealed: encryptSecret(deps.secrets.encryptionKey, input.value), createdBy: user.id,
+    }).returning();
+    return inserted;
+  });
   return { id: row!.id, label: row!.label, createdAt: row!.createdAt.toISOString(), wiped: false, openings: [] };
 }
 

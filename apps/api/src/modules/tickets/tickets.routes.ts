@@ -3,6 +3,7 @@ import {
   ApiError,
   AttachmentParams,
   messages,
+  ticketMessages,
   AttachmentUploadQuery,
   CreateTicketSecretInput,
   MAX_ATTACHMENT_BYTES,
@@ -143,6 +144,12 @@ export async function ticketRoutes(app: FastifyInstance) {
   // The bytes arrive raw (application/octet-stream), at most 10 MB; the name rides in the query.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: MAX_ATTACHMENT_BYTES }, (_req, body, done) => done(null, body));
+    // A declared length over the limit is refused before the body is read, with the attachment's text.
+    scope.addHook('onRequest', async (req, reply) => {
+      if (Number(req.headers['content-length'] ?? 0) > MAX_ATTACHMENT_BYTES) {
+        return reply.code(413).type('application/json').send({ error: { code: 'ATTACHMENT_TOO_LARGE', message: ticketMessages.attachmentTooLarge }, requestId: req.id });
+      }
+    });
     const up = signedInRoutes(scope);
     const body = (req: { headers: { 'content-type'?: string }; body: unknown }) => {
       if (!req.headers['content-type']?.startsWith('application/octet-stream')) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType);
