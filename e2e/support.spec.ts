@@ -118,9 +118,19 @@ test('a customer opens a ticket about their server, staff take it over and answe
     await checkScreens(page, 'customer-chat');
 
     // 5. The customer closes the ticket.
+    // Closing asks first; the unsent draft is kept for this tab and shown once the ticket is closed.
+    await box.fill('Noch ein Nachtrag');
     await page.getByRole('button', { name: 'Ticket schließen' }).click();
+    const confirmClose = page.getByRole('dialog', { name: 'Ticket schließen?' });
+    await confirmClose.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(confirmClose).toHaveCount(0);
+    await page.reload();
+    await expect(box).toHaveValue('Noch ein Nachtrag');
+    await page.getByRole('button', { name: 'Ticket schließen' }).click();
+    await confirmClose.getByRole('button', { name: 'Ticket schließen' }).click();
     await expect(page.getByText(m.closed)).toBeVisible();
     await expect(page.getByText('Dieses Ticket ist geschlossen.')).toBeVisible();
+    await expect(page.getByText('Noch ein Nachtrag')).toBeVisible();
     await expect(staff.page.getByText('Geschlossen').first()).toBeVisible({ timeout: 10_000 });
     // Closing wiped the confidential value: staff see it as deleted, live.
     await expect(secrets.getByText('gelöscht')).toBeVisible({ timeout: 10_000 });

@@ -38,8 +38,8 @@ function ImagePreview({ files, attachment, onLight }: { files: ChatFiles; attach
   return (
     <button type="button" onClick={() => void download(files, attachment)} className="block overflow-hidden rounded-lg ring-1 ring-slate-300 focus-visible:outline-2 focus-visible:outline-offset-2" aria-label={`${attachment.name} herunterladen`} title={`${attachment.name} herunterladen`}>
       {url
-        ? <img src={url} alt={`Vorschau von ${attachment.name}`} className="max-h-48 max-w-full object-contain" />
-        : <span className={cn('flex h-24 w-32 items-center justify-center text-xs', onLight ? 'text-slate-600' : 'text-white')}>{blob.isError ? 'Vorschau nicht verfügbar' : 'Lade Vorschau …'}</span>}
+        ? <img src={url} alt={`Vorschau von ${attachment.name}`} className="max-h-48 min-h-16 min-w-16 max-w-full bg-white object-contain" onError={() => setUrl(null)} />
+        : <span className={cn('flex h-24 w-32 items-center justify-center text-xs', onLight ? 'text-slate-600' : 'text-white')}>{blob.isError || (blob.isSuccess && !url) ? 'Vorschau nicht verfügbar' : 'Lade Vorschau …'}</span>}
     </button>
   );
 }
@@ -152,11 +152,11 @@ export function PendingFiles({ queue, onRemove }: { queue: PendingFile[]; onRemo
   return (
     <ul className="flex flex-wrap gap-2" aria-label="Ausgewählte Dateien">
       {queue.map((f) => (
-        <li key={f.key} className={cn('flex max-w-full items-center gap-1.5 rounded-full px-3 py-1 text-sm ring-1', f.state === 'failed' ? 'bg-red-50 text-red-800 ring-red-300' : 'bg-white text-slate-800 ring-slate-300')}>
+        <li key={f.key} className={cn('flex max-w-full flex-wrap items-center gap-1.5 rounded-2xl px-3 py-1 text-sm ring-1', f.state === 'failed' ? 'bg-red-50 text-red-800 ring-red-300' : 'bg-white text-slate-800 ring-slate-300')}>
           {f.state === 'uploading' && <Loader2 className="size-4 shrink-0 animate-spin" aria-hidden="true" />}
           {f.state === 'failed' && <AlertCircle className="size-4 shrink-0" aria-hidden="true" />}
           {f.state === 'done' && <Paperclip className="size-4 shrink-0" aria-hidden="true" />}
-          <span className="min-w-0 truncate">{f.name}</span>
+          <span className="min-w-0 break-all">{f.name}</span>
           <span className="shrink-0 text-xs">
             {f.state === 'uploading' ? 'wird hochgeladen …' : f.state === 'failed' ? '' : formatSize(f.size)}
           </span>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type BaseSyntheticEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type BaseSyntheticEvent, type KeyboardEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Lock, Send } from 'lucide-react';
 import { PostTicketMessageInput, SUPPORT_AGENT_LABEL, type TicketMessage, type TicketMessagePage } from '@hp/contract';
@@ -40,27 +40,44 @@ export function ChatMessages({ query, viewer, customerName, files }: { query: Me
     jumped.current = true;
   }, [newest]);
   // Older messages load when the reader scrolls up to the top of the chat (the button stays for
-  // keyboards and screen readers). The browser's scroll anchoring keeps the view where it was.
+  // keyboards and screen readers). The view stays on the message the reader was looking at: the page
+  // is scrolled down by exactly what was added above (browsers do not anchor at the very top), so the
+  // top of the chat is out of view again and the next page waits for the next scroll.
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const ready = !query.isPending && !query.isError;
+  const anchor = useRef<{ height: number; y: number } | null>(null);
+  const pageCount = query.data?.pages.length ?? 0;
+  useLayoutEffect(() => {
+    const before = anchor.current;
+    if (!before) return;
+    anchor.current = null;
+    const grown = document.documentElement.scrollHeight - before.height;
+    if (grown > 0) window.scrollTo({ top: before.y + grown, behavior: 'instant' });
+  }, [pageCount]);
+  const loadOlder = useRef(() => {});
+  loadOlder.current = () => {
+    if (isFetchingNextPage) return;
+    anchor.current = { height: document.documentElement.scrollHeight, y: window.scrollY };
+    void fetchNextPage();
+  };
   useEffect(() => {
     const sentinel = topRef.current;
-    if (!sentinel || !ready || !hasNextPage) return;
+    if (!sentinel || !ready || !hasNextPage || isFetchingNextPage) return;
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      if (entries.some((e) => e.isIntersecting)) loadOlder.current();
     }, { rootMargin: '200px 0px 0px 0px' });
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [ready, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [ready, hasNextPage, isFetchingNextPage]);
 
   if (query.isPending) return <div className="py-8"><Spinner label="Lade Nachrichten …" /></div>;
   if (query.isError) return <Alert tone="error">Die Nachrichten konnten nicht geladen werden. {query.error?.message}</Alert>;
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex flex-col gap-3 [overflow-anchor:none]">
       <div ref={topRef} aria-hidden="true" />
       {query.hasNextPage && (
         <div className="text-center">
-          <Button variant="outline" size="sm" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>Ältere Nachrichten laden</Button>
+          <Button variant="outline" size="sm" onClick={() => loadOlder.current()} loading={query.isFetchingNextPage}>Ältere Nachrichten laden</Button>
         </div>
       )}
       {messages.length === 0 && <p className="py-6 text-center text-sm text-slate-600">Noch keine Nachrichten.</p>}
@@ -100,7 +117,27 @@ function ChatBubble({ message, viewer, customerName, files }: { message: TicketM
  * scrolls beyond. Empty messages are not sent (the contract's schema refuses them on both sides). Files
  * upload as soon as they are chosen; a message may be text, files or both.
  */
-export function ChatComposer({ label, placeholder, onSend, files, disabled, submitLabel = 'Senden', tone = 'default', onDraftChange }: {
+/** Unsent text survives navigation and reloads in this tab (sessionStorage), per ticket and box. */
+export const readDraft = (key: string | undefined) => {
+  if (!key) return '';
+  try {
+    return sessionStorage.getItem(key) ?? '';
+  } catch {
+    return '';
+  }
+};
+function writeDraft(key: string | undefined, text: string) {
+  if (!key) return;
+  try {
+    if (text) sessionStorage.setItem(key, text);
+    else sessionStorage.removeItem(key);
+  } catch {
+    // Storage full or disabled: the draft just does not survive a reload.
+  }
+}
+export const draftKey = (ticketId: string, box: 'customer' | 'answer' | 'note') => `hp.draft.${ticketId}.${box}`;
+
+export function ChatComposer({ label, placeholder, onSend, files, disabled, submitLabel = 'Senden', tone = 'default', onDraftChange, draftKey: storageKey }: {
   label: string;
   placeholder: string;
   onSend: (input: { body: string; attachmentIds: string[] }) => Promise<unknown>;
@@ -110,14 +147,17 @@ export function ChatComposer({ label, placeholder, onSend, files, disabled, subm
   tone?: 'default' | 'note';
   /** Every change of the text, '' after sending (the staff view's typing signal). */
   onDraftChange?: (draft: string) => void;
+  /** Where the unsent text is kept (see draftKey). */
+  draftKey?: string;
 }) {
-  const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: '', attachmentIds: [] } });
+  const form = useSchemaForm<PostTicketMessageInput>({ resolver: zodResolver(PostTicketMessageInput), defaultValues: { body: readDraft(storageKey), attachmentIds: [] } });
   const body = form.watch('body');
   const fileQueue = useFileQueue(files);
   const error = form.formState.errors.body?.message;
   useEffect(() => {
     onDraftChange?.(body);
   }, [body, onDraftChange]);
+  useEffect(() => writeDraft(storageKey, body), [storageKey, body]);
   const canSend = (body.trim().length > 0 || fileQueue.ids.length > 0) && !fileQueue.uploading;
   const submit = (event?: BaseSyntheticEvent) => {
     form.setValue('attachmentIds', fileQueue.ids);

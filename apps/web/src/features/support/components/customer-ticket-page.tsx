@@ -8,7 +8,8 @@ import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { ticketAttachmentPath, uploadTicketAttachment, useCloseTicket, useSendTicketMessage, useTicket, useTicketMessages } from '../api/tickets.ts';
-import { ChatComposer, ChatMessages } from './chat.tsx';
+import { ChatComposer, ChatMessages, draftKey, readDraft } from './chat.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import type { ChatFiles } from './attachments.tsx';
 import { CustomerSecretsCard } from './ticket-secrets.tsx';
 import { formatDateTime, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
@@ -60,7 +61,15 @@ export default function CustomerTicketPage() {
             {t.server && <span>· Server {t.server.name}</span>}
           </div>
         </div>
-        {!closed && <Button variant="outline" onClick={() => void onClose()} loading={close.isPending}>Ticket schließen</Button>}
+        {!closed && (
+          <ConfirmDialog
+            trigger={<Button variant="outline" loading={close.isPending}>Ticket schließen</Button>}
+            title="Ticket schließen?"
+            description="Danach können Sie in diesem Ticket nicht mehr schreiben; hinterlegte vertrauliche Angaben werden gelöscht. Für ein neues Anliegen eröffnen Sie einfach ein neues Ticket."
+            confirmLabel="Ticket schließen"
+            onConfirm={onClose}
+          />
+        )}
       </div>
       <Card className="p-4">
         <p className="text-xs font-semibold text-slate-600">Ihre Anfrage</p>
@@ -69,10 +78,25 @@ export default function CustomerTicketPage() {
       <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
         <ChatMessages query={messages} viewer="customer" files={files} />
         {closed
-          ? <Alert tone="info">Dieses Ticket ist geschlossen.</Alert>
-          : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben …" onSend={onSend} files={files} />}
+          ? <ClosedNotice draft={readDraft(draftKey(ticketId, 'customer'))} />
+          : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben …" onSend={onSend} files={files} draftKey={draftKey(ticketId, 'customer')} />}
       </section>
       <CustomerSecretsCard ticketId={ticketId} closed={closed} />
     </div>
+  );
+}
+
+/** A ticket closed while the customer was writing: the unsent text stays visible to copy. */
+function ClosedNotice({ draft }: { draft: string }) {
+  return (
+    <Alert tone="info">
+      Dieses Ticket ist geschlossen.
+      {draft && (
+        <>
+          {' '}Ihr nicht gesendeter Text – für ein neues Ticket kopieren:
+          <span className="mt-2 block whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-sm text-slate-900">{draft}</span>
+        </>
+      )}
+    </Alert>
   );
 }

@@ -10,7 +10,8 @@ import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { staffAttachmentPath, uploadStaffAttachment, useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
 import { usePresenceHeartbeat } from '../api/presence.ts';
-import { ChatComposer, ChatMessages } from './chat.tsx';
+import { ChatComposer, ChatMessages, draftKey } from './chat.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import type { ChatFiles } from './attachments.tsx';
 import { PresenceBanner } from './presence-banner.tsx';
 import { StaffSecretsCard } from './ticket-secrets.tsx';
@@ -113,7 +114,15 @@ export default function SupporterTicketPage() {
             </Select>
           </div>
           {!t.assignee && !closed && <Button onClick={() => void onTakeOver()} loading={takeOver.isPending}><UserCheck className="size-4" aria-hidden="true" /> Ticket übernehmen</Button>}
-          {!closed && <Button variant="outline" onClick={() => void onClose()} loading={close.isPending}>Ticket schließen</Button>}
+          {!closed && (
+            <ConfirmDialog
+              trigger={<Button variant="outline" loading={close.isPending}>Ticket schließen</Button>}
+              title="Ticket schließen?"
+              description="Der Kunde erhält eine E-Mail und kann nicht mehr antworten; seine vertraulichen Angaben werden gelöscht."
+              confirmLabel="Ticket schließen"
+              onConfirm={onClose}
+            />
+          )}
           <p className="text-sm text-slate-700">{t.assignee ? (t.mine ? 'Sie bearbeiten dieses Ticket.' : `Übernommen von ${t.assignee.name}`) : 'Noch nicht übernommen'}</p>
         </Card>
         <Card className="p-4">
@@ -122,8 +131,8 @@ export default function SupporterTicketPage() {
         </Card>
         <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
           <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} files={files} />
-          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} files={files} onDraftChange={onDraftChange} />}
-          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} files={files} submitLabel="Notiz speichern" tone="note" onDraftChange={onDraftChange} />
+          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} files={files} onDraftChange={onDraftChange} draftKey={draftKey(ticketId, 'answer')} />}
+          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} files={files} submitLabel="Notiz speichern" tone="note" onDraftChange={onDraftChange} draftKey={draftKey(ticketId, 'note')} />
         </section>
       </div>
       <CustomerPanel ticket={t} />

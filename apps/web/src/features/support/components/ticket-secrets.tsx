@@ -5,7 +5,8 @@ import { Copy, Eye, EyeOff, KeyRound, ShieldCheck } from 'lucide-react';
 import { CreateTicketSecretInput, ticketMessages as m, type TicketSecret } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { Field } from '../../../components/ui/field.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { cn } from '../../../lib/cn.ts';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { useAddOwnSecret, useOwnSecrets } from '../api/tickets.ts';
@@ -78,13 +79,25 @@ function AddSecretDialog({ ticketId, open, onOpenChange }: { ticketId: string; o
     <Modal open={open} onOpenChange={close} title="Vertrauliche Angabe hinterlegen" description={EXPLANATION}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <Field label="Bezeichnung" placeholder="z. B. Root-Passwort" autoComplete="off" maxLength={80} error={errors.label?.message} {...form.register('label')} />
-        <div className="flex items-end gap-2">
-          <div className="min-w-0 flex-1">
-            <Field label="Vertrauliche Angabe" type={visible ? 'text' : 'password'} autoComplete="new-password" spellCheck={false} error={errors.value?.message} {...form.register('value')} />
+        <div className="flex flex-col gap-1.5">
+          <div className="flex items-center justify-between gap-2">
+            <label htmlFor="secret-value" className="text-sm font-medium text-slate-800">Vertrauliche Angabe</label>
+            <button type="button" onClick={() => setVisible((v) => !v)} className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100" aria-controls="secret-value" aria-pressed={visible}>
+              {visible ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />} {visible ? 'Verbergen' : 'Anzeigen'}
+            </button>
           </div>
-          <button type="button" onClick={() => setVisible((v) => !v)} className="mb-0.5 inline-flex size-11 shrink-0 items-center justify-center rounded-md ring-1 ring-slate-300 hover:bg-slate-100" aria-label={visible ? 'Angabe verbergen' : 'Angabe anzeigen'} aria-pressed={visible}>
-            {visible ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
-          </button>
+          <textarea
+            id="secret-value"
+            rows={3}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={errors.value ? true : undefined}
+            aria-describedby={errors.value ? 'secret-value-error' : 'secret-value-hint'}
+            className={cn(inputClass, 'font-mono', !visible && '[-webkit-text-security:disc]')}
+            {...form.register('value')}
+          />
+          <p id="secret-value-hint" className="text-xs text-slate-600">Auch mehrzeilig, z. B. ein SSH-Schlüssel.</p>
+          {errors.value && <p id="secret-value-error" role="alert" className="text-sm font-medium text-red-700">{errors.value.message}</p>}
         </div>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
