@@ -227,15 +227,18 @@ try {
     from tickets t where t.title = 'Langer Verlauf: Umzug mehrerer Server'`);
 
   // ---- EXPLAIN of the overview's statements, built by the service itself
-  const explainCases: [string, StaffTicketListQuery][] = [
-    ['Suche häufig + Status + Sortierung', { q: 'mueller', status: 'open', sort: '-createdAt' }],
-    ['Suche selten + Art + Wartezeit', { q: 'xylander', type: 'technical', sort: 'waiting' }],
-    ['Filter Status + Art, Sortierung Art', { status: 'open', type: 'billing', sort: 'type' }],
+  const explainCases: [string, 'unassigned' | 'mine', StaffTicketListQuery][] = [
+    ['Suche häufig + Status + Sortierung', 'unassigned', { q: 'mueller', status: 'open', sort: '-createdAt' }],
+    ['Suche selten + Art + Wartezeit', 'unassigned', { q: 'xylander', type: 'technical', sort: 'waiting' }],
+    ['Filter Status + Art, Sortierung Art', 'unassigned', { status: 'open', type: 'billing', sort: 'type' }],
+    ['Art + -Wartezeit, Seite 50', 'unassigned', { type: 'technical', sort: '-waiting', page: 50 }],
+    ['Meine: Suche + Sortierung Status', 'mine', { q: 'mueller', sort: 'status' }],
+    ['Meine: geschlossen, Seite 50', 'mine', { status: 'closed', page: 50 }],
   ];
-  console.log('EXPLAIN (ANALYZE, BUFFERS) der Übersicht (Seite und Gesamtzahl):');
+  console.log('EXPLAIN (ANALYZE, BUFFERS) der Staff-Listen (Seite und Gesamtzahl; Ziel: kein Seq Scan auf tickets):');
   const explainLines: string[] = [];
-  for (const [label, query] of explainCases) {
-    const built = staffTicketQueries(db, staffUser!, 'unassigned', query);
+  for (const [label, scope, query] of explainCases) {
+    const built = staffTicketQueries(db, staffUser!, scope, query);
     for (const [part, statement] of [['Seite', built.rows], ['Gesamt', built.total]] as const) {
       const { sql: text, params } = statement.toSQL();
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${text}`, params);
@@ -255,14 +258,16 @@ try {
   // ---- HTTP through the whole app (auth, validation, serialization), sequentially
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const api = `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}/api`;
-  const cases: [string, string, string][] = [
+  // [name, URL, token, counts for the target]. A term of one or two characters has no trigram, so no
+  // index can answer it (decision 014, "Benchmark"): measured and shown, but not held to the target.
+  const cases: [string, string, string, boolean?][] = [
     ['Übersicht (neueste zuerst)', `${api}/staff/tickets`, staffToken],
     ['Übersicht Suche „mueller“ + Status offen', `${api}/staff/tickets?q=mueller&status=open`, staffToken],
     ['Übersicht Suche „mueller“ + Art, Wartezeit', `${api}/staff/tickets?q=mueller&type=technical&sort=waiting`, staffToken],
     ['Übersicht Suche „xylander“, Status', `${api}/staff/tickets?q=xylander&sort=status`, staffToken],
     ['Übersicht Suche „hauke.q“ (sehr selten)', `${api}/staff/tickets?q=hauke.q&sort=-createdAt`, staffToken],
     ['Übersicht Suche Titel „rechnung“ + Art, -Wartezeit', `${api}/staff/tickets?q=rechnung&type=billing&sort=-waiting`, staffToken],
-    ['Übersicht Suche „ma“ (2 Zeichen)', `${api}/staff/tickets?q=ma`, staffToken],
+    ['Übersicht Suche „ma“ (2 Zeichen, ohne Ziel)', `${api}/staff/tickets?q=ma`, staffToken, false],
     ['Übersicht Status + Art, Sortierung Art', `${api}/staff/tickets?status=open&type=technical&sort=type`, staffToken],
     ['Übersicht Status in Bearbeitung, Wartezeit', `${api}/staff/tickets?status=in_progress&sort=waiting`, staffToken],
     ['Übersicht Sortierung -Status', `${api}/staff/tickets?sort=-status`, staffToken],
@@ -281,11 +286,12 @@ try {
   const header = `${'Fall'.padEnd(52)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)}  Ziel    Ergebnis`;
   const lines = [header, '-'.repeat(header.length + 12)];
   console.log(lines.join('\n'));
-  for (const [name, url, token] of cases) {
+  for (const [name, url, token, counts = true] of cases) {
     const f = await measure(name, url, token);
     const ok = f.p95 <= TARGET_P95_MS;
-    if (!ok) failed = true;
-    const line = `${f.name.padEnd(52)} ${f.p50.toFixed(1).padStart(7)} ${f.p95.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)}  ≤ ${TARGET_P95_MS}  ${ok ? 'PASS' : 'FAIL'}  ${f.info}`;
+    if (!ok && counts) failed = true;
+    const verdict = counts ? (ok ? 'PASS' : 'FAIL') : 'info';
+    const line = `${f.name.padEnd(52)} ${f.p50.toFixed(1).padStart(7)} ${f.p95.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)}  ${counts ? `≤ ${TARGET_P95_MS}` : '  – '}  ${verdict}  ${f.info}`;
     lines.push(line);
     console.log(line);
   }
