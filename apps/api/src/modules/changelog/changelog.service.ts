@@ -31,7 +31,8 @@ export async function getChangelogEntry({ db }: ChangelogDeps, id: string): Prom
   if (!row) throw notFound(m.notFoundText);
   // Neighbours by the same (release date, created, id) order as the list, as one row comparison each.
   const key = sql`(${changelogEntries.releaseDate}, ${changelogEntries.createdAt}, ${changelogEntries.id})`;
-  const mine = sql`(${row.releaseDate}::date, ${row.createdAt.toISOString()}::timestamptz, ${row.id}::uuid)`;
+  // The entry's own key read in SQL: a JavaScript Date would cut PostgreSQL's microseconds.
+  const mine = sql`(select e.release_date, e.created_at, e.id from ${changelogEntries} e where e.id = ${row.id})`;
   const [older] = await db.select({ id: changelogEntries.id }).from(changelogEntries).where(sql`${key} < ${mine}`).orderBy(...newestFirst).limit(1);
   const [newer] = await db.select({ id: changelogEntries.id }).from(changelogEntries).where(sql`${key} > ${mine}`)
     .orderBy(asc(changelogEntries.releaseDate), asc(changelogEntries.createdAt), asc(changelogEntries.id)).limit(1);

@@ -135,6 +135,20 @@ describeEachDatabase('support tickets', (ctx) => {
     expect(asCustomer.statusCode).toBe(403);
   });
 
+  it('counts a search past its last page, finds one- and two-character terms and searches the staff member\'s own list by customer name', async () => {
+    const customer = await createUser(ctx());
+    const staffer = await createUser(ctx(), { role: 'employee' });
+    const a = await openTicketAs(ctx(), customer, { title: 'Speicher ÄÖ voll', type: 'problem' });
+    const b = await openTicketAs(ctx(), customer, { title: 'Speicher ÄÖ erweitern', type: 'question' });
+    const get = (url: string, who: User = staffer) => ctx().app.inject({ method: 'GET', url, headers: who.auth }).then((r) => r.json<StaffTicketPage>());
+    expect(await get(`/api/staff/tickets?q=${encodeURIComponent('ÄÖ')}&sort=type`)).toMatchObject({ total: 2, items: [{ id: a.id }, { id: b.id }] });
+    expect(await get(`/api/staff/tickets?q=${encodeURIComponent('speicher ÄÖ')}&pageSize=1&page=5`)).toMatchObject({ total: 2, page: 5, items: [] });
+    expect(await get('/api/staff/tickets?type=problem&status=open&pageSize=1&page=100000')).toMatchObject({ items: [], page: 100000 });
+    await ctx().app.inject({ method: 'POST', url: `/api/staff/tickets/${b.id}/assign`, headers: staffer.auth });
+    expect(await get(`/api/staff/tickets/mine?q=${customer.username.slice(2, 12).toUpperCase()}&sort=-waiting`)).toMatchObject({ total: 1, items: [{ id: b.id }] });
+    expect(await get(`/api/staff/tickets?q=${customer.username}`)).toMatchObject({ total: 1, items: [{ id: a.id }] });
+  });
+
   it('shows staff the customer, their servers and the affected server with IP and node', async () => {
     const customer = await createUser(ctx());
     const { server, node } = await seedServer(ctx(), customer.user.id);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   resolvePaging,
@@ -204,36 +204,86 @@ const customers = alias(users, 'customers');
 const assignees = alias(users, 'assignees');
 
 
-function orderBy(sort: string | undefined, columns: Record<string, SQLWrapper>): SQL[] {
+/**
+ * ORDER BY of a staff list, always ending in the id so pages are stable. Each sort matches one index
+ * of db/schema/tickets.ts exactly (direction and NULLS placement included), else PostgreSQL sorts every
+ * matching row before it can answer a page: the NOT NULL columns take the plain direction (a backward
+ * index scan), and waiting, where tickets nobody waits on go last either way, `nulls last`.
+ */
+function orderBy(sort: string | undefined): SQL[] {
   const value = sort ?? '-createdAt';
   const descending = value.startsWith('-');
-  const column = columns[descending ? value.slice(1) : value] ?? tickets.createdAt;
-  // Waiting: tickets nobody waits on go last either way.
-  const primary = descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
-  return [primary, descending ? desc(tickets.id) : asc(tickets.id)];
+  const field = descending ? value.slice(1) : value;
+  if (field === 'waiting') {
+    return descending
+      ? [sql`${tickets.waitingSince} desc nulls last`, desc(tickets.id)]
+      : [sql`${tickets.waitingSince} asc nulls last`, asc(tickets.id)];
+  }
+  const column = field === 'status' ? tickets.status : field === 'type' ? tickets.type : tickets.createdAt;
+  return descending ? [desc(column), desc(tickets.id)] : [asc(column), asc(tickets.id)];
+}
+
+/**
+ * Search: title or customer name contains the term, case-insensitive. Written so that both halves can
+ * use an index and PostgreSQL can OR them as bitmaps: the title by trigram, the customer as
+ * `customer_id = any(array(…))` with the matching customers' ids taken from the name's trigram index
+ * (a join on the name would force a scan of every ticket in the list instead). A term of one or two
+ * characters has no trigram: it matches a large share of all customers, so their ids go into a hashed
+ * set that the list's rows are checked against (`in (select …)`), not into thousands of index probes.
+ */
+function searchCondition(term: string): SQL {
+  const pattern = containsPattern(term);
+  const matchingCustomers = sql`select ${users.id} from ${users} where ${users.username} ilike ${pattern}`;
+  return term.length >= 3
+    ? sql`(${tickets.title} ilike ${pattern} or ${tickets.customerId} = any(array(${matchingCustomers})))`
+    : sql`(${tickets.title} ilike ${pattern} or ${tickets.customerId} in (${matchingCustomers}))`;
 }
 
 /**
  * The staff lists: `unassigned` (open or in progress, nobody holds it: the overview) or `mine` (held
  * by the signed-in staff member, closed ones included). Search: title or customer name, case-insensitive.
+ *
+ * The page is chosen on tickets alone (one index scan in the sort's order, or the search's bitmaps),
+ * and only its rows are joined to the customer and assignee names: an offset of thousands of rows then
+ * costs index entries, not joins. With a search the matching set is small and read in full anyway, so
+ * the same statement counts it (`count(*) over ()`); without one the total is a second statement, an
+ * index-only count that needs no join (every ticket has a customer). The benchmark
+ * (bench/tickets-bench.ts) EXPLAINs exactly these statements.
  */
-export async function findStaffTickets({ db }: TicketDeps, staff: Actor, scope: 'unassigned' | 'mine', query: StaffTicketListQuery): Promise<StaffTicketPage> {
+export function staffTicketQueries(db: Db, staff: Actor, scope: 'unassigned' | 'mine', query: StaffTicketListQuery) {
   const paging = resolvePaging(query);
   const where = and(
+    // The overview's condition is the predicate of its partial indexes (db/schema/tickets.ts).
     scope === 'unassigned' ? and(isNull(tickets.assigneeId), ne(tickets.status, 'closed')) : eq(tickets.assigneeId, staff.id),
-    paging.q ? or(sql`${tickets.title} ilike ${containsPattern(paging.q)}`, sql`${customers.username} ilike ${containsPattern(paging.q)}`) : undefined,
+    paging.q ? searchCondition(paging.q) : undefined,
     query.status ? eq(tickets.status, query.status) : undefined,
     query.type ? eq(tickets.type, query.type) : undefined,
   );
-  const order = orderBy(query.sort, { createdAt: tickets.createdAt, status: tickets.status, type: tickets.type, waiting: tickets.waitingSince });
-  const [rows, [total]] = await Promise.all([
-    db.select({ ticket: tickets, customerNumber: customers.customerNumber, customerName: customers.username, assigneeName: assignees.username })
-      .from(tickets)
+  const order = orderBy(query.sort);
+  const countInPage = Boolean(paging.q);
+  const page = db.select({ id: tickets.id, total: (countInPage ? sql`count(*) over ()` : sql`null`).mapWith(Number).as('total') })
+    .from(tickets).where(where).orderBy(...order).limit(paging.limit).offset(paging.offset)
+    .as('page');
+  return {
+    paging,
+    countInPage,
+    rows: db.select({ ticket: tickets, customerNumber: customers.customerNumber, customerName: customers.username, assigneeName: assignees.username, total: page.total })
+      .from(page)
+      .innerJoin(tickets, eq(tickets.id, page.id))
       .innerJoin(customers, eq(customers.id, tickets.customerId))
       .leftJoin(assignees, eq(assignees.id, tickets.assigneeId))
-      .where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
-    db.select({ total: count() }).from(tickets).innerJoin(customers, eq(customers.id, tickets.customerId)).where(where),
-  ]);
+      .orderBy(...order),
+    total: db.select({ total: count() }).from(tickets).where(where),
+  };
+}
+
+export async function findStaffTickets({ db }: TicketDeps, staff: Actor, scope: 'unassigned' | 'mine', query: StaffTicketListQuery): Promise<StaffTicketPage> {
+  const q = staffTicketQueries(db, staff, scope, query);
+  const [rows, counted] = await Promise.all([q.rows, q.countInPage ? undefined : q.total]);
+  // A search counts in the page's statement; past the last page there is no row to carry the count.
+  const total = counted ? counted[0]?.total ?? 0
+    : rows[0] ? rows[0].total
+      : q.paging.offset > 0 ? (await q.total)[0]?.total ?? 0 : 0;
   const items: StaffTicketRow[] = rows.map((r) => ({
     id: r.ticket.id,
     title: r.ticket.title,
@@ -245,7 +295,7 @@ export async function findStaffTickets({ db }: TicketDeps, staff: Actor, scope: 
     createdAt: r.ticket.createdAt.toISOString(),
     updatedAt: r.ticket.updatedAt.toISOString(),
   }));
-  return { items, total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize };
+  return { items, total, page: q.paging.page, pageSize: q.paging.pageSize };
 }
 
 const serverIp = sql<string | null>`(select ${ipAddresses.address} from ${ipAddresses} where ${ipAddresses.serverId} = ${servers.id} order by (${ipAddresses.version} = 'IPv4') desc, ${ipAddresses.id} limit 1)`;
