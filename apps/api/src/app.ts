@@ -32,6 +32,7 @@ import { webRoutes } from './http/web.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { ticketsModule } from './modules/tickets/tickets.module.ts';
 import { changelogModule } from './modules/changelog/changelog.module.ts';
+import { customersModule } from './modules/customers/customers.module.ts';
 
 /**
  * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
@@ -39,7 +40,7 @@ import { changelogModule } from './modules/changelog/changelog.module.ts';
  */
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
-  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule, changelogModule,
+  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

@@ -20,3 +20,4 @@ export * from './shop.ts';
 export * from './live-events.ts';
 export * from './tickets.ts';
 export * from './changelog.ts';
+export * from './customers.ts';

@@ -33,6 +33,11 @@ export const users = pgTable('users', {
   uniqueIndex('users_customer_number_idx').on(t.customerNumber),
   // Staff search "contains" on the customer's name (ilike '%…%'): trigram index (pg_trgm).
   index('users_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
+  // Customer search "contains" on e-mail and customer number (the back office's customer overview).
+  index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+  index('users_customer_number_trgm_idx').using('gin', sql`(${t.customerNumber}::text) gin_trgm_ops`),
+  // The overview's default order (customer since) among customers.
+  index('users_customers_created_idx').on(t.createdAt, t.customerNumber).where(sql`role = 'customer'`),
 ]);
 
 export const sessions = pgTable('sessions', {

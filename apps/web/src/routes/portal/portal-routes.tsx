@@ -11,6 +11,7 @@ const ProfilePage = lazy(() => import('./profile.tsx'));
 const MyServersPage = lazy(() => import('./my-servers.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
+const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
 const StaffServerDetailPage = lazy(() => import('../staff/server-detail.tsx'));
 const PhysicalServersPage = lazy(() => import('../staff/physical-servers.tsx'));
 const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
@@ -52,7 +53,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={soon('Webhosting-Paket')} />
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
-        <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{soon('Kundenverwaltung')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />

@@ -1,0 +1,79 @@
+import { beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { CustomerPage } from '@hp/contract';
+import { createUser, describeEachDatabase } from '../../../test/harness.ts';
+import { users } from '../../db/schema/index.ts';
+
+type User = Awaited<ReturnType<typeof createUser>>;
+
+describeEachDatabase('customer overview', (ctx) => {
+  let employee: User;
+  let owner: User;
+  let anna: User;
+  let bert: User;
+  let evil: User;
+  const tag = `k${Date.now().toString(36)}`;
+  beforeAll(async () => {
+    employee = await createUser(ctx(), { role: 'employee' });
+    owner = await createUser(ctx(), { role: 'owner' });
+    anna = await createUser(ctx());
+    bert = await createUser(ctx());
+    evil = await createUser(ctx());
+    const db = ctx().database.db;
+    await db.update(users).set({ username: `Anna_${tag}`, email: `anna.${tag}@Firma.example`, companyName: 'Anna GmbH', createdAt: new Date('2025-01-01'), lastLoginAt: new Date('2026-11-01') }).where(eq(users.id, anna.user.id));
+    await db.update(users).set({ username: `bert_${tag}`, email: `b.${tag}@example.com`, createdAt: new Date('2026-02-01'), lastLoginAt: null }).where(eq(users.id, bert.user.id));
+    await db.update(users).set({ username: `=cmd_${tag}`, email: `evil.${tag}@example.com`, companyName: '+SUM(A1)', createdAt: new Date('2024-06-01') }).where(eq(users.id, evil.user.id));
+  });
+
+  const list = async (qs: string, who: User = employee) => {
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/staff/customers?${qs}`, headers: who.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<CustomerPage>();
+  };
+
+  it('searches name, e-mail and customer number case-insensitively; staff accounts are not customers', async () => {
+    expect((await list(`q=ANNA_${tag}`)).items.map((c) => c.id)).toEqual([anna.user.id]);
+    expect((await list(`q=${tag}@firma`)).items.map((c) => c.id)).toEqual([anna.user.id]);
+    const [row] = await ctx().database.db.select({ n: users.customerNumber }).from(users).where(eq(users.id, bert.user.id));
+    expect((await list(`q=${row!.n}`)).items.map((c) => c.id)).toContain(bert.user.id);
+    expect((await list(`q=${employee.username}`)).total).toBe(0);
+    const page = await list(`q=${tag}`);
+    expect(page.total).toBe(3);
+    expect(page.items.find((c) => c.id === anna.user.id)).toMatchObject({ kind: 'business', companyName: 'Anna GmbH' });
+    expect(page.items.find((c) => c.id === bert.user.id)).toMatchObject({ kind: 'private', lastLoginAt: null });
+    // Wildcards are literal.
+    expect((await list('q=%25')).total).toBe(0);
+  });
+
+  it('sorts by customer since (newest first by default), name and last login; pages on the server', async () => {
+    expect((await list(`q=${tag}`)).items.map((c) => c.id)).toEqual([bert.user.id, anna.user.id, evil.user.id]);
+    expect((await list(`q=${tag}&sort=createdAt`)).items.map((c) => c.id)).toEqual([evil.user.id, anna.user.id, bert.user.id]);
+    expect((await list(`q=${tag}&sort=name`)).items.map((c) => c.id)).toEqual([evil.user.id, anna.user.id, bert.user.id]);
+    expect((await list(`q=${tag}&sort=-lastLogin`)).items[0]!.id).toBe(anna.user.id);
+    const second = await list(`q=${tag}&pageSize=2&page=2`);
+    expect(second).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+    expect(second.items).toHaveLength(1);
+    const bad = await ctx().app.inject({ method: 'GET', url: '/api/staff/customers?sort=password', headers: owner.auth });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('exports the current search as CSV with formulas neutralised', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/export.csv?q=${tag}&sort=name`, headers: owner.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="kunden-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Kundennummer;Name;E-Mail;Firma;Kundenart;Kunde seit;Letzte Anmeldung');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toContain(`;'=cmd_${tag};`);
+    expect(lines[1]).toContain(`;'+SUM(A1);Firmenkunde;`);
+    expect(lines[2]).toContain(`;Anna_${tag};anna.${tag}@Firma.example;Anna GmbH;Firmenkunde;01.01.2025;01.11.2026`);
+  });
+
+  it('is for staff only', async () => {
+    for (const url of ['/api/staff/customers', '/api/staff/customers/export.csv']) {
+      expect((await ctx().app.inject({ method: 'GET', url, headers: anna.auth })).statusCode).toBe(403);
+      expect((await ctx().app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    }
+  });
+});
