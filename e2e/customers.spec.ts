@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { createVerifiedAccount } from './support.ts';
+import { checkScreens, signedIn } from './screens.ts';
+
+test('staff find a customer by part of the e-mail, sort the list and export the search as CSV', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const { username, email } = await createVerifiedAccount(request, 'crm');
+  const part = email.split('@')[0]!.slice(-8).toUpperCase();
+  const staff = await signedIn(browser, 'employee');
+  try {
+    await staff.page.getByRole('navigation', { name: 'Portal-Navigation' }).getByRole('link', { name: 'Kundenverwaltung' }).click();
+    await expect(staff.page.getByRole('heading', { level: 1, name: 'Kundenverwaltung' })).toBeVisible();
+    await staff.page.getByLabel('Kunden suchen').fill(part);
+    const row = staff.page.getByRole('row').filter({ hasText: username });
+    await expect(row).toBeVisible();
+    await expect(staff.page.getByRole('row')).toHaveCount(2);
+    await expect(row.getByText('Privatkunde')).toBeVisible();
+    await expect(row.getByRole('link', { name: `Details zu ${username}` })).toHaveAttribute('href', /\/dashboard\/customer-details\/[0-9a-f-]{36}$/);
+    await staff.page.getByLabel('Sortierung').selectOption({ label: 'Name (A–Z)' });
+    await expect(staff.page).toHaveURL(/sort=name/);
+    await checkScreens(staff.page, 'customer-overview');
+
+    const download = staff.page.waitForEvent('download');
+    await staff.page.getByRole('button', { name: 'CSV exportieren' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^kunden-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(csv[0]).toBe('Kundennummer;Name;E-Mail;Firma;Kundenart;Kunde seit;Letzte Anmeldung');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(`;${username};${email};`);
+  } finally {
+    await staff.context.close();
+  }
+  const customer = await signedIn(browser, 'customer');
+  try {
+    await customer.page.goto('/dashboard/customer-overview');
+    await expect(customer.page).toHaveURL(/\/notfound$/);
+  } finally {
+    await customer.context.close();
+  }
+});
