@@ -41,12 +41,12 @@ export default function CustomerOverviewPage() {
         useList={useCustomers}
         search={{ label: 'Kunden suchen', placeholder: 'Name, E-Mail oder Kundennummer …' }}
         sortOptions={[
-          { value: '-createdAt', label: 'Kunde seit (neueste zuerst)' },
-          { value: 'createdAt', label: 'Kunde seit (älteste zuerst)' },
+          { value: '-createdAt', label: 'Kunde seit (neueste)' },
+          { value: 'createdAt', label: 'Kunde seit (älteste)' },
           { value: 'name', label: 'Name (A–Z)' },
           { value: '-name', label: 'Name (Z–A)' },
-          { value: '-lastLogin', label: 'Letzte Anmeldung (neueste zuerst)' },
-          { value: 'lastLogin', label: 'Letzte Anmeldung (älteste zuerst)' },
+          { value: '-lastLogin', label: 'Anmeldung (neueste)' },
+          { value: 'lastLogin', label: 'Anmeldung (älteste)' },
         ]}
         table={{ caption: 'Kunden', columns, rowKey: (c) => c.id }}
         texts={{
