@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { createVerifiedAccount } from './support.ts';
+import { customerDetailMessages as dm } from '@hp/contract';
+import { createVerifiedAccount, demoAccount } from './support.ts';
 import { checkScreens, signedIn } from './screens.ts';
 
 test('staff find a customer by part of the e-mail, sort the list and export the search as CSV', async ({ browser, request }) => {
@@ -29,6 +30,21 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     expect(csv[0]).toBe('Kundennummer;Name;E-Mail;Firma;Kundenart;Kunde seit;Letzte Anmeldung');
     expect(csv).toHaveLength(2);
     expect(csv[1]).toContain(`;${username};${email};`);
+
+    // The detail: header from real data, and a staff note with author and date.
+    await row.getByRole('link', { name: `Details zu ${username}` }).click();
+    await expect(staff.page.getByRole('heading', { level: 1, name: username })).toBeVisible();
+    await expect(staff.page.getByText(/^Privatkunde \| Kundennummer \d+$/)).toBeVisible();
+    await expect(staff.page.getByText('Keine Server.')).toBeVisible();
+    await staff.page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(staff.page.getByText(dm.noteRequired)).toBeVisible();
+    await staff.page.getByLabel('Neue Notiz').fill('Hat nach <b>Rabatt</b> gefragt.');
+    await staff.page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(staff.page.getByText(dm.noteSaved)).toBeVisible();
+    const note = staff.page.getByRole('list', { name: 'Notizen' }).getByRole('listitem').first();
+    await expect(note).toContainText('Hat nach <b>Rabatt</b> gefragt.');
+    await expect(note).toContainText(demoAccount('employee').username);
+    await checkScreens(staff.page, 'customer-detail');
   } finally {
     await staff.context.close();
   }

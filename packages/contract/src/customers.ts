@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { listPage, listQuery } from './infrastructure.ts';
+import { messages } from './messages.ts';
+import { plainText } from './text.ts';
 
 /* Back office: customers (spec "Customer overview"; issue 11). Staff only. */
 
@@ -34,3 +36,37 @@ export type CustomerListQuery = z.infer<typeof CustomerListQuery>;
 /** The CSV export takes the list's search and sort (all matching rows, no paging). */
 export const CustomerExportQuery = CustomerListQuery.pick({ q: true, sort: true });
 export type CustomerExportQuery = z.infer<typeof CustomerExportQuery>;
+
+export const customerDetailMessages = {
+  notFound: 'Kunde nicht gefunden.',
+  noteRequired: 'Bitte geben Sie eine Notiz ein.',
+  noteTooLong: 'Die Notiz darf höchstens 5.000 Zeichen lang sein.',
+  noteSaved: 'Notiz gespeichert.',
+  noteFailed: 'Die Notiz konnte nicht gespeichert werden.',
+} as const;
+
+export const CustomerIdParams = z.object({ id: z.uuid({ error: customerDetailMessages.notFound }) });
+
+export const CustomerNote = z.object({ id: z.string(), body: z.string(), author: z.string(), createdAt: z.string() });
+export type CustomerNote = z.infer<typeof CustomerNote>;
+export const CreateCustomerNoteInput = z.strictObject({
+  body: plainText({ multiline: true, error: customerDetailMessages.noteRequired }).trim().min(1, customerDetailMessages.noteRequired).max(5000, customerDetailMessages.noteTooLong),
+}, { error: messages.invalidInput });
+export type CreateCustomerNoteInput = z.infer<typeof CreateCustomerNoteInput>;
+
+/** The customer detail's overview: profile, servers, open tickets, the last orders, money, notes. */
+export const CustomerDetail = CustomerRow.extend({
+  phone: z.string(),
+  industry: z.string(),
+  address: z.object({ street: z.string(), zipCode: z.string(), city: z.string(), country: z.string() }),
+  disabled: z.boolean(),
+  servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
+  openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),
+  recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),
+  /** Net revenue: invoices minus credit notes, in cents. */
+  revenueNetCents: z.number().int(),
+  /** What invoices still ask to be paid, in cents (card payments are paid at issue). */
+  openCents: z.number().int(),
+  notes: z.array(CustomerNote),
+});
+export type CustomerDetail = z.infer<typeof CustomerDetail>;

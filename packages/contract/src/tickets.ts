@@ -222,6 +222,8 @@ export const StaffTicketDetail = Ticket.extend({
   waitingSince: z.string().nullable(),
   firstResponseAt: z.string().nullable(),
   customer: z.object({
+    /** For the link to the customer detail page. */
+    id: z.string(),
     customerNumber: z.number().int(),
     name: z.string(),
     email: z.string(),

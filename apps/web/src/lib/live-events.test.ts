@@ -127,19 +127,28 @@ describe('ticket events', () => {
   const TICKET = '7d1f4b8e-2c1a-4e0b-9a51-6b9e2f3c4d55';
   const keys = (event: Parameters<typeof staleQueriesFor>[0]) => staleQueriesFor(event).map((k) => JSON.stringify(k));
 
-  it('a ticket change refreshes the customer list, that ticket and its chat, and the staff lists and view', () => {
+  it('a ticket change refreshes the customer list, that ticket, its chat and secrets, the staff lists and view, and customer details', () => {
     expect(keys({ type: 'ticket.changed', ticketId: TICKET })).toEqual([
       JSON.stringify({ queryKey: ['tickets'], exact: true }),
       JSON.stringify({ queryKey: ['tickets', 'ticket', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['tickets', 'messages', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['tickets', 'secrets', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['staff-tickets', 'list'], exact: false }),
       JSON.stringify({ queryKey: ['staff-tickets', 'ticket', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['staff-tickets', 'messages', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'secrets', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['customers', 'detail'], exact: false }),
     ]);
   });
 
-  it('a server change refreshes open staff ticket views (customer servers, affected server)', () => {
-    expect(keys({ type: 'server.changed', serverId: SERVER })).toContain(JSON.stringify({ queryKey: ['staff-tickets', 'ticket'], exact: false }));
+  it('a server change refreshes open staff ticket views and customer details (their servers)', () => {
+    const stale = keys({ type: 'server.changed', serverId: SERVER });
+    expect(stale).toContain(JSON.stringify({ queryKey: ['staff-tickets', 'ticket'], exact: false }));
+    expect(stale).toContain(JSON.stringify({ queryKey: ['customers', 'detail'], exact: false }));
+  });
+
+  it('presence refreshes the staff presence of that ticket only', () => {
+    expect(staleQueriesFor({ type: 'ticket.presence', ticketId: TICKET })).toEqual([{ queryKey: ['staff-tickets', 'presence', TICKET], exact: true }]);
   });
 
   it('an internal note refreshes the staff chat of the ticket only, no customer query', () => {

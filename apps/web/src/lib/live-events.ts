@@ -159,6 +159,8 @@ export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: 
       { queryKey: ['staff-tickets', 'ticket', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'secrets', event.ticketId], exact: true },
+      // The customer detail lists open tickets.
+      { queryKey: ['customers', 'detail'], exact: false },
     ];
   }
   if (event.type === 'ticket.noted') return [{ queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true }];
@@ -170,6 +172,8 @@ export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: 
     { queryKey: ['infrastructure', 'server', id], exact: true },
     // An open staff ticket view shows the customer's servers with status and the affected server's tasks.
     { queryKey: ['staff-tickets', 'ticket'], exact: false },
+    // The customer detail lists the customer's servers with their status.
+    { queryKey: ['customers', 'detail'], exact: false },
   ];
   if (event.type === 'server.changed') {
     keys.push({ queryKey: ['servers'], exact: true }, { queryKey: ['infrastructure', 'servers'], exact: false });

@@ -6,3 +6,4 @@ export * from './audit.ts';
 export * from './files.ts';
 export * from './tickets.ts';
 export * from './changelog.ts';
+export * from './customers.ts';

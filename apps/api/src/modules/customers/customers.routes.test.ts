@@ -1,8 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { CustomerPage } from '@hp/contract';
+import { customerDetailMessages as dm, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
-import { users } from '../../db/schema/index.ts';
+import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
+import { invoices, users } from '../../db/schema/index.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
 
@@ -75,5 +76,48 @@ describeEachDatabase('customer overview', (ctx) => {
       expect((await ctx().app.inject({ method: 'GET', url, headers: anna.auth })).statusCode).toBe(403);
       expect((await ctx().app.inject({ method: 'GET', url })).statusCode).toBe(401);
     }
+  });
+
+  it('shows a customer from real data: the bought server, the order, revenue net of VAT, open tickets and staff notes', async () => {
+    const buyer = await createUser(ctx());
+    await seedCapacity(ctx(), { ips: 1 });
+    const checkout = await postCheckout(ctx(), buyer.auth, baseOrder);
+    expect(checkout.statusCode, checkout.body).toBe(201);
+    const { orderId, sessionId } = checkout.json() as { orderId: string; sessionId: string };
+    await paySimulated(ctx(), sessionId);
+    await drainJobs(ctx());
+    const ticket = await ctx().app.inject({ method: 'POST', url: '/api/tickets', headers: buyer.auth, payload: { title: 'Frage zur Rechnung', description: 'Bitte prüfen.', type: 'billing' } });
+    expect(ticket.statusCode).toBe(201);
+
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: employee.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    const detail = res.json<CustomerDetail>();
+    const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(detail).toMatchObject({ id: buyer.user.id, kind: 'private', disabled: false, openCents: 0 });
+    expect(detail.revenueNetCents).toBe(invoice!.document.totals.netCents);
+    expect(detail.revenueNetCents).toBeGreaterThan(0);
+    expect(detail.recentOrders.map((o) => o.id)).toEqual([orderId]);
+    expect(detail.servers).toHaveLength(1);
+    expect(detail.servers[0]!.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(detail.openTickets.map((t) => t.title)).toEqual(['Frage zur Rechnung']);
+
+    const note = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${buyer.user.id}/notes`, headers: employee.auth, payload: { body: '  Ruft lieber an als zu mailen. <b>wichtig</b> ' } });
+    expect(note.statusCode, note.body).toBe(201);
+    expect(note.json<CustomerNote>()).toMatchObject({ body: 'Ruft lieber an als zu mailen. <b>wichtig</b>', author: employee.username });
+    const again = await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: owner.auth });
+    expect(again.json<CustomerDetail>().notes.map((n) => n.body)).toEqual(['Ruft lieber an als zu mailen. <b>wichtig</b>']);
+    const empty = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${buyer.user.id}/notes`, headers: employee.auth, payload: { body: '  ' } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.message).toBe(dm.noteRequired);
+  });
+
+  it('answers 404 for staff accounts and unknown ids, and refuses customers (also their own record)', async () => {
+    for (const id of [employee.user.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${id}`, headers: owner.auth });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.message).toBe(dm.notFound);
+    }
+    expect((await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${anna.user.id}`, headers: anna.auth })).statusCode).toBe(403);
+    expect((await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${anna.user.id}/notes`, headers: anna.auth, payload: { body: 'x' } })).statusCode).toBe(403);
   });
 });

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CustomerExportQuery, CustomerListQuery, CustomerPage } from '@hp/contract';
+import { ApiError, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
-import { exportCustomersCsv, findCustomers } from './customers.service.ts';
+import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer } from './customers.service.ts';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError };
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const security = [{ bearer: [] }];
 const staff = { access: 'staff' as const };
 
@@ -27,4 +27,10 @@ export async function customerRoutes(app: FastifyInstance) {
         .header('x-content-type-options', 'nosniff')
         .send(csv);
     });
+
+  u.get('/api/staff/customers/:id', { config: staff, schema: { tags: ['customers'], summary: 'Kundendetails: Profil, Server, offene Tickets, letzte Bestellungen, Umsatz, Notizen', security, params: CustomerIdParams, response: { 200: CustomerDetail, ...errors } } },
+    async (req) => getCustomer(deps, req.params.id));
+
+  u.post('/api/staff/customers/:id/notes', { config: staff, schema: { tags: ['customers'], summary: 'Interne Notiz zum Kunden (nur Mitarbeiter)', security, params: CustomerIdParams, body: CreateCustomerNoteInput, response: { 201: CustomerNote, ...errors } } },
+    async (req, reply) => reply.code(201).send(await addCustomerNote(deps, req.user, req.params.id, req.body)));
 }

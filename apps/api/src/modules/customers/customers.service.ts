@@ -1,7 +1,20 @@
-import { and, asc, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
-import { resolvePaging, type CustomerExportQuery, type CustomerListQuery, type CustomerPage, type CustomerRow } from '@hp/contract';
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  customerDetailMessages as dm,
+  resolvePaging,
+  type CreateCustomerNoteInput,
+  type CustomerDetail,
+  type CustomerExportQuery,
+  type CustomerListQuery,
+  type CustomerNote,
+  type CustomerPage,
+  type CustomerRow,
+} from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { users } from '../../db/schema/index.ts';
+import { customerNotes, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { notFound } from '../../http/errors.ts';
+import type { RequestUser } from '../../http/auth.ts';
 import { containsPattern } from '../../lib/like.ts';
 import { CSV_BOM, csvRow } from '../../lib/csv.ts';
 
@@ -66,4 +79,56 @@ export async function exportCustomersCsv({ db }: CustomerDeps, query: CustomerEx
     out += csvRow([row.customerNumber, row.name, row.email, row.companyName, row.kind === 'business' ? 'Firmenkunde' : 'Privatkunde', dateDe(r.createdAt), dateDe(r.lastLoginAt)]);
   }
   return out;
+}
+
+const authors = alias(users, 'authors');
+const serverIp = sql<string | null>`(select ${ipAddresses.address} from ${ipAddresses} where ${ipAddresses.serverId} = ${servers.id} order by (${ipAddresses.version} = 'IPv4') desc, ${ipAddresses.id} limit 1)`;
+const netOf = sql`(${invoices.document}->'totals'->>'netCents')::bigint`;
+const dueOf = sql`(${invoices.document}->'totals'->>'dueCents')::bigint`;
+
+async function notesOf({ db }: CustomerDeps, customerId: string): Promise<CustomerNote[]> {
+  const rows = await db.select({ id: customerNotes.id, body: customerNotes.body, author: authors.username, createdAt: customerNotes.createdAt })
+    .from(customerNotes).innerJoin(authors, eq(authors.id, customerNotes.authorId))
+    .where(eq(customerNotes.customerId, customerId)).orderBy(desc(customerNotes.createdAt), desc(customerNotes.id)).limit(50);
+  return rows.map((r) => ({ id: r.id, body: r.body, author: r.author, createdAt: r.createdAt.toISOString() }));
+}
+
+/** The customer detail's overview, from real data (issue 11). Staff accounts are not customers: 404. */
+export async function getCustomer(deps: CustomerDeps, id: string): Promise<CustomerDetail> {
+  const { db } = deps;
+  const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
+  if (!user) throw notFound(dm.notFound);
+  const [ownServers, openTickets, recentOrders, [money], notes] = await Promise.all([
+    db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
+      .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
+    db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
+      .where(and(eq(tickets.customerId, id), ne(tickets.status, 'closed'))).orderBy(desc(tickets.createdAt)).limit(20),
+    db.select({ id: orders.id, number: orders.number, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
+      .where(eq(orders.userId, id)).orderBy(desc(orders.createdAt)).limit(3),
+    db.select({
+      revenue: sql<string>`coalesce(sum(case when ${invoices.kind} = 'invoice' then ${netOf} else -abs(${netOf}) end), 0)`,
+      open: sql<string>`coalesce(sum(case when ${invoices.kind} = 'invoice' then greatest(${dueOf}, 0) else 0 end), 0)`,
+    }).from(invoices).where(and(eq(invoices.userId, id), inArray(invoices.kind, ['invoice', 'credit_note']))),
+    notesOf(deps, id),
+  ]);
+  return {
+    ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
+    phone: user.phone, industry: user.industry,
+    address: { street: user.street, zipCode: user.zipCode, city: user.city, country: user.country },
+    disabled: user.disabledAt !== null,
+    servers: ownServers,
+    openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
+    recentOrders: recentOrders.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })),
+    revenueNetCents: Number(money?.revenue ?? 0),
+    openCents: Number(money?.open ?? 0),
+    notes,
+  };
+}
+
+export async function addCustomerNote(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, customerId: string, input: CreateCustomerNoteInput): Promise<CustomerNote> {
+  const [customer] = await deps.db.select({ id: users.id }).from(users).where(and(eq(users.id, customerId), isCustomer));
+  if (!customer) throw notFound(dm.notFound);
+  const [row] = await deps.db.insert(customerNotes).values({ customerId, authorId: staff.id, body: input.body }).returning({ id: customerNotes.id });
+  const [note] = (await notesOf(deps, customerId)).filter((n) => n.id === row!.id);
+  return note!;
 }

@@ -328,6 +328,7 @@ export async function getStaffTicket({ db }: TicketDeps, staff: Actor, id: strin
     waitingSince: iso(t.waitingSince),
     firstResponseAt: iso(t.firstResponseAt),
     customer: {
+      id: row.customer.id,
       customerNumber: row.customer.customerNumber,
       name: row.customer.username,
       email: row.customer.email,

@@ -12,6 +12,7 @@ const MyServersPage = lazy(() => import('./my-servers.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
+const CustomerDetailPage = lazy(() => import('../staff/customer-detail.tsx'));
 const StaffServerDetailPage = lazy(() => import('../staff/server-detail.tsx'));
 const PhysicalServersPage = lazy(() => import('../staff/physical-servers.tsx'));
 const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
@@ -54,7 +55,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={soon('Webhosting-Paket')} />
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
-        <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{soon('Kundendetails')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />

@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { customerMessages, type CustomerPage } from '@hp/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { customerMessages, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { downloadFile } from '../../../lib/files.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
@@ -22,4 +22,17 @@ export function exportCustomers({ q, sort }: { q: string; sort: string }) {
   if (q) params.set('q', q);
   if (sort) params.set('sort', sort);
   return downloadFile(`/staff/customers/export.csv?${params.toString()}`, 'kunden.csv', customerMessages.exportFailed);
+}
+
+export const customerKeys = { detail: (id: string) => ['customers', 'detail', id] as const };
+
+// GET /api/staff/customers/:id — refreshed by server and ticket events (lib/live-events.ts).
+export const getCustomer = (id: string, signal?: AbortSignal) => api<CustomerDetail>(`/staff/customers/${encodeURIComponent(id)}`, { signal });
+export const useCustomer = (id: string) => useQuery({ queryKey: customerKeys.detail(id), queryFn: ({ signal }) => getCustomer(id, signal), retry: false });
+
+// POST /api/staff/customers/:id/notes
+export const addCustomerNote = (id: string, input: CreateCustomerNoteInput) => api<CustomerNote>(`/staff/customers/${encodeURIComponent(id)}/notes`, { method: 'POST', body: input });
+export function useAddCustomerNote(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: (input: CreateCustomerNoteInput) => addCustomerNote(id, input), onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }) });
 }

@@ -150,7 +150,7 @@ function CustomerPanel({ ticket }: { ticket: StaffTicketDetail }) {
         <h2 className="font-semibold text-slate-900">Kunde</h2>
         <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
           <dt className="text-slate-600">Name</dt><dd className="break-words">{c.name}</dd>
-          <dt className="text-slate-600">Kundennummer</dt><dd>{c.customerNumber}</dd>
+          <dt className="text-slate-600">Kundennummer</dt><dd><Link to={paths.dashboard.customerDetails(c.id)} className="text-brand-700 underline" aria-label={`Kundendetails von ${c.name} (Kundennummer ${c.customerNumber})`}>{c.customerNumber}</Link></dd>
           <dt className="text-slate-600">E-Mail</dt><dd className="break-all">{c.email}</dd>
         </dl>
       </Card>

@@ -1,0 +1,1 @@
+export { default } from '../../features/customers/components/customer-detail-page.tsx';
