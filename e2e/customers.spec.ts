@@ -36,14 +36,27 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await expect(staff.page.getByRole('heading', { level: 1, name: username })).toBeVisible();
     await expect(staff.page.getByText(/^Privatkunde \| Kundennummer \d+$/)).toBeVisible();
     await expect(staff.page.getByText('Keine Server.')).toBeVisible();
-    await staff.page.getByRole('button', { name: 'Speichern' }).click();
+    await staff.page.getByRole('button', { name: 'Speichern', exact: true }).click();
     await expect(staff.page.getByText(dm.noteRequired)).toBeVisible();
     await staff.page.getByLabel('Neue Notiz').fill('Hat nach <b>Rabatt</b> gefragt.');
-    await staff.page.getByRole('button', { name: 'Speichern' }).click();
+    await staff.page.getByRole('button', { name: 'Speichern', exact: true }).click();
     await expect(staff.page.getByText(dm.noteSaved)).toBeVisible();
     const note = staff.page.getByRole('list', { name: 'Notizen' }).getByRole('listitem').first();
     await expect(note).toContainText('Hat nach <b>Rabatt</b> gefragt.');
     await expect(note).toContainText(demoAccount('employee').username);
+    // Settings: a change is logged with who and old → new; locking asks first.
+    await staff.page.getByLabel('Ort').fill('Leipzig');
+    await staff.page.getByRole('button', { name: 'Änderungen speichern' }).click();
+    await expect(staff.page.getByText(dm.saved)).toBeVisible();
+    const log = staff.page.getByRole('list', { name: 'Änderungsprotokoll' });
+    await expect(log.getByText('Kundendaten geändert')).toBeVisible();
+    await expect(log.getByText('Ort: (leer) → Leipzig')).toBeVisible();
+    await staff.page.getByRole('button', { name: 'Konto sperren' }).click();
+    await staff.page.getByRole('dialog', { name: 'Konto sperren?' }).getByRole('button', { name: 'Konto sperren' }).click();
+    await expect(staff.page.getByText(dm.locked)).toBeVisible();
+    await expect(staff.page.getByRole('heading', { name: 'Konto gesperrt' })).toBeVisible();
+    await staff.page.getByRole('button', { name: 'Konto freigeben' }).click();
+    await expect(staff.page.getByRole('heading', { name: 'Konto aktiv' })).toBeVisible();
     await checkScreens(staff.page, 'customer-detail');
   } finally {
     await staff.context.close();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listPage, listQuery } from './infrastructure.ts';
 import { messages } from './messages.ts';
 import { plainText } from './text.ts';
+import { UpdateProfileInput } from './profile.ts';
 
 /* Back office: customers (spec "Customer overview"; issue 11). Staff only. */
 
@@ -43,6 +44,12 @@ export const customerDetailMessages = {
   noteTooLong: 'Die Notiz darf höchstens 5.000 Zeichen lang sein.',
   noteSaved: 'Notiz gespeichert.',
   noteFailed: 'Die Notiz konnte nicht gespeichert werden.',
+  saved: 'Kundendaten gespeichert.',
+  saveFailed: 'Die Kundendaten konnten nicht gespeichert werden.',
+  unchanged: 'Es wurde nichts geändert.',
+  locked: 'Das Konto ist gesperrt; alle Sitzungen wurden beendet.',
+  unlocked: 'Das Konto ist wieder freigegeben.',
+  lockFailed: 'Die Sperre konnte nicht geändert werden.',
 } as const;
 
 export const CustomerIdParams = z.object({ id: z.uuid({ error: customerDetailMessages.notFound }) });
@@ -53,6 +60,21 @@ export const CreateCustomerNoteInput = z.strictObject({
   body: plainText({ multiline: true, error: customerDetailMessages.noteRequired }).trim().min(1, customerDetailMessages.noteRequired).max(5000, customerDetailMessages.noteTooLong),
 }, { error: messages.invalidInput });
 export type CreateCustomerNoteInput = z.infer<typeof CreateCustomerNoteInput>;
+
+/** One recorded staff change to a customer: who, when, what (field: old → new). */
+export const CustomerAuditEntry = z.object({
+  action: z.string(),
+  actor: z.string(),
+  at: z.string(),
+  changes: z.array(z.object({ field: z.string(), from: z.string(), to: z.string() })),
+});
+export type CustomerAuditEntry = z.infer<typeof CustomerAuditEntry>;
+export const customerFieldLabels: Record<string, string> = {
+  phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', locked: 'Gesperrt',
+};
+export const customerAuditLabels: Record<string, string> = {
+  'customer.updated': 'Kundendaten geändert', 'customer.locked': 'Konto gesperrt', 'customer.unlocked': 'Konto freigegeben', 'customer.note': 'Notiz hinzugefügt',
+};
 
 /** The customer detail's overview: profile, servers, open tickets, the last orders, money, notes. */
 export const CustomerDetail = CustomerRow.extend({
@@ -68,5 +90,13 @@ export const CustomerDetail = CustomerRow.extend({
   /** What invoices still ask to be paid, in cents (card payments are paid at issue). */
   openCents: z.number().int(),
   notes: z.array(CustomerNote),
+  /** The staff changes to this customer, newest first. */
+  audit: z.array(CustomerAuditEntry),
 });
 export type CustomerDetail = z.infer<typeof CustomerDetail>;
+
+/** Staff edit a customer's contact data (the e-mail address changes only through its own confirmation). */
+export const UpdateCustomerInput = UpdateProfileInput;
+export type UpdateCustomerInput = z.infer<typeof UpdateCustomerInput>;
+export const LockCustomerInput = z.strictObject({ locked: z.boolean({ error: messages.invalidInput }) }, { error: messages.invalidInput });
+export type LockCustomerInput = z.infer<typeof LockCustomerInput>;

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditEvents, users } from '../../db/schema/index.ts';
 
-export type AuditTarget = { type: 'server'; id: string };
+export type AuditTarget = { type: 'server' | 'customer'; id: string };
 
 /** Records what a staff member did to a customer's object (append-only, staff-only). */
 export async function recordAudit(db: Db, actorId: string, action: string, target: AuditTarget, details: Record<string, unknown> = {}) {

@@ -120,4 +120,35 @@ describeEachDatabase('customer overview', (ctx) => {
     expect((await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${anna.user.id}`, headers: anna.auth })).statusCode).toBe(403);
     expect((await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${anna.user.id}/notes`, headers: anna.auth, payload: { body: 'x' } })).statusCode).toBe(403);
   });
+
+  it('staff change contact data with every change recorded (who, when, old → new); locking ends all sessions', async () => {
+    const target = await createUser(ctx());
+    const profile = { phone: '+49 30 123456', street: 'Hauptstraße 5', zipCode: '10115', city: 'Berlin', country: 'DE', companyName: '', industry: '' };
+    const res = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}`, headers: employee.auth, payload: profile });
+    expect(res.statusCode, res.body).toBe(200);
+    const detail = res.json<CustomerDetail>();
+    expect(detail).toMatchObject({ phone: '+49 30 123456', address: { street: 'Hauptstraße 5', city: 'Berlin' } });
+    expect(detail.audit[0]).toMatchObject({ action: 'customer.updated', actor: employee.username });
+    expect(detail.audit[0]!.changes).toEqual(expect.arrayContaining([{ field: 'phone', from: '', to: '+49 30 123456' }, { field: 'city', from: '', to: 'Berlin' }]));
+    expect(detail.audit[0]!.changes.map((c) => c.field)).not.toContain('country');
+    const same = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}`, headers: employee.auth, payload: profile });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().error.message).toBe(dm.unchanged);
+    const bad = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}`, headers: employee.auth, payload: { ...profile, phone: 'ruf mich an' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Bitte geben Sie eine gültige Telefonnummer ein.');
+    const sneaky = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}`, headers: employee.auth, payload: { ...profile, role: 'owner' } });
+    expect(sneaky.statusCode).toBe(400);
+
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/account/profile', headers: target.auth })).statusCode).toBe(200);
+    const locked = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}/lock`, headers: owner.auth, payload: { locked: true } });
+    expect(locked.statusCode, locked.body).toBe(200);
+    expect(locked.json<CustomerDetail>()).toMatchObject({ disabled: true, audit: [{ action: 'customer.locked', actor: owner.username }, { action: 'customer.updated' }] });
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/account/profile', headers: target.auth })).statusCode).toBe(401);
+    const unlocked = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}/lock`, headers: owner.auth, payload: { locked: false } });
+    expect(unlocked.json<CustomerDetail>()).toMatchObject({ disabled: false, audit: [{ action: 'customer.unlocked' }, { action: 'customer.locked' }, { action: 'customer.updated' }] });
+    // Customers cannot change others, nor staff accounts be edited through this route.
+    expect((await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}`, headers: anna.auth, payload: profile })).statusCode).toBe(403);
+    expect((await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${employee.user.id}/lock`, headers: owner.auth, payload: { locked: true } })).statusCode).toBe(404);
+  });
 });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage } from '@hp/contract';
+import { ApiError, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
-import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer } from './customers.service.ts';
+import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, setCustomerLock, updateCustomer } from './customers.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const security = [{ bearer: [] }];
@@ -33,4 +33,10 @@ export async function customerRoutes(app: FastifyInstance) {
 
   u.post('/api/staff/customers/:id/notes', { config: staff, schema: { tags: ['customers'], summary: 'Interne Notiz zum Kunden (nur Mitarbeiter)', security, params: CustomerIdParams, body: CreateCustomerNoteInput, response: { 201: CustomerNote, ...errors } } },
     async (req, reply) => reply.code(201).send(await addCustomerNote(deps, req.user, req.params.id, req.body)));
+
+  u.put('/api/staff/customers/:id', { config: staff, schema: { tags: ['customers'], summary: 'Kontaktdaten ändern (jede Änderung wird protokolliert)', security, params: CustomerIdParams, body: UpdateCustomerInput, response: { 200: CustomerDetail, ...errors } } },
+    async (req) => updateCustomer(deps, req.user, req.params.id, req.body));
+
+  u.put('/api/staff/customers/:id/lock', { config: staff, schema: { tags: ['customers'], summary: 'Konto sperren (alle Sitzungen enden sofort) oder freigeben', security, params: CustomerIdParams, body: LockCustomerInput, response: { 200: CustomerDetail, ...errors } } },
+    async (req) => setCustomerLock(deps, req.user, req.params.id, req.body));
 }

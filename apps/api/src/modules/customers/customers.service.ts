@@ -10,9 +10,15 @@ import {
   type CustomerNote,
   type CustomerPage,
   type CustomerRow,
+  type CustomerAuditEntry,
+  type LockCustomerInput,
+  type UpdateCustomerInput,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { customerNotes, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { auditEvents, customerNotes, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { findAudit } from '../audit/audit.service.ts';
+import { revokeAllSessions } from '../auth/sessions.ts';
+import { badRequest } from '../../http/errors.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { containsPattern } from '../../lib/like.ts';
@@ -98,7 +104,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   const { db } = deps;
   const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
-  const [ownServers, openTickets, recentOrders, [money], notes] = await Promise.all([
+  const [ownServers, openTickets, recentOrders, [money], notes, audit] = await Promise.all([
     db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
       .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
     db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
@@ -110,6 +116,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
       open: sql<string>`coalesce(sum(case when ${invoices.kind} = 'invoice' then greatest(${dueOf}, 0) else 0 end), 0)`,
     }).from(invoices).where(and(eq(invoices.userId, id), inArray(invoices.kind, ['invoice', 'credit_note']))),
     notesOf(deps, id),
+    findAudit(db, { type: 'customer', id }, 30),
   ]);
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
@@ -122,7 +129,45 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     revenueNetCents: Number(money?.revenue ?? 0),
     openCents: Number(money?.open ?? 0),
     notes,
+    audit: audit.map((a): CustomerAuditEntry => ({
+      action: a.action, actor: a.actor, at: a.at,
+      changes: Array.isArray(a.details.changes) ? (a.details.changes as CustomerAuditEntry['changes']) : [],
+    })),
   };
+}
+
+const editable = ['phone', 'street', 'zipCode', 'city', 'country', 'companyName', 'industry'] as const;
+
+/**
+ * Staff change a customer's contact data. Only changed fields are written; each change is recorded
+ * with who, when and old → new in the same transaction (audit_events, target 'customer').
+ */
+export async function updateCustomer(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, id: string, input: UpdateCustomerInput): Promise<CustomerDetail> {
+  await deps.db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(and(eq(users.id, id), isCustomer)).for('update');
+    if (!user) throw notFound(dm.notFound);
+    const changes = editable.filter((f) => user[f] !== input[f]).map((f) => ({ field: f, from: String(user[f]), to: String(input[f]) }));
+    if (changes.length === 0) throw badRequest('UNCHANGED', dm.unchanged);
+    await tx.update(users).set(Object.fromEntries(changes.map((c) => [c.field, input[c.field as (typeof editable)[number]]]))).where(eq(users.id, id));
+    await tx.insert(auditEvents).values({ actorId: staff.id, action: 'customer.updated', targetType: 'customer', targetId: id, details: { changes } });
+  });
+  return getCustomer(deps, id);
+}
+
+/** Lock (all sessions end at once; login is refused) or unlock a customer account, recorded. */
+export async function setCustomerLock(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, id: string, input: LockCustomerInput): Promise<CustomerDetail> {
+  await deps.db.transaction(async (tx) => {
+    const [user] = await tx.select({ disabledAt: users.disabledAt }).from(users).where(and(eq(users.id, id), isCustomer)).for('update');
+    if (!user) throw notFound(dm.notFound);
+    if ((user.disabledAt !== null) === input.locked) return;
+    await tx.update(users).set({ disabledAt: input.locked ? new Date() : null }).where(eq(users.id, id));
+    await tx.insert(auditEvents).values({
+      actorId: staff.id, action: input.locked ? 'customer.locked' : 'customer.unlocked', targetType: 'customer', targetId: id,
+      details: { changes: [{ field: 'locked', from: input.locked ? 'nein' : 'ja', to: input.locked ? 'ja' : 'nein' }] },
+    });
+  });
+  if (input.locked) await revokeAllSessions(deps.db, id);
+  return getCustomer(deps, id);
 }
 
 export async function addCustomerNote(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, customerId: string, input: CreateCustomerNoteInput): Promise<CustomerNote> {

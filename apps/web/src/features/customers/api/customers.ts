@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { customerMessages, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
+import { customerMessages, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type UpdateCustomerInput } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { downloadFile } from '../../../lib/files.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
@@ -36,3 +36,20 @@ export function useAddCustomerNote(id: string) {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: (input: CreateCustomerNoteInput) => addCustomerNote(id, input), onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }) });
 }
+
+function useCustomerMutation<TVariables>(id: string, mutationFn: (vars: TVariables) => Promise<CustomerDetail>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: (detail) => queryClient.setQueryData(customerKeys.detail(id), detail),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['customers'] }),
+  });
+}
+
+// PUT /api/staff/customers/:id — contact data, recorded in the change log.
+export const updateCustomer = (id: string, input: UpdateCustomerInput) => api<CustomerDetail>(`/staff/customers/${encodeURIComponent(id)}`, { method: 'PUT', body: input });
+export const useUpdateCustomer = (id: string) => useCustomerMutation(id, (input: UpdateCustomerInput) => updateCustomer(id, input));
+
+// PUT /api/staff/customers/:id/lock — locking ends every session of the customer at once.
+export const setCustomerLock = (id: string, locked: boolean) => api<CustomerDetail>(`/staff/customers/${encodeURIComponent(id)}/lock`, { method: 'PUT', body: { locked } });
+export const useSetCustomerLock = (id: string) => useCustomerMutation(id, (locked: boolean) => setCustomerLock(id, locked));

@@ -1,0 +1,122 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { toast } from 'sonner';
+import { Lock, LockOpen } from 'lucide-react';
+import {
+  countryLabels, customerAuditLabels, customerDetailMessages as m, customerFieldLabels, UpdateCustomerInput, type CustomerDetail,
+} from '@hp/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { SelectField } from '../../../components/ui/select.tsx';
+import { useSchemaForm } from '../../../lib/forms.ts';
+import { useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
+
+const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const shown = (value: string) => (value === '' ? '(leer)' : value);
+
+const valuesOf = (c: CustomerDetail): UpdateCustomerInput => ({
+  phone: c.phone, street: c.address.street, zipCode: c.address.zipCode, city: c.address.city,
+  country: (['DE', 'AT', 'CH'] as const).find((x) => x === c.address.country) ?? 'DE', companyName: c.companyName, industry: c.industry,
+});
+
+/** "Einstellungen" of the customer detail: contact data, lock, and the log of staff changes. */
+export function CustomerSettings({ customer }: { customer: CustomerDetail }) {
+  return (
+    <section aria-labelledby="settings-heading" className="flex flex-col gap-4">
+      <h2 id="settings-heading" className="text-xl font-semibold text-slate-900">Einstellungen</h2>
+      <ContactForm key={customer.audit[0]?.at ?? 'initial'} customer={customer} />
+      <LockCard customer={customer} />
+      <AuditLog customer={customer} />
+    </section>
+  );
+}
+
+function ContactForm({ customer }: { customer: CustomerDetail }) {
+  const update = useUpdateCustomer(customer.id);
+  const form = useSchemaForm<UpdateCustomerInput>({ resolver: zodResolver(UpdateCustomerInput), defaultValues: valuesOf(customer) });
+  const errors = form.formState.errors;
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await update.mutateAsync(values);
+      toast.success(m.saved);
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : m.saveFailed);
+    }
+  });
+  return (
+    <Card className="p-4">
+      <h3 className="font-semibold text-slate-900">Kontaktdaten</h3>
+      <p className="text-xs text-slate-600">Die E-Mail-Adresse ändert der Kunde selbst im Profil (Bestätigung über die neue Adresse).</p>
+      <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-3 sm:grid-cols-2">
+        <Field label="Telefon" autoComplete="off" error={errors.phone?.message} {...form.register('phone')} />
+        <Field label="Firma" autoComplete="off" hint="Mit Firmenname: Firmenkunde" error={errors.companyName?.message} {...form.register('companyName')} />
+        <Field label="Straße und Hausnummer" autoComplete="off" error={errors.street?.message} {...form.register('street')} />
+        <Field label="Branche" autoComplete="off" error={errors.industry?.message} {...form.register('industry')} />
+        <Field label="PLZ" autoComplete="off" error={errors.zipCode?.message} {...form.register('zipCode')} />
+        <Field label="Ort" autoComplete="off" error={errors.city?.message} {...form.register('city')} />
+        <SelectField label="Land" error={errors.country?.message} {...form.register('country')}>
+          {Object.entries(countryLabels).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        </SelectField>
+        <div className="flex items-end justify-end">
+          <Button type="submit" loading={form.formState.isSubmitting}>Änderungen speichern</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function LockCard({ customer }: { customer: CustomerDetail }) {
+  const lock = useSetCustomerLock(customer.id);
+  const change = async (locked: boolean) => {
+    try {
+      await lock.mutateAsync(locked);
+      toast.success(locked ? m.locked : m.unlocked);
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : m.lockFailed);
+      throw err;
+    }
+  };
+  return (
+    <Card className="flex flex-wrap items-center justify-between gap-3 p-4">
+      <div className="min-w-0">
+        <h3 className="font-semibold text-slate-900">Konto {customer.disabled ? 'gesperrt' : 'aktiv'}</h3>
+        <p className="text-sm text-slate-600">{customer.disabled ? 'Der Kunde kann sich nicht anmelden.' : 'Eine Sperre beendet alle Sitzungen des Kunden sofort.'}</p>
+      </div>
+      {customer.disabled
+        ? <Button variant="outline" loading={lock.isPending} onClick={() => void change(false).catch(() => {})}><LockOpen className="size-4" aria-hidden="true" /> Konto freigeben</Button>
+        : (
+          <ConfirmDialog
+            trigger={<Button variant="outline" className="text-red-700"><Lock className="size-4" aria-hidden="true" /> Konto sperren</Button>}
+            title="Konto sperren?"
+            description={`${customer.name} wird sofort abgemeldet und kann sich nicht mehr anmelden, bis das Konto freigegeben wird. Server laufen weiter.`}
+            confirmLabel="Konto sperren"
+            onConfirm={() => change(true)}
+          />
+        )}
+    </Card>
+  );
+}
+
+function AuditLog({ customer }: { customer: CustomerDetail }) {
+  return (
+    <Card className="p-4">
+      <h3 className="font-semibold text-slate-900">Änderungsprotokoll</h3>
+      {customer.audit.length === 0 ? <p className="mt-2 text-sm text-slate-600">Noch keine Änderungen durch Mitarbeiter.</p> : (
+        <ol className="mt-2 flex flex-col gap-3 text-sm" aria-label="Änderungsprotokoll">
+          {customer.audit.map((entry, i) => (
+            <li key={`${entry.at}-${i}`} className="border-l-2 border-slate-200 pl-3">
+              <p className="font-medium text-slate-900">{customerAuditLabels[entry.action] ?? entry.action}</p>
+              <p className="text-xs text-slate-600">{entry.actor} · <time dateTime={entry.at}>{dateTime(entry.at)}</time></p>
+              {entry.changes.length > 0 && (
+                <ul className="mt-1 text-slate-700">
+                  {entry.changes.map((c) => <li key={c.field} className="break-words">{customerFieldLabels[c.field] ?? c.field}: {shown(c.from)} → {shown(c.to)}</li>)}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
