@@ -7,6 +7,7 @@ import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages 
 import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
 import { seedChangelog } from '../modules/changelog/changelog.seed.ts';
+import { seedDemoCustomers } from '../modules/customers/customers.seed.ts';
 
 interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
 
@@ -48,6 +49,7 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
   if (!marker || !fs.existsSync(credentialsFile)) await seedDemoAccounts(db, credentialsFile);
   await seedOnce(db, 'demo_seeded_tickets', () => seedDemoTickets(db));
   await seedOnce(db, 'demo_seeded_changelog', () => seedChangelog(db));
+  await seedOnce(db, 'demo_seeded_customers', () => seedDemoCustomers(db));
 }
 
 async function seedDemoAccounts(db: Db, credentialsFile: string) {
