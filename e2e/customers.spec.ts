@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { customerDetailMessages as dm } from '@hp/contract';
-import { createVerifiedAccount, demoAccount } from './support.ts';
+import { createVerifiedAccount, demoAccount, mailFromOutbox } from './support.ts';
 import { checkScreens, signedIn } from './screens.ts';
 
 test('staff find a customer by part of the e-mail, sort the list and export the search as CSV', async ({ browser, request }) => {
@@ -44,6 +44,23 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     const note = staff.page.getByRole('list', { name: 'Notizen' }).getByRole('listitem').first();
     await expect(note).toContainText('Hat nach <b>Rabatt</b> gefragt.');
     await expect(note).toContainText(demoAccount('employee').username);
+    // A real mail through the mail driver: in the outbox, and under Kommunikation with the sender.
+    const since = Date.now();
+    await staff.page.getByRole('button', { name: 'E-Mail senden' }).click();
+    const mailDialog = staff.page.getByRole('dialog', { name: 'E-Mail senden' });
+    await mailDialog.getByLabel('Betreff').fill('Ihr Angebot');
+    await mailDialog.getByLabel('Nachricht').fill('Guten Tag,\nanbei das Angebot für 8 Kerne.');
+    await mailDialog.getByRole('button', { name: 'Senden' }).click();
+    await expect(staff.page.getByText(dm.mailQueued)).toBeVisible();
+    await mailFromOutbox(email, since, /anbei das Angebot f/);
+    const contacts = staff.page.getByRole('list', { name: 'Kommunikation' });
+    await expect(contacts.getByText('Ihr Angebot')).toBeVisible({ timeout: 15_000 });
+    await staff.page.getByRole('button', { name: 'Kommunikation erfassen' }).click();
+    const recordDialog = staff.page.getByRole('dialog', { name: 'Kommunikation erfassen' });
+    await recordDialog.getByLabel('Betreff').fill('Telefonat zum Angebot');
+    await recordDialog.getByRole('button', { name: 'Speichern', exact: true }).click();
+    await expect(contacts.getByText('Telefonat zum Angebot')).toBeVisible();
+
     // Settings: a change is logged with who and old → new; locking asks first.
     await staff.page.getByLabel('Ort').fill('Leipzig');
     await staff.page.getByRole('button', { name: 'Änderungen speichern' }).click();

@@ -33,6 +33,7 @@ import { eventsModule } from './modules/events/events.module.ts';
 import { ticketsModule } from './modules/tickets/tickets.module.ts';
 import { changelogModule } from './modules/changelog/changelog.module.ts';
 import { customersModule } from './modules/customers/customers.module.ts';
+import { withCommunicationLog } from './modules/customers/communications.ts';
 
 /**
  * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
@@ -88,7 +89,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', deps.db);
-  app.decorate('deps', deps);
+  // Every mail a customer receives lands in their communication history (customer detail).
+  app.decorate('deps', { ...deps, mail: withCommunicationLog(deps.db, deps.mail, (err) => app.log.warn({ err }, 'communication log failed')) });
   app.decorate('registeredRoutes', [] as RegisteredRoute[]);
   const jobDeps = (): JobDeps => ({ ...app.deps, log: app.log });
   const jobs = new JobRunner(deps.db, jobDeps, { log: app.log, leaseMs: deps.env.jobLeaseMs });

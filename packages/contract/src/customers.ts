@@ -50,6 +50,15 @@ export const customerDetailMessages = {
   locked: 'Das Konto ist gesperrt; alle Sitzungen wurden beendet.',
   unlocked: 'Das Konto ist wieder freigegeben.',
   lockFailed: 'Die Sperre konnte nicht geändert werden.',
+  subjectRequired: 'Bitte geben Sie einen Betreff ein.',
+  subjectTooLong: 'Der Betreff darf höchstens 150 Zeichen lang sein.',
+  mailBodyRequired: 'Bitte geben Sie eine Nachricht ein.',
+  bodyTooLong: 'Der Text darf höchstens 10.000 Zeichen lang sein.',
+  mailQueued: 'Die E-Mail wird versendet und erscheint danach unter Kommunikation.',
+  mailFailed: 'Die E-Mail konnte nicht versendet werden.',
+  communicationSaved: 'Kommunikation erfasst.',
+  communicationFailed: 'Die Kommunikation konnte nicht gespeichert werden.',
+  kindRequired: 'Bitte wählen Sie die Art der Kommunikation.',
 } as const;
 
 export const CustomerIdParams = z.object({ id: z.uuid({ error: customerDetailMessages.notFound }) });
@@ -76,6 +85,33 @@ export const customerAuditLabels: Record<string, string> = {
   'customer.updated': 'Kundendaten geändert', 'customer.locked': 'Konto gesperrt', 'customer.unlocked': 'Konto freigegeben', 'customer.note': 'Notiz hinzugefügt',
 };
 
+export const communicationKinds = ['email', 'call', 'meeting', 'other'] as const;
+export const communicationKindLabels: Record<(typeof communicationKinds)[number], string> = { email: 'E-Mail', call: 'Anruf', meeting: 'Termin', other: 'Sonstiges' };
+export const Communication = z.object({
+  id: z.string(),
+  kind: z.enum(communicationKinds),
+  subject: z.string(),
+  /** Null for mails whose content is not kept (one-time codes). */
+  body: z.string().nullable(),
+  /** Who sent or recorded it; null for the system's own mails. */
+  staff: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Communication = z.infer<typeof Communication>;
+const subject = plainText({ error: customerDetailMessages.subjectRequired }).trim().min(1, customerDetailMessages.subjectRequired).max(150, customerDetailMessages.subjectTooLong);
+export const SendCustomerMailInput = z.strictObject({
+  subject,
+  body: plainText({ multiline: true, error: customerDetailMessages.mailBodyRequired }).trim().min(1, customerDetailMessages.mailBodyRequired).max(10_000, customerDetailMessages.bodyTooLong),
+}, { error: messages.invalidInput });
+export type SendCustomerMailInput = z.infer<typeof SendCustomerMailInput>;
+/** Staff record a call, meeting or other contact (mails are logged by themselves). */
+export const RecordCommunicationInput = z.strictObject({
+  kind: z.enum(['call', 'meeting', 'other'], { error: customerDetailMessages.kindRequired }),
+  subject,
+  body: plainText({ multiline: true }).trim().max(10_000, customerDetailMessages.bodyTooLong).default(''),
+}, { error: messages.invalidInput });
+export type RecordCommunicationInput = z.input<typeof RecordCommunicationInput>;
+
 /** The customer detail's overview: profile, servers, open tickets, the last orders, money, notes. */
 export const CustomerDetail = CustomerRow.extend({
   phone: z.string(),
@@ -92,6 +128,8 @@ export const CustomerDetail = CustomerRow.extend({
   notes: z.array(CustomerNote),
   /** The staff changes to this customer, newest first. */
   audit: z.array(CustomerAuditEntry),
+  /** Mails sent and contacts recorded, newest first. */
+  communications: z.array(Communication),
 });
 export type CustomerDetail = z.infer<typeof CustomerDetail>;
 

@@ -11,3 +11,22 @@ export const customerNotes = pgTable('customer_notes', {
 }, (t) => [
   index('customer_notes_customer_idx').on(t.customerId, t.createdAt),
 ]);
+
+/**
+ * The communication history with a customer: every mail the system sent them (logged automatically when
+ * the mail driver accepted it; bodies of mails with one-time codes are not kept) and calls, meetings
+ * and other contacts that staff record.
+ */
+export const communications = pgTable('communications', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  customerId: uuid('customer_id').notNull().references(() => users.id),
+  kind: text('kind', { enum: ['email', 'call', 'meeting', 'other'] }).notNull(),
+  subject: text('subject').notNull(),
+  /** Null when the content must not be kept (one-time codes). */
+  body: text('body'),
+  /** The staff member who sent or recorded it; null for the system's own mails. */
+  staffId: uuid('staff_id').references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('communications_customer_idx').on(t.customerId, t.createdAt),
+]);

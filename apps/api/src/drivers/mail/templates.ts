@@ -4,12 +4,14 @@ const signature = '\n\nViele Grüße\nIhr Support-Team';
 
 export const verificationMail = (to: string, username: string, code: string): MailMessage => ({
   to,
+  sensitive: true,
   subject: 'Bestätigen Sie Ihre E-Mail-Adresse',
   text: `Hallo ${username},\n\nIhr Bestätigungscode lautet: ${code}\n\nDer Code ist 10 Minuten gültig.${signature}`,
 });
 
 export const resetMail = (to: string, username: string, code: string): MailMessage => ({
   to,
+  sensitive: true,
   subject: 'Passwort zurücksetzen',
   text: `Hallo ${username},\n\nIhr Code zum Zurücksetzen des Passworts lautet: ${code}\n\nDer Code ist 10 Minuten gültig. Wenn Sie das nicht angefordert haben, können Sie diese Nachricht ignorieren.${signature}`,
 });
@@ -28,6 +30,7 @@ export const passwordChangedMail = (to: string, username: string): MailMessage =
 
 export const emailChangeCodeMail = (to: string, username: string, code: string): MailMessage => ({
   to,
+  sensitive: true,
   subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse',
   text: `Hallo ${username},\n\nSie möchten diese Adresse für Ihr Konto verwenden. Ihr Bestätigungscode lautet: ${code}\n\nDer Code ist 10 Minuten gültig. Erst nach der Eingabe des Codes wird die neue Adresse verwendet. Wenn Sie das nicht angefordert haben, können Sie diese Nachricht ignorieren.${signature}`,
 });
@@ -96,3 +99,11 @@ export const ticketWaitingMail = (to: string, kind: 'new' | 'reply', customer: s
 function oneLine(text: string) {
   return text.replace(/[\r\n]+/g, ' ');
 }
+
+/** A message a staff member writes to a customer from the customer page. */
+export const staffMail = (to: string, subject: string, body: string, staffId: string): MailMessage => ({
+  to,
+  subject,
+  text: `${body}${signature}`,
+  sentBy: staffId,
+});

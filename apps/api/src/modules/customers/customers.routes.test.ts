@@ -151,4 +151,32 @@ describeEachDatabase('customer overview', (ctx) => {
     expect((await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${target.user.id}`, headers: anna.auth, payload: profile })).statusCode).toBe(403);
     expect((await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${employee.user.id}/lock`, headers: owner.auth, payload: { locked: true } })).statusCode).toBe(404);
   });
+
+  it('logs every mail a customer receives (code mails without their text); staff send mails and record calls', async () => {
+    const target = await createUser(ctx());
+    const sent = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${target.user.id}/mails`, headers: employee.auth, payload: { subject: 'Ihr Vertrag', body: 'Guten Tag,\nanbei die Infos. <script>x</script>' } });
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.json().message).toBe(dm.mailQueued);
+    // A password reset code: its mail is logged by subject only.
+    const reset = await ctx().app.inject({ method: 'POST', url: '/api/auth/password-reset/request', payload: { email: target.email } });
+    expect(reset.statusCode, reset.body).toBeLessThan(300);
+    await drainJobs(ctx());
+    expect(ctx().mail.sent.filter((mm) => mm.to === target.email).map((mm) => mm.subject)).toEqual(expect.arrayContaining(['Ihr Vertrag', 'Passwort zurücksetzen']));
+    const call = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${target.user.id}/communications`, headers: owner.auth, payload: { kind: 'call', subject: 'Rückruf wegen Upgrade', body: 'Will auf 8 Kerne.' } });
+    expect(call.statusCode, call.body).toBe(201);
+    const detail = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${target.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    const bySubject = Object.fromEntries(detail.communications.map((c) => [c.subject, c]));
+    expect(bySubject['Ihr Vertrag']).toMatchObject({ kind: 'email', staff: employee.username });
+    expect(bySubject['Ihr Vertrag']!.body).toContain('anbei die Infos. <script>x</script>');
+    expect(bySubject['Passwort zurücksetzen']).toMatchObject({ kind: 'email', staff: null, body: null });
+    expect(bySubject['Rückruf wegen Upgrade']).toMatchObject({ kind: 'call', staff: owner.username, body: 'Will auf 8 Kerne.' });
+    expect(detail.communications[0]!.subject).toBe('Rückruf wegen Upgrade');
+    // Mails to staff or unknown addresses are not anyone's communication; bad input is German.
+    const bad = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${target.user.id}/communications`, headers: owner.auth, payload: { kind: 'email', subject: 'x' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe(dm.kindRequired);
+    const noSubject = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${target.user.id}/mails`, headers: owner.auth, payload: { subject: ' ', body: 'x' } });
+    expect(noSubject.json().error.message).toBe(dm.subjectRequired);
+    expect((await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${target.user.id}/mails`, headers: target.auth, payload: { subject: 'a', body: 'b' } })).statusCode).toBe(403);
+  });
 });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput } from '@hp/contract';
+import { ApiError, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
+import { recordCommunication, sendCustomerMail } from './communications.ts';
 import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, setCustomerLock, updateCustomer } from './customers.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
@@ -39,4 +40,10 @@ export async function customerRoutes(app: FastifyInstance) {
 
   u.put('/api/staff/customers/:id/lock', { config: staff, schema: { tags: ['customers'], summary: 'Konto sperren (alle Sitzungen enden sofort) oder freigeben', security, params: CustomerIdParams, body: LockCustomerInput, response: { 200: CustomerDetail, ...errors } } },
     async (req) => setCustomerLock(deps, req.user, req.params.id, req.body));
+
+  u.post('/api/staff/customers/:id/mails', { config: staff, schema: { tags: ['customers'], summary: 'E-Mail an den Kunden senden (wird unter Kommunikation protokolliert)', security, params: CustomerIdParams, body: SendCustomerMailInput, response: { 202: MessageResult, ...errors, 429: ApiError } } },
+    async (req, reply) => reply.code(202).send(await sendCustomerMail({ ...deps, jobs: app.jobs }, req.user, req.params.id, req.body)));
+
+  u.post('/api/staff/customers/:id/communications', { config: staff, schema: { tags: ['customers'], summary: 'Anruf, Termin oder sonstigen Kontakt erfassen', security, params: CustomerIdParams, body: RecordCommunicationInput, response: { 201: Communication, ...errors } } },
+    async (req, reply) => reply.code(201).send(await recordCommunication(deps, req.user, req.params.id, req.body)));
 }

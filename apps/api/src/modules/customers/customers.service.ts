@@ -17,6 +17,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { auditEvents, customerNotes, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
 import { findAudit } from '../audit/audit.service.ts';
+import { listCommunications } from './communications.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
 import { badRequest } from '../../http/errors.ts';
 import { notFound } from '../../http/errors.ts';
@@ -104,7 +105,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   const { db } = deps;
   const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
-  const [ownServers, openTickets, recentOrders, [money], notes, audit] = await Promise.all([
+  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts] = await Promise.all([
     db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
       .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
     db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
@@ -117,6 +118,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     }).from(invoices).where(and(eq(invoices.userId, id), inArray(invoices.kind, ['invoice', 'credit_note']))),
     notesOf(deps, id),
     findAudit(db, { type: 'customer', id }, 30),
+    listCommunications(deps, id),
   ]);
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
@@ -133,6 +135,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
       action: a.action, actor: a.actor, at: a.at,
       changes: Array.isArray(a.details.changes) ? (a.details.changes as CustomerAuditEntry['changes']) : [],
     })),
+    communications: contacts,
   };
 }
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { customerMessages, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type UpdateCustomerInput } from '@hp/contract';
+import { customerMessages, type Communication, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type MessageResult, type RecordCommunicationInput, type SendCustomerMailInput, type UpdateCustomerInput } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { downloadFile } from '../../../lib/files.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
@@ -53,3 +53,21 @@ export const useUpdateCustomer = (id: string) => useCustomerMutation(id, (input:
 // PUT /api/staff/customers/:id/lock — locking ends every session of the customer at once.
 export const setCustomerLock = (id: string, locked: boolean) => api<CustomerDetail>(`/staff/customers/${encodeURIComponent(id)}/lock`, { method: 'PUT', body: { locked } });
 export const useSetCustomerLock = (id: string) => useCustomerMutation(id, (locked: boolean) => setCustomerLock(id, locked));
+
+// POST /api/staff/customers/:id/mails — queued; the log shows it once delivered.
+export const sendCustomerMail = (id: string, input: SendCustomerMailInput) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}/mails`, { method: 'POST', body: input });
+export function useSendCustomerMail(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SendCustomerMailInput) => sendCustomerMail(id, input),
+    // Delivery runs as a job: look again shortly for the logged mail.
+    onSuccess: () => setTimeout(() => void queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }), 1500),
+  });
+}
+
+// POST /api/staff/customers/:id/communications — a call, meeting or other contact.
+export const recordCommunication = (id: string, input: RecordCommunicationInput) => api<Communication>(`/staff/customers/${encodeURIComponent(id)}/communications`, { method: 'POST', body: input });
+export function useRecordCommunication(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: (input: RecordCommunicationInput) => recordCommunication(id, input), onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }) });
+}

@@ -15,6 +15,7 @@ import { useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
 import { useAddCustomerNote, useCustomer } from '../api/customers.ts';
 import { CustomerSettings } from './customer-settings.tsx';
+import { CustomerCommunications } from './customer-communications.tsx';
 
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : 'noch nie');
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -89,6 +90,7 @@ export default function CustomerDetailPage() {
               </ul>
             )}
           </Card>
+          <CustomerCommunications customer={c} />
           <CustomerSettings customer={c} />
         </div>
         <aside aria-label="Kundeninformationen" className="flex min-w-0 flex-col gap-6">
