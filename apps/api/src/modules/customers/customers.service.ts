@@ -89,7 +89,8 @@ export async function exportCustomersCsv({ db }: CustomerDeps, query: CustomerEx
 }
 
 const authors = alias(users, 'authors');
-const serverIp = sql<string | null>`(select ${ipAddresses.address} from ${ipAddresses} where ${ipAddresses.serverId} = ${servers.id} order by (${ipAddresses.version} = 'IPv4') desc, ${ipAddresses.id} limit 1)`;
+// Qualified by hand: in a single-table select Drizzle leaves column names bare, and "id" would bind to ip_addresses.
+const serverIp = sql<string | null>`(select ip.address from ${ipAddresses} ip where ip.server_id = "servers"."id" order by (ip.version = 'IPv4') desc, ip.id limit 1)`;
 const netOf = sql`(${invoices.document}->'totals'->>'netCents')::bigint`;
 const dueOf = sql`(${invoices.document}->'totals'->>'dueCents')::bigint`;
 
