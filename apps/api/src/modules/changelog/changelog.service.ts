@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { changelogMessages as m, type ChangelogDetail, type ChangelogEntry, type ChangelogInput, type ChangelogList } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -22,9 +21,6 @@ export async function listChangelog({ db }: ChangelogDeps): Promise<ChangelogLis
   const rows = await db.select().from(changelogEntries).orderBy(...newestFirst);
   return { entries: rows.map(toEntry) };
 }
-
-/** A weak ETag of the list: readers revalidate cheaply (304) instead of downloading it again. */
-export const listEtag = (list: ChangelogList) => `W/"${crypto.createHash('sha1').update(JSON.stringify(list)).digest('base64url')}"`;
 
 export async function getChangelogEntry({ db }: ChangelogDeps, id: string): Promise<ChangelogDetail> {
   const [row] = await db.select().from(changelogEntries).where(eq(changelogEntries.id, id));
