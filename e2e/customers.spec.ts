@@ -62,7 +62,7 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await expect(contacts.getByText('Telefonat zum Angebot')).toBeVisible();
 
     // Settings: a change is logged with who and old → new; locking asks first.
-    await staff.page.getByLabel('Ort').fill('Leipzig');
+    await staff.page.getByLabel('Ort', { exact: true }).fill('Leipzig');
     await staff.page.getByRole('button', { name: 'Änderungen speichern' }).click();
     await expect(staff.page.getByText(dm.saved)).toBeVisible();
     const log = staff.page.getByRole('list', { name: 'Änderungsprotokoll' });
