@@ -60,6 +60,7 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await recordDialog.getByLabel('Betreff').fill('Telefonat zum Angebot');
     await recordDialog.getByRole('button', { name: 'Speichern', exact: true }).click();
     await expect(contacts.getByText('Telefonat zum Angebot')).toBeVisible();
+    await expect(contacts.getByRole('listitem').filter({ hasText: 'Telefonat zum Angebot' })).toContainText('Keine Notizen.');
 
     // Settings: a change is logged with who and old → new; locking asks first.
     await staff.page.getByLabel('Ort', { exact: true }).fill('Leipzig');

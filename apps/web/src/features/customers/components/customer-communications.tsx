@@ -16,7 +16,10 @@ import { useSchemaForm } from '../../../lib/forms.ts';
 import { useRecordCommunication, useSendCustomerMail } from '../api/customers.ts';
 
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const preview = (body: string | null) => (body === null ? 'Inhalt nicht gespeichert (enthielt einen Einmal-Code).' : body.length > 140 ? `${body.slice(0, 140)} …` : body);
+const preview = (c: Communication) => {
+  if (c.body === null) return c.kind === 'email' ? 'Inhalt nicht gespeichert (enthielt einen Einmal-Code).' : 'Keine Notizen.';
+  return c.body.length > 140 ? `${c.body.slice(0, 140)} …` : c.body;
+};
 
 /** "Kommunikation": every mail the customer received, and contacts staff recorded. */
 export function CustomerCommunications({ customer }: { customer: CustomerDetail }) {
@@ -44,7 +47,7 @@ export function CustomerCommunications({ customer }: { customer: CustomerDetail 
                   </span>
                   <span className="text-xs text-slate-600"><time dateTime={c.createdAt}>{dateTime(c.createdAt)}</time>{c.staff ? ` · ${c.staff}` : ' · System'}</span>
                 </div>
-                <p className="whitespace-pre-wrap break-words text-slate-700">{preview(c.body)}</p>
+                <p className="whitespace-pre-wrap break-words text-slate-700">{preview(c)}</p>
                 {c.body !== null && c.body.length > 140 && <button type="button" className="self-start text-sm font-medium text-brand-700 underline" onClick={() => setOpened(c)}>Öffnen</button>}
               </li>
             ))}
