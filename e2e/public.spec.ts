@@ -97,7 +97,13 @@ test('the hero phrase changes every 6 seconds', async ({ page }) => {
   await page.clock.install();
   await page.goto('/');
   const hero = page.locator('h1 [data-active]');
+  // The installed clock keeps flowing in real time while the page loads and hydrates: stop it, then move
+  // in 500-ms steps to the next change, so the 6-s rhythm is measured from a known phase.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
+  const initial = await hero.textContent();
+  for (let i = 0; i < 14 && (await hero.textContent()) === initial; i++) await page.clock.runFor(500);
   const first = await hero.textContent();
+  expect(first).not.toBe(initial);
   await page.clock.runFor(5000);
   await expect(hero).toHaveText(first!);
   await page.clock.runFor(1100);
