@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { changelogMessages as m } from '@hp/contract';
-import { unique } from './support.ts';
+import { apiAuth, unique } from './support.ts';
 import { checkScreens, PHONE, signedIn } from './screens.ts';
 
 test('staff publish a changelog entry; visitors read it in the list and the detail with working navigation', async ({ browser, page }) => {
@@ -127,4 +127,92 @@ test('staff edit and delete an entry; customers cannot reach the form', async ({
   }
   await page.goto('/changelog-create');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the changelog is rendered on the server: readable without JavaScript, new entries at once, unknown ids 404', async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const title = `Server-gerendert ${unique('ssr')}`;
+  const headers = await apiAuth(request, 'employee');
+  const created = await request.post('/api/staff/changelog', {
+    headers,
+    data: { title, description: 'Ohne JavaScript lesbar <i>und</i> sofort da.', version: 'v9.9.9', releaseDate: '2029-06-01', type: 'feature', highlight: false,
+      changes: [{ title: 'Erste Änderung SSR', description: 'Steht im HTML.', type: 'feature' }, { title: 'Zweite Änderung SSR', description: 'Auch.', type: 'improvement' }] },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  try {
+    // Plain HTTP: the entry (created a moment ago, no rebuild) is in the HTML with its changes, escaped,
+    // and the data block the client hydrates from is JSON, not an executable script.
+    for (const route of ['/changelog', '/Changelog']) {
+      const res = await request.get(route);
+      expect(res.status()).toBe(200);
+      const html = await res.text();
+      expect(html).toContain(title);
+      expect(html).toContain('Erste Änderung SSR');
+      expect(html).toContain('Ohne JavaScript lesbar &lt;i&gt;und&lt;/i&gt; sofort da.');
+      expect(html).toMatch(/<script type="application\/json" id="hp-initial-data">/);
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/);
+    }
+    const detail = await request.get(`/changelog/${id}`);
+    expect(detail.status()).toBe(200);
+    const detailHtml = await detail.text();
+    expect(detailHtml).toContain(`<title>v9.9.9: ${title} | Musterhost</title>`);
+    expect(detailHtml).toContain('Zweite Änderung SSR');
+    expect(detailHtml).toContain('Älteres Update');
+    const missing = await request.get('/changelog/00000000-0000-4000-8000-000000000000');
+    expect(missing.status()).toBe(404);
+    expect(await missing.text()).toContain(m.notFoundTitle);
+    expect((await request.get('/changelog/kein-eintrag')).status()).toBe(404);
+
+    // A browser with JavaScript off shows the same.
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto('/changelog');
+      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+      await expect(card.getByText('Erste Änderung SSR')).toBeVisible();
+      await page.goto(`/changelog/${id}`);
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(page.getByText('Zweite Änderung SSR')).toBeVisible();
+      await page.goto('/changelog/00000000-0000-4000-8000-000000000000');
+      await expect(page.getByRole('heading', { level: 1, name: m.notFoundTitle })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+
+    // With JavaScript the page hydrates from the embedded data: no second request for the list, no
+    // spinner, and it stays interactive (the modal opens).
+    const context2 = await browser.newContext();
+    try {
+      const page = await context2.newPage();
+      const apiCalls: string[] = [];
+      page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/changelog')) apiCalls.push(r.url()); });
+      const errors: string[] = [];
+      page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.addInitScript(() => {
+        const w = window as unknown as { cspViolations: string[] };
+        w.cspViolations = [];
+        document.addEventListener('securitypolicyviolation', (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      await page.goto('/changelog');
+      await expect(page.getByRole('status')).toHaveCount(0); // no spinner while hydrating
+      // Its buttons stay disabled until hydrated (useHydrated); wait for the scripts, then use them.
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('status')).toHaveCount(0);
+      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+      await card.getByRole('button', { name: `Details anzeigen: ${title}` }).click();
+      await expect(page.getByRole('dialog', { name: title }).getByText('Zweite Änderung SSR')).toBeVisible();
+      expect(apiCalls).toEqual([]);
+      expect(errors, 'no console errors (CSP, hydration)').toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+      // The server-rendered 404 stays the 404 after hydration.
+      await page.goto('/changelog/00000000-0000-4000-8000-000000000000');
+      await expect(page.getByRole('heading', { level: 1, name: m.notFoundTitle })).toBeVisible();
+    } finally {
+      await context2.close();
+    }
+  } finally {
+    await request.delete(`/api/staff/changelog/${id}`, { headers });
+  }
 });

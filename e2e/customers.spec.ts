@@ -1,11 +1,13 @@
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
-import { customerDetailMessages as dm } from '@hp/contract';
+import { customerDetailMessages as dm, invoiceMessages as im } from '@hp/contract';
 import { createVerifiedAccount, demoAccount, mailFromOutbox } from './support.ts';
 import { checkScreens, signedIn } from './screens.ts';
 
 test('staff find a customer by part of the e-mail, sort the list and export the search as CSV', async ({ browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const { username, email } = await createVerifiedAccount(request, 'crm');
   const part = email.split('@')[0]!.slice(-8).toUpperCase();
   const staff = await signedIn(browser, 'employee');
@@ -63,6 +65,8 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await expect(contacts.getByRole('listitem').filter({ hasText: 'Telefonat zum Angebot' })).toContainText('Keine Notizen.');
 
     // Settings: a change is logged with who and old → new; locking asks first.
+    await staff.page.getByRole('tab', { name: 'Einstellungen' }).click();
+    await expect(staff.page).toHaveURL(/tab=settings/);
     await staff.page.getByLabel('Ort', { exact: true }).fill('Leipzig');
     await staff.page.getByRole('button', { name: 'Änderungen speichern' }).click();
     await expect(staff.page.getByText(dm.saved)).toBeVisible();
@@ -75,7 +79,75 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await expect(staff.page.getByRole('heading', { name: 'Konto gesperrt' })).toBeVisible();
     await staff.page.getByRole('button', { name: 'Konto freigeben' }).click();
     await expect(staff.page.getByRole('heading', { name: 'Konto aktiv' })).toBeVisible();
+    await checkScreens(staff.page, 'customer-detail-settings');
+
+    // A manual invoice from the quick action: without a full address it is refused and nothing typed is lost.
+    await staff.page.getByRole('tab', { name: 'Übersicht' }).click();
     await checkScreens(staff.page, 'customer-detail');
+    await staff.page.getByRole('button', { name: 'Rechnung erstellen' }).click();
+    const invoiceDialog = staff.page.getByRole('dialog', { name: 'Rechnung erstellen' });
+    await invoiceDialog.getByRole('button', { name: 'Rechnung ausstellen' }).click();
+    await expect(invoiceDialog.getByText(im.lineDescription)).toBeVisible();
+    const first = invoiceDialog.getByRole('group', { name: 'Position 1' });
+    await first.getByLabel('Beschreibung').fill('Einrichtung <Mailserver>');
+    await first.getByLabel('Menge').fill('1,5');
+    await first.getByLabel('Einheit').selectOption({ label: 'Stunde(n)' });
+    await first.getByLabel('Einzelpreis netto (€)').fill('85,00');
+    await invoiceDialog.getByRole('button', { name: 'Weitere Position' }).click();
+    const second = invoiceDialog.getByRole('group', { name: 'Position 2' });
+    await second.getByLabel('Beschreibung').fill('Zusätzliche IPv4-Adresse');
+    await second.getByLabel('Menge').fill('3');
+    await second.getByLabel('Einheit').selectOption({ label: 'Monat(e)' });
+    await second.getByLabel('Einzelpreis netto (€)').fill('1,99');
+    await expect(invoiceDialog.getByRole('definition').last()).toHaveText('158,83 €');
+    await invoiceDialog.getByRole('button', { name: 'Rechnung ausstellen' }).click();
+    await expect(invoiceDialog.getByText(im.addressMissing)).toBeVisible();
+    await expect(first.getByLabel('Beschreibung')).toHaveValue('Einrichtung <Mailserver>');
+    await invoiceDialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await staff.page.getByRole('tab', { name: 'Einstellungen' }).click();
+    await staff.page.getByLabel('Straße und Hausnummer').fill('Hauptstraße 5');
+    await staff.page.getByLabel('PLZ').fill('04109');
+    await staff.page.getByRole('button', { name: 'Änderungen speichern' }).click();
+    await expect(staff.page.getByText(dm.saved)).toBeVisible();
+    await staff.page.getByRole('tab', { name: 'Dokumente' }).click();
+    await staff.page.getByRole('button', { name: 'Rechnung erstellen' }).click();
+    // The dialog kept what was typed before.
+    await expect(first.getByLabel('Beschreibung')).toHaveValue('Einrichtung <Mailserver>');
+    const since2 = Date.now();
+    await invoiceDialog.getByRole('button', { name: 'Rechnung ausstellen' }).click();
+    await expect(staff.page.getByText(/^Rechnung RE-\d{4}-\d{6} über 158,83\s€ erstellt/)).toBeVisible();
+    await expect(invoiceDialog).toBeHidden();
+    const invoiceRow = staff.page.getByRole('row').filter({ hasText: 'Einrichtung <Mailserver>' });
+    await expect(invoiceRow.getByText('Offen', { exact: true })).toBeVisible();
+    const number = (await invoiceRow.getByText(/^RE-\d{4}-\d{6}$/).textContent())!;
+    const mail = await mailFromOutbox(email, since2, new RegExp(`Rechnung ${number}`));
+    // Mailed with both documents attached (the text is covered by the API test; here it is QP-encoded).
+    expect(mail).toContain(`Rechnung-${number}.pdf`);
+    expect(mail).toContain(`Rechnung-${number}.xml`);
+
+    // The e-invoice downloaded from the page passes the official validator.
+    const xmlDownload = staff.page.waitForEvent('download');
+    await invoiceRow.getByRole('button', { name: `E-Rechnung (XML) herunterladen: Rechnung ${number}` }).click();
+    const xmlPath = (await (await xmlDownload).path())!;
+    const validator = fileURLToPath(new URL('../tools/xrechnung/validate', import.meta.url));
+    const verdict = execFileSync(validator, [xmlPath], { encoding: 'utf8' });
+    expect(verdict).toMatch(/PASS .*\(0 error\(s\), 0 warning\(s\)/);
+
+    // Its payment: a first part leaves it open, the rest makes it paid.
+    await invoiceRow.getByRole('button', { name: `Zahlung erfassen zu Rechnung ${number}` }).click();
+    const payDialog = staff.page.getByRole('dialog', { name: 'Zahlung erfassen' });
+    await payDialog.getByLabel('Betrag (€)').fill('100,00');
+    await payDialog.getByLabel('Zahlungsart').selectOption({ label: 'SEPA-Lastschrift' });
+    await payDialog.getByRole('button', { name: 'Zahlung speichern' }).click();
+    await expect(staff.page.getByText(/^Zahlung erfasst; offen sind noch 58,83\s€\.$/)).toBeVisible();
+    await invoiceRow.getByRole('button', { name: `Zahlung erfassen zu Rechnung ${number}` }).click();
+    await expect(payDialog.getByLabel('Betrag (€)')).toHaveValue('58,83');
+    await payDialog.getByRole('button', { name: 'Zahlung speichern' }).click();
+    await expect(staff.page.getByText(`Rechnung ${number} ist bezahlt.`)).toBeVisible();
+    await expect(invoiceRow.getByText('Bezahlt', { exact: true })).toBeVisible();
+    await checkScreens(staff.page, 'customer-detail-documents');
+    await staff.page.getByRole('tab', { name: 'Übersicht' }).click();
+    await expect(staff.page.getByText(/^133,47\s€$/)).toBeVisible();
   } finally {
     await staff.context.close();
   }

@@ -33,6 +33,7 @@ import { eventsModule } from './modules/events/events.module.ts';
 import { ticketsModule } from './modules/tickets/tickets.module.ts';
 import { changelogModule } from './modules/changelog/changelog.module.ts';
 import { customersModule } from './modules/customers/customers.module.ts';
+import { statisticsModule } from './modules/statistics/statistics.module.ts';
 import { withCommunicationLog } from './modules/customers/communications.ts';
 
 /**
@@ -42,6 +43,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
   serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
+  statisticsModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

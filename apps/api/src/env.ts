@@ -85,6 +85,10 @@ export interface CompanyDetails {
   register: string;
   vatId: string;
   taxNumber: string;
+  /** Bank account for invoices paid by transfer (manual invoices). */
+  iban: string;
+  bic: string;
+  bankName: string;
 }
 
 /**
@@ -155,6 +159,10 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       register: source.COMPANY_REGISTER ?? 'Amtsgericht Frankfurt am Main, HRB 000000',
       vatId: source.COMPANY_VAT_ID ?? 'DE000000000',
       taxNumber: source.COMPANY_TAX_NUMBER ?? '000/000/00000',
+      // A placeholder account with a valid checksum (the well-known example IBAN) until configured.
+      iban: (source.COMPANY_IBAN ?? 'DE89370400440532013000').replace(/\s+/g, '').toUpperCase(),
+      bic: (source.COMPANY_BIC ?? 'COBADEFFXXX').trim().toUpperCase(),
+      bankName: source.COMPANY_BANK ?? 'Commerzbank',
     },
   };
 }

@@ -1,4 +1,6 @@
-import { ipAddresses, nodes } from '../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { invoices, ipAddresses, nodes } from '../src/db/schema/index.ts';
 import type { TestContext } from './harness.ts';
 
 let counter = 0;
@@ -48,3 +50,15 @@ export async function drainJobs(ctx: TestContext, rounds = 5) {
 
 /** One period of the billing schedules (payment housekeeping, server terms), run now on this instance. */
 export const billingTick = (app: TestContext['app']) => app.scheduler.runNow('payment-housekeeping', 'server-terms');
+
+/** A customer who bought a server by card: one running server, one paid invoice. */
+export async function buyServer(ctx: TestContext, buyer: { user: { id: string }; auth: Record<string, string> }) {
+  await seedCapacity(ctx, { ips: 1 });
+  const checkout = await postCheckout(ctx, buyer.auth, baseOrder);
+  expect(checkout.statusCode, checkout.body).toBe(201);
+  await paySimulated(ctx, (checkout.json() as { sessionId: string }).sessionId);
+  await drainJobs(ctx);
+  const [invoice] = await ctx.database.db.select().from(invoices).where(eq(invoices.userId, buyer.user.id));
+  expect(invoice?.paidAt).not.toBeNull();
+  return invoice!;
+}

@@ -83,6 +83,7 @@ export const customerFieldLabels: Record<string, string> = {
 };
 export const customerAuditLabels: Record<string, string> = {
   'customer.updated': 'Kundendaten geändert', 'customer.locked': 'Konto gesperrt', 'customer.unlocked': 'Konto freigegeben', 'customer.note': 'Notiz hinzugefügt',
+  'customer.deleted': 'Kunde gelöscht (anonymisiert)',
 };
 
 export const communicationKinds = ['email', 'call', 'meeting', 'other'] as const;
@@ -118,6 +119,8 @@ export const CustomerDetail = CustomerRow.extend({
   industry: z.string(),
   address: z.object({ street: z.string(), zipCode: z.string(), city: z.string(), country: z.string() }),
   disabled: z.boolean(),
+  /** Set when the account was deleted (anonymised, docs/decisions/018); the row holds no personal data. */
+  deletedAt: z.string().nullable(),
   servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
   openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),
   recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),
@@ -138,3 +141,14 @@ export const UpdateCustomerInput = UpdateProfileInput;
 export type UpdateCustomerInput = z.infer<typeof UpdateCustomerInput>;
 export const LockCustomerInput = z.strictObject({ locked: z.boolean({ error: messages.invalidInput }) }, { error: messages.invalidInput });
 export type LockCustomerInput = z.infer<typeof LockCustomerInput>;
+
+/** "Bestellungen" on the customer page: every order, newest first, with its invoice when issued. */
+export const CustomerOrderRow = z.object({
+  id: z.string(), number: z.number().int(), kind: z.string(), status: z.string(),
+  itemCount: z.number().int(), grossCents: z.number().int(), createdAt: z.string(),
+  invoiceId: z.string().nullable(), invoiceNumber: z.string().nullable(),
+  summary: z.string(),
+});
+export type CustomerOrderRow = z.infer<typeof CustomerOrderRow>;
+export const CustomerOrderPage = z.object({ items: z.array(CustomerOrderRow), total: z.number().int() });
+export type CustomerOrderPage = z.infer<typeof CustomerOrderPage>;

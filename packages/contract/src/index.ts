@@ -21,3 +21,6 @@ export * from './live-events.ts';
 export * from './tickets.ts';
 export * from './changelog.ts';
 export * from './customers.ts';
+export * from './invoices.ts';
+export * from './privacy.ts';
+export * from './statistics.ts';

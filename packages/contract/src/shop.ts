@@ -145,6 +145,15 @@ export const OrderDetail = OrderCard.extend({
 });
 export type OrderDetail = z.infer<typeof OrderDetail>;
 
+/**
+ * Payment state of an invoice: paid (card invoices at issue, others once the payments reach the total),
+ * open until the due date, overdue after it, credited when a credit note cancelled it unpaid.
+ * Credit notes have no payment state (null).
+ */
+export const InvoiceState = z.enum(['paid', 'open', 'overdue', 'credited']);
+export type InvoiceState = z.infer<typeof InvoiceState>;
+export const INVOICE_STATE_LABEL: Record<InvoiceState, string> = { paid: 'Bezahlt', open: 'Offen', overdue: 'Überfällig', credited: 'Gutgeschrieben' };
+
 export const InvoiceCard = z.object({
   id: z.string(),
   number: z.string(),
@@ -153,8 +162,9 @@ export const InvoiceCard = z.object({
   date: z.string(),
   dueDate: z.string(),
   amountCents: z.number().int(),
-  orderId: z.string(),
+  orderId: z.string().nullable(),
   paid: z.boolean(),
+  state: InvoiceState.nullable(),
 });
 export type InvoiceCard = z.infer<typeof InvoiceCard>;
 export const InvoiceList = z.object({ items: z.array(InvoiceCard), total: z.number().int() });

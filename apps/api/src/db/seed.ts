@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
 import { seedChangelog } from '../modules/changelog/changelog.seed.ts';
 import { seedDemoCustomers } from '../modules/customers/customers.seed.ts';
+import { seedDemoStatistics } from '../modules/statistics/statistics.seed.ts';
 
 interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
 
@@ -50,6 +51,7 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
   await seedOnce(db, 'demo_seeded_tickets', () => seedDemoTickets(db));
   await seedOnce(db, 'demo_seeded_changelog', () => seedChangelog(db));
   await seedOnce(db, 'demo_seeded_customers', () => seedDemoCustomers(db));
+  await seedOnce(db, 'demo_seeded_statistics', () => seedDemoStatistics(db));
 }
 
 async function seedDemoAccounts(db: Db, credentialsFile: string) {

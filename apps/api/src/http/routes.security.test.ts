@@ -28,8 +28,13 @@ const nextIp = () => {
 
 // ── Helpers shared by the matrix, the fuzzing and the header checks ────────────────────────────
 
-/** Routes outside the matrix: the SPA catch-all and the Swagger UI (third-party pages, no API). */
-const isCatchAllOrDocs = (url: string) => url === '/*' || url === '/api/docs' || url.startsWith('/api/docs/');
+/**
+ * Routes outside the matrix: the SPA catch-all, the pages the server renders as HTML like it (the
+ * changelog, decision 016: a 404 there is the HTML page "Eintrag nicht gefunden", not a JSON error) and
+ * the Swagger UI (third-party pages, no API).
+ */
+const serverRenderedPages = ['/changelog', '/Changelog', '/changelog/:id'];
+const isCatchAllOrDocs = (url: string) => url === '/*' || serverRenderedPages.includes(url) || url === '/api/docs' || url.startsWith('/api/docs/');
 
 /**
  * The German-language heuristic for error messages, tuned to the catalogue in
@@ -275,7 +280,7 @@ describeEachDatabase('routes: access matrix, fuzzing, headers (security)', (ctx)
     expect(routes.length).toBeGreaterThan(15);
     expect(withoutPolicy(routes), 'routes without an access policy').toEqual([]);
     const special = routes.filter((r) => isCatchAllOrDocs(r.url));
-    expect(special.map((r) => r.url)).toEqual(expect.arrayContaining(['/*', '/api/docs']));
+    expect(special.map((r) => r.url)).toEqual(expect.arrayContaining(['/*', '/api/docs', ...serverRenderedPages]));
     for (const r of special) expect(r.access, `${r.method} ${r.url}`).toBe('public');
   });
 

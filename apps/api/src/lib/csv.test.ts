@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow } from './csv.ts';
+import { CsvDecimal, csvCell, csvRow } from './csv.ts';
 
 describe('csv', () => {
   it('neutralises formulas and quotes separators, quotes and line breaks', () => {
@@ -12,5 +12,13 @@ describe('csv', () => {
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell(null)).toBe('');
     expect(csvRow(['a', 1, null])).toBe('a;1;\r\n');
+  });
+
+  it('writes amounts with a decimal comma and keeps the minus of a negative one', () => {
+    expect(csvCell(new CsvDecimal(-160))).toBe('-160,00');
+    expect(csvCell(new CsvDecimal(1234.5))).toBe('1234,50');
+    expect(csvCell(new CsvDecimal(0.14, 2))).toBe('0,14');
+    // The same text as a string is still defused.
+    expect(csvCell('-160,00')).toBe("'-160,00");
   });
 });

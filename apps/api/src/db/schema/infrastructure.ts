@@ -55,7 +55,9 @@ export const servers = pgTable('servers', {
   creationReason: text('creation_reason'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-}, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId), index('servers_expires_idx').on(t.expiresAt).where(sql`deleted_at is null and expires_at is not null`)]);
+}, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId), index('servers_expires_idx').on(t.expiresAt).where(sql`deleted_at is null and expires_at is not null`),
+  // Statistics: terms that ended unrenewed (churn), deleted servers included.
+  index('servers_owner_expiry_idx').on(t.ownerId, t.expiresAt, t.deletedAt)]);
 
 /** Long-running hypervisor work (Proxmox tasks), visible to the customer with progress. */
 export const serverTasks = pgTable('server_tasks', {

@@ -30,6 +30,16 @@ export interface InvoiceBuyer extends InvoiceParty {
   /** Our customer number; used as the buyer reference (BT-10) and buyer identifier. */
   customerNumber: number;
   company: string | null;
+  /** The buyer's USt-IdNr. (required for reverse charge, §14a UStG; BT-48). */
+  vatId?: string | null;
+}
+
+/** The seller's bank account, printed on invoices paid by transfer (BG-17). */
+export interface InvoiceBankAccount {
+  iban: string;
+  bic: string;
+  bankName: string;
+  holder: string;
 }
 
 export interface InvoiceLine {
@@ -74,9 +84,16 @@ export interface InvoiceDocument {
     dueCents: number;
   };
   vatPercent: number;
+  /**
+   * UNCL 5305 VAT category of the whole document: S = standard rate (default when absent), AE = reverse
+   * charge (0 %, the EU business customer owes the VAT; needs both VAT ids).
+   */
+  vatCategory?: 'S' | 'AE';
   payment: {
-    /** UNCL 4461: 54 = credit card */
-    meansCode: '54';
+    /** UNCL 4461: 54 = credit card, 58 = SEPA credit transfer (manual invoices), 97 = clearing (credit note of a manual invoice) */
+    meansCode: '54' | '58' | '97';
+    /** For transfers: where to pay. */
+    bank?: InvoiceBankAccount | null;
     /** The payment provider's reference (checkout session id). */
     reference: string;
     card: { brand: string; last4: string; holder: string } | null;

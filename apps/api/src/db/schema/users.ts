@@ -27,6 +27,11 @@ export const users = pgTable('users', {
   lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
   /** Staff: no mails about new tickets and customer replies (docs/decisions/014). */
   ticketMailOptOut: boolean('ticket_mail_opt_out').notNull().default(false),
+  /**
+   * Deleted at the customer's or the owner's request (docs/decisions/018): the row stays because
+   * invoices, orders and tickets must keep pointing at someone, but it holds no personal data any more.
+   */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 }, (t) => [
   uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
   uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
@@ -38,6 +43,12 @@ export const users = pgTable('users', {
   index('users_customer_number_trgm_idx').using('gin', sql`(${t.customerNumber}::text) gin_trgm_ops`),
   // The overview's default order (customer since) among customers.
   index('users_customers_created_idx').on(t.createdAt, t.customerNumber).where(sql`role = 'customer'`),
+  // The other orders of the overview, with the customer number so a deep page is an index-only scan
+  // (docs/benchmarks.md): by name, and by last login in each direction ("never" last in both).
+  // (username itself last: PostgreSQL answers lower(username) from an index only when the column is in it.)
+  index('users_customers_name_idx').on(sql`lower(${t.username})`, t.customerNumber, t.username).where(sql`role = 'customer'`),
+  index('users_customers_last_login_idx').on(t.lastLoginAt.asc().nullsLast(), t.customerNumber).where(sql`role = 'customer'`),
+  index('users_customers_last_login_desc_idx').on(t.lastLoginAt.desc().nullsLast(), t.customerNumber.desc().nullsFirst()).where(sql`role = 'customer'`),
 ]);
 
 export const sessions = pgTable('sessions', {

@@ -44,12 +44,29 @@ export const emailChangedMail = (to: string, username: string, newEmail: string,
 
 const germanDate = (d: Date) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
 
-export const invoiceMail = (to: string, name: string, kind: 'invoice' | 'credit_note', number: string, amount: string, attachments: NonNullable<MailMessage['attachments']>): MailMessage => ({
+/** How the invoice is settled: already paid by card, or to be transferred by the due date. */
+export type InvoiceMailPayment = { paidByCard: true } | { paidByCard: false; dueDate: Date };
+
+export const invoiceMail = (to: string, name: string, kind: 'invoice' | 'credit_note', number: string, amount: string, attachments: NonNullable<MailMessage['attachments']>, payment: InvoiceMailPayment = { paidByCard: true }): MailMessage => ({
   to,
   subject: kind === 'invoice' ? `Ihre Rechnung ${number}` : `Ihre Gutschrift ${number}`,
   text: kind === 'invoice'
-    ? `Hallo ${name},\n\nvielen Dank für Ihre Bestellung. Anbei erhalten Sie Ihre Rechnung ${number} über ${amount} als PDF und als E-Rechnung (XRechnung). Der Betrag wurde bereits per Kreditkarte bezahlt.\n\nSie finden alle Rechnungen auch im Kundenportal unter „Rechnungen“.${signature}`
-    : `Hallo ${name},\n\nanbei erhalten Sie die Gutschrift ${number} über ${amount}. Der Betrag wird auf Ihr ursprüngliches Zahlungsmittel erstattet.${signature}`,
+    ? payment.paidByCard
+      ? `Hallo ${name},\n\nvielen Dank für Ihre Bestellung. Anbei erhalten Sie Ihre Rechnung ${number} über ${amount} als PDF und als E-Rechnung (XRechnung). Der Betrag wurde bereits per Kreditkarte bezahlt.\n\nSie finden alle Rechnungen auch im Kundenportal unter „Rechnungen“.${signature}`
+      : `Hallo ${name},\n\nanbei erhalten Sie Ihre Rechnung ${number} über ${amount} als PDF und als E-Rechnung (XRechnung). Bitte überweisen Sie den Betrag bis zum ${germanDate(payment.dueDate)} auf das in der Rechnung genannte Konto und geben Sie die Rechnungsnummer als Verwendungszweck an.\n\nSie finden alle Rechnungen auch im Kundenportal unter „Rechnungen“.${signature}`
+    : payment.paidByCard
+      ? `Hallo ${name},\n\nanbei erhalten Sie die Gutschrift ${number} über ${amount}. Der Betrag wird auf Ihr ursprüngliches Zahlungsmittel erstattet.${signature}`
+      : `Hallo ${name},\n\nanbei erhalten Sie die Gutschrift ${number} über ${amount}. Sie gleicht die zugehörige Rechnung aus; ein bereits gezahlter Betrag wird Ihnen erstattet.${signature}`,
+  attachments,
+});
+
+/** Stage 1 on the due date, stage 2 seven days later (invoice-reminder jobs). */
+export const invoiceReminderMail = (to: string, name: string, number: string, amount: string, dueDate: Date, stage: 1 | 2, attachments: NonNullable<MailMessage['attachments']>): MailMessage => ({
+  to,
+  subject: stage === 1 ? `Zahlungserinnerung: Rechnung ${number} ist heute fällig` : `2. Zahlungserinnerung: Rechnung ${number} ist überfällig`,
+  text: stage === 1
+    ? `Hallo ${name},\n\nheute ist Ihre Rechnung ${number} über ${amount} fällig. Falls Sie bereits überwiesen haben, betrachten Sie diese Nachricht bitte als gegenstandslos.\n\nBitte überweisen Sie den offenen Betrag unter Angabe der Rechnungsnummer auf das in der Rechnung genannte Konto. Die Rechnung hängt noch einmal an.${signature}`
+    : `Hallo ${name},\n\nfür Ihre Rechnung ${number} über ${amount}, fällig seit dem ${germanDate(dueDate)}, haben wir noch keinen Zahlungseingang. Bitte überweisen Sie den offenen Betrag umgehend unter Angabe der Rechnungsnummer. Falls sich Ihre Zahlung mit dieser Nachricht überschnitten hat, ist sie gegenstandslos.\n\nBei Fragen antworten Sie einfach auf diese E-Mail oder öffnen Sie ein Ticket im Kundenportal.${signature}`,
   attachments,
 });
 

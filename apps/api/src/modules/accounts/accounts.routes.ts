@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  ApiError, ChangeEmailInput, ChangePasswordInput, ConfirmEmailChangeInput, MessageResult, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult,
+  ApiError, ChangeEmailInput, DeleteAccountInput, ChangePasswordInput, ConfirmEmailChangeInput, MessageResult, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult,
   UpdateProfileInput,
 } from '@hp/contract';
 import { REFRESH_COOKIE, REFRESH_TTL_DAYS } from '../auth/sessions.ts';
-import { changePassword, confirmEmailChange, disableMfa, enableMfa, getProfile, requestEmailChange, startMfaSetup, updateProfile } from './accounts.service.ts';
+import { changePassword, confirmEmailChange, deleteOwnAccount, disableMfa, enableMfa, getProfile, requestEmailChange, startMfaSetup, updateProfile } from './accounts.service.ts';
 import { signedInRoutes } from '../../http/auth.ts';
+import { exportAccountData } from './data-export.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 429: ApiError };
 
@@ -63,5 +64,26 @@ export async function accountRoutes(app: FastifyInstance) {
   }, async (req, reply) => {
     await disableMfa(deps, req.user, req.body);
     return reply.code(204).send(null);
+  });
+
+  u.get('/api/account/export', {
+    config: { access: 'customer' },
+    schema: { tags: ['account'], summary: 'Meine Daten exportieren (Art. 15/20 DSGVO): ZIP mit daten.json und allen Rechnungen als PDF und XRechnung', security: [{ bearer: [] }], response: { 200: z.any(), ...errors } },
+  }, async (req, reply) => {
+    const { zip, fileName } = await exportAccountData(deps, req.user);
+    return reply.type('application/zip').header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff')
+      .header('content-disposition', `attachment; filename="${fileName}"`).send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+  });
+
+  u.post('/api/account/deletion', {
+    config: { access: 'customer' },
+    schema: {
+      tags: ['account'], summary: 'Konto löschen (aktuelles Passwort; nicht bei aktiven Servern oder offenen Rechnungen)', security: [{ bearer: [] }],
+      body: DeleteAccountInput, response: { 200: MessageResult, ...errors, 403: ApiError, 409: ApiError },
+    },
+  }, async (req, reply) => {
+    const result = await deleteOwnAccount(deps, req.user, req.body);
+    reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: 'strict', secure, path: '/api/auth' });
+    return result;
   });
 }

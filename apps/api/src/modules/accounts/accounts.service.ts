@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
-import { messages, type ChangeEmailInput, type ConfirmEmailChangeInput, type Profile, type UpdateProfileInput } from '@hp/contract';
+import { messages, privacyMessages, type ChangeEmailInput, type DeleteAccountInput, type ConfirmEmailChangeInput, type Profile, type UpdateProfileInput } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { backupCodes, users } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { deleteCustomerAccount } from '../customers/customer-deletion.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enforceLimit, resetCounter } from '../../lib/rate-limit.ts';
 import { encryptSecret, decryptSecret, hmac, randomCode } from '../../lib/secrets.ts';
@@ -161,4 +162,17 @@ export async function disableMfa(deps: AccountDeps, actor: RequestUser, input: {
     await tx.update(users).set({ totpEnabled: false, totpSecret: null, totpPendingSecret: null }).where(eq(users.id, user.id));
     await tx.delete(backupCodes).where(eq(backupCodes.userId, user.id));
   });
+}
+
+/**
+ * "Konto löschen": the customer deletes their own account, confirmed with the current password (limited
+ * per account like every current-password check). Staff accounts are not deleted this way. The same
+ * rules as the owner's deletion apply (customers/customer-deletion.ts, docs/decisions/018).
+ */
+export async function deleteOwnAccount(deps: AccountDeps, actor: RequestUser, input: DeleteAccountInput) {
+  const user = await loadUser(deps, actor.id);
+  if (user.role !== 'customer') throw new AppError(403, 'STAFF_ACCOUNT', privacyMessages.staffAccount);
+  await checkCurrentPassword(deps, user, input.currentPassword);
+  await deleteCustomerAccount(deps, actor, user.id, { self: true });
+  return { message: privacyMessages.accountDeleted };
 }

@@ -136,7 +136,9 @@ export async function login(deps: AuthDeps, input: LoginInput, ip: string, userA
   // Count first, check second (lib/rate-limit.ts): a parallel burst runs at most `limit` password checks.
   await enforceLimit(deps.db, ipRule);
 
-  const user = await deps.db.query.users.findFirst({ where: or(sql`lower(${users.username}) = ${name}`, sql`lower(${users.email}) = ${name}`) });
+  const found = await deps.db.query.users.findFirst({ where: or(sql`lower(${users.username}) = ${name}`, sql`lower(${users.email}) = ${name}`) });
+  // A deleted (anonymised) account answers exactly like an unknown one (docs/decisions/018).
+  const user = found?.deletedAt ? undefined : found;
   // Keyed by the account, not by the name typed: user name and e-mail address share one budget.
   const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, user ? `user:${user.id}` : name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
   await enforceLimit(deps.db, accountRule);

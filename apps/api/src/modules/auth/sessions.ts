@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Role } from '@hp/contract';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { hmac, randomToken, safeEqualHex, type Secrets } from '../../lib/secrets.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../../lib/tokens.ts';
@@ -83,7 +83,8 @@ export async function revokeSession(db: Db, sessionId: string) {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-export async function revokeAllSessions(db: Db, userId: string, exceptSessionId?: string) {
+/** Ends every session of the account (inside a caller's transaction, too). */
+export async function revokeAllSessions(db: Db | Tx, userId: string, exceptSessionId?: string) {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(
     eq(sessions.userId, userId),
     isNull(sessions.revokedAt),

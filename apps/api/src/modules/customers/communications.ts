@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { customerDetailMessages as dm, type Communication, type RecordCommunicationInput, type SendCustomerMailInput } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -50,7 +50,7 @@ export async function listCommunications({ db }: CommunicationDeps, customerId: 
 }
 
 async function customerEmail({ db }: CommunicationDeps, id: string) {
-  const [customer] = await db.select({ email: users.email }).from(users).where(and(eq(users.id, id), eq(users.role, 'customer')));
+  const [customer] = await db.select({ email: users.email }).from(users).where(and(eq(users.id, id), eq(users.role, 'customer'), isNull(users.deletedAt)));
   if (!customer) throw notFound(dm.notFound);
   return customer.email;
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput } from '@hp/contract';
+import { ApiError, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
 import { recordCommunication, sendCustomerMail } from './communications.ts';
-import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, setCustomerLock, updateCustomer } from './customers.service.ts';
+import { deleteCustomerAccount } from './customer-deletion.ts';
+import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, listCustomerOrders, setCustomerLock, updateCustomer } from './customers.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const security = [{ bearer: [] }];
@@ -32,6 +33,9 @@ export async function customerRoutes(app: FastifyInstance) {
   u.get('/api/staff/customers/:id', { config: staff, schema: { tags: ['customers'], summary: 'Kundendetails: Profil, Server, offene Tickets, letzte Bestellungen, Umsatz, Notizen', security, params: CustomerIdParams, response: { 200: CustomerDetail, ...errors } } },
     async (req) => getCustomer(deps, req.params.id));
 
+  u.get('/api/staff/customers/:id/orders', { config: staff, schema: { tags: ['customers'], summary: 'Alle Bestellungen des Kunden (seitenweise, mit Rechnung)', security, params: CustomerIdParams, querystring: PageQuery, response: { 200: CustomerOrderPage, ...errors } } },
+    async (req) => listCustomerOrders(deps, req.params.id, req.query));
+
   u.post('/api/staff/customers/:id/notes', { config: staff, schema: { tags: ['customers'], summary: 'Interne Notiz zum Kunden (nur Mitarbeiter)', security, params: CustomerIdParams, body: CreateCustomerNoteInput, response: { 201: CustomerNote, ...errors } } },
     async (req, reply) => reply.code(201).send(await addCustomerNote(deps, req.user, req.params.id, req.body)));
 
@@ -46,4 +50,11 @@ export async function customerRoutes(app: FastifyInstance) {
 
   u.post('/api/staff/customers/:id/communications', { config: staff, schema: { tags: ['customers'], summary: 'Anruf, Termin oder sonstigen Kontakt erfassen', security, params: CustomerIdParams, body: RecordCommunicationInput, response: { 201: Communication, ...errors } } },
     async (req, reply) => reply.code(201).send(await recordCommunication(deps, req.user, req.params.id, req.body)));
+
+  // Owner only (decision 018): employees get 403 like every owner route.
+  u.delete('/api/staff/customers/:id', { config: { access: 'owner' }, schema: { tags: ['customers'], summary: 'Kunden löschen: persönliche Daten anonymisieren, Rechnungen bleiben (nur Inhaber; nicht bei aktiven Servern oder offenen Rechnungen)', security, params: CustomerIdParams, response: { 200: MessageResult, ...errors, 409: ApiError } } },
+    async (req) => {
+      await deleteCustomerAccount(deps, req.user, req.params.id, { self: false });
+      return { message: privacyMessages.customerDeleted };
+    });
 }

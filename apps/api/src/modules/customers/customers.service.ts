@@ -9,6 +9,7 @@ import {
   type CustomerListQuery,
   type CustomerNote,
   type CustomerPage,
+  type CustomerOrderPage,
   type CustomerRow,
   type CustomerAuditEntry,
   type LockCustomerInput,
@@ -31,6 +32,8 @@ type CustomerDeps = Pick<Deps, 'db'>;
 export const EXPORT_LIMIT = 100_000;
 
 const isCustomer = eq(users.role, 'customer');
+/** Deleted (anonymised) accounts leave the overview, the search and the export, and take no changes. */
+const isActiveCustomer = and(isCustomer, isNull(users.deletedAt));
 
 /** Name, e-mail or customer number contain the term, case-insensitively (trigram indexes, migration 0013). */
 function searchCondition(q: string | undefined): SQL | undefined {
@@ -43,12 +46,19 @@ function searchCondition(q: string | undefined): SQL | undefined {
   );
 }
 
+/**
+ * Each order matches an index among customers (migrations 0013 and customer_bench_indexes): created_at
+ * and lower(username) are never null, so their descending order is a backward scan (a "nulls last" there
+ * would change nothing but the plan: a sort of every customer); the last login may be null and keeps
+ * "never signed in" last in both directions, with one index per direction.
+ */
 function orderBy(sort: string | undefined): SQL[] {
   const value = sort ?? '-createdAt';
   const descending = value.startsWith('-');
   const field = descending ? value.slice(1) : value;
-  const column = field === 'name' ? sql`lower(${users.username})` : field === 'lastLogin' ? users.lastLoginAt : users.createdAt;
-  const primary = descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`;
+  const nullable = field === 'lastLogin';
+  const column = field === 'name' ? sql`lower(${users.username})` : nullable ? users.lastLoginAt : users.createdAt;
+  const primary = descending ? sql`${column} desc${nullable ? sql` nulls last` : sql``}` : sql`${column} asc nulls last`;
   return [primary, descending ? desc(users.customerNumber) : asc(users.customerNumber)];
 }
 
@@ -66,9 +76,13 @@ const toRow = (r: { id: string; customerNumber: number; name: string; email: str
 /** Spec "Customer overview": customer accounts only (not staff), searched, sorted and paged on the server. */
 export async function findCustomers({ db }: CustomerDeps, query: CustomerListQuery): Promise<CustomerPage> {
   const paging = resolvePaging(query);
-  const where = and(isCustomer, searchCondition(paging.q));
+  const where = and(isActiveCustomer, searchCondition(paging.q));
+  // The page's keys first (an index-only scan of the sort's index, cheap even deep down), then only
+  // those rows: an offset over whole rows would read every skipped customer from the table.
+  const page = db.select({ customerNumber: users.customerNumber }).from(users).where(where)
+    .orderBy(...orderBy(query.sort)).limit(paging.limit).offset(paging.offset);
   const [rows, [total]] = await Promise.all([
-    db.select(columns).from(users).where(where).orderBy(...orderBy(query.sort)).limit(paging.limit).offset(paging.offset),
+    db.select(columns).from(users).where(inArray(users.customerNumber, page)).orderBy(...orderBy(query.sort)),
     db.select({ total: count() }).from(users).where(where),
   ]);
   return { items: rows.map(toRow), total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize };
@@ -78,7 +92,7 @@ const dateDe = (d: Date | null) => (d ? d.toLocaleDateString('de-DE', { day: '2-
 
 /** The CSV of the current search and sort (no paging), formula-escaped (lib/csv.ts). */
 export async function exportCustomersCsv({ db }: CustomerDeps, query: CustomerExportQuery): Promise<string> {
-  const rows = await db.select(columns).from(users).where(and(isCustomer, searchCondition(query.q || undefined)))
+  const rows = await db.select(columns).from(users).where(and(isActiveCustomer, searchCondition(query.q || undefined)))
     .orderBy(...orderBy(query.sort)).limit(EXPORT_LIMIT);
   let out = CSV_BOM + csvRow(['Kundennummer', 'Name', 'E-Mail', 'Firma', 'Kundenart', 'Kunde seit', 'Letzte Anmeldung']);
   for (const r of rows) {
@@ -92,7 +106,14 @@ const authors = alias(users, 'authors');
 // Qualified by hand: in a single-table select Drizzle leaves column names bare, and "id" would bind to ip_addresses.
 const serverIp = sql<string | null>`(select ip.address from ${ipAddresses} ip where ip.server_id = "servers"."id" order by (ip.version = 'IPv4') desc, ip.id limit 1)`;
 const netOf = sql`(${invoices.document}->'totals'->>'netCents')::bigint`;
-const dueOf = sql`(${invoices.document}->'totals'->>'dueCents')::bigint`;
+/** What is still open of an unpaid, uncredited invoice: its total minus the payments recorded so far. */
+const openOf = sql`case when "invoices"."kind" = 'invoice' and "invoices"."paid_at" is null and "invoices"."credited_at" is null
+  then "invoices"."gross_cents" - coalesce((select sum(p.amount_cents) from invoice_payments p where p.invoice_id = "invoices"."id"), 0) else 0 end`;
+/** Revenue counts paid invoices; a credit note takes back what its (paid) invoice brought. */
+const revenueOf = sql`case
+  when "invoices"."kind" = 'invoice' and "invoices"."paid_at" is not null then ${netOf}
+  when "invoices"."kind" = 'credit_note' and exists (select 1 from invoices c where c.id = "invoices"."corrects_invoice_id" and c.paid_at is not null) then -abs(${netOf})
+  else 0 end`;
 
 async function notesOf({ db }: CustomerDeps, customerId: string): Promise<CustomerNote[]> {
   const rows = await db.select({ id: customerNotes.id, body: customerNotes.body, author: authors.username, createdAt: customerNotes.createdAt })
@@ -114,8 +135,8 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     db.select({ id: orders.id, number: orders.number, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
       .where(eq(orders.userId, id)).orderBy(desc(orders.createdAt)).limit(3),
     db.select({
-      revenue: sql<string>`coalesce(sum(case when ${invoices.kind} = 'invoice' then ${netOf} else -abs(${netOf}) end), 0)`,
-      open: sql<string>`coalesce(sum(case when ${invoices.kind} = 'invoice' then greatest(${dueOf}, 0) else 0 end), 0)`,
+      revenue: sql<string>`coalesce(sum(${revenueOf}), 0)`,
+      open: sql<string>`coalesce(sum(${openOf}), 0)`,
     }).from(invoices).where(and(eq(invoices.userId, id), inArray(invoices.kind, ['invoice', 'credit_note']))),
     notesOf(deps, id),
     findAudit(db, { type: 'customer', id }, 30),
@@ -126,6 +147,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     phone: user.phone, industry: user.industry,
     address: { street: user.street, zipCode: user.zipCode, city: user.city, country: user.country },
     disabled: user.disabledAt !== null,
+    deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
     servers: ownServers,
     openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
     recentOrders: recentOrders.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })),
@@ -148,7 +170,7 @@ const editable = ['phone', 'street', 'zipCode', 'city', 'country', 'companyName'
  */
 export async function updateCustomer(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, id: string, input: UpdateCustomerInput): Promise<CustomerDetail> {
   await deps.db.transaction(async (tx) => {
-    const [user] = await tx.select().from(users).where(and(eq(users.id, id), isCustomer)).for('update');
+    const [user] = await tx.select().from(users).where(and(eq(users.id, id), isActiveCustomer)).for('update');
     if (!user) throw notFound(dm.notFound);
     const changes = editable.filter((f) => user[f] !== input[f]).map((f) => ({ field: f, from: String(user[f]), to: String(input[f]) }));
     if (changes.length === 0) throw badRequest('UNCHANGED', dm.unchanged);
@@ -161,7 +183,7 @@ export async function updateCustomer(deps: CustomerDeps, staff: Pick<RequestUser
 /** Lock (all sessions end at once; login is refused) or unlock a customer account, recorded. */
 export async function setCustomerLock(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, id: string, input: LockCustomerInput): Promise<CustomerDetail> {
   await deps.db.transaction(async (tx) => {
-    const [user] = await tx.select({ disabledAt: users.disabledAt }).from(users).where(and(eq(users.id, id), isCustomer)).for('update');
+    const [user] = await tx.select({ disabledAt: users.disabledAt }).from(users).where(and(eq(users.id, id), isActiveCustomer)).for('update');
     if (!user) throw notFound(dm.notFound);
     if ((user.disabledAt !== null) === input.locked) return;
     await tx.update(users).set({ disabledAt: input.locked ? new Date() : null }).where(eq(users.id, id));
@@ -175,9 +197,29 @@ export async function setCustomerLock(deps: CustomerDeps, staff: Pick<RequestUse
 }
 
 export async function addCustomerNote(deps: CustomerDeps, staff: Pick<RequestUser, 'id'>, customerId: string, input: CreateCustomerNoteInput): Promise<CustomerNote> {
-  const [customer] = await deps.db.select({ id: users.id }).from(users).where(and(eq(users.id, customerId), isCustomer));
+  const [customer] = await deps.db.select({ id: users.id }).from(users).where(and(eq(users.id, customerId), isActiveCustomer));
   if (!customer) throw notFound(dm.notFound);
   const [row] = await deps.db.insert(customerNotes).values({ customerId, authorId: staff.id, body: input.body }).returning({ id: customerNotes.id });
   const [note] = (await notesOf(deps, customerId)).filter((n) => n.id === row!.id);
   return note!;
+}
+
+/** All orders of a customer, newest first, paged; each with its invoice (one line item per order today). */
+export async function listCustomerOrders({ db }: CustomerDeps, id: string, page: { limit: number; offset: number }): Promise<CustomerOrderPage> {
+  const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, id), isCustomer));
+  if (!user) throw notFound(dm.notFound);
+  const [rows, [total]] = await Promise.all([
+    db.select({ order: orders, invoiceId: invoices.id, invoiceNumber: invoices.number }).from(orders)
+      .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, 'invoice')))
+      .where(eq(orders.userId, id)).orderBy(desc(orders.createdAt), desc(orders.number)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(orders).where(eq(orders.userId, id)),
+  ]);
+  return {
+    total: total?.total ?? 0,
+    items: rows.map(({ order: o, invoiceId, invoiceNumber }) => ({
+      id: o.id, number: o.number, kind: o.kind, status: o.status, itemCount: 1, grossCents: o.amountCents, createdAt: o.createdAt.toISOString(),
+      invoiceId, invoiceNumber,
+      summary: `${o.kind === 'upgrade' ? 'Upgrade/Verlängerung' : 'Root Server'}: ${o.cpuCores} vCPU, ${o.ramGb} GB RAM, ${o.storageGb} GB SSD, ${o.months} ${o.months === 1 ? 'Monat' : 'Monate'}`,
+    })),
+  };
 }

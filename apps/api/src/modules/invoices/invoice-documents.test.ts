@@ -10,6 +10,19 @@ import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-docum
 import { sampleCreditNoteDocument, sampleInvoiceDocument } from './invoice-fixtures.ts';
 import { renderInvoicePdf, toPdfText } from './invoice-pdf.ts';
 import { formatAmount, renderXRechnung } from './invoice-xrechnung.ts';
+import { buildManualDocument } from './manual-invoices.ts';
+import { readEnv } from '../../env.ts';
+import type { users } from '../../db/schema/index.ts';
+
+/** A manual invoice exactly as the service builds it (same function), for a German or an Austrian company. */
+function manualDocument(country: 'DE' | 'AT', input: Parameters<typeof buildManualDocument>[2]): InvoiceDocument {
+  const customer = {
+    id: '00000000-0000-4000-8000-000000000001', customerNumber: 1042, username: 'Jürgen Weiß', email: 'j.weiss@example.com',
+    street: country === 'AT' ? 'Ringstraße 1' : 'Hauptstraße 5', zipCode: country === 'AT' ? '1010' : '10115', city: country === 'AT' ? 'Wien' : 'Berlin',
+    country, companyName: country === 'AT' ? 'Wiener Web GmbH' : 'Weiß & Söhne GmbH',
+  } as typeof users.$inferSelect;
+  return buildManualDocument(readEnv({}), customer, input, 'RE-2026-000123', new Date('2026-11-23T10:00:00Z'));
+}
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
@@ -282,6 +295,20 @@ describe('XRechnung against the official validator (tools/xrechnung/validate)', 
     }),
     'forty-lines': documentWithLines(manyLines(40)),
     'rounded-unit-price': documentWithLines([{ ...ROUNDED_PRICE_LINE }]),
+    'manual-transfer-19': manualDocument('DE', {
+      lines: [
+        { description: 'Einrichtung Mailserver', quantity: 1.5, unit: 'hour', unitNetCents: 8500 },
+        { description: 'Zusätzliche IPv4-Adresse', quantity: 3, unit: 'month', unitNetCents: 199 },
+        { description: 'Rabatt <Sonderaktion> & mehr', quantity: 0.33, unit: 'piece', unitNetCents: 333 },
+      ],
+      periodStart: '2026-11-01', periodEnd: '2026-11-30', note: 'Vielen Dank für Ihren Auftrag.',
+    }),
+    'manual-reverse-charge': manualDocument('AT', { lines: [{ description: 'Managed Service', quantity: 1, unit: 'month', unitNetCents: 10_000 }], vatMode: 'reverse_charge', buyerVatId: 'ATU12345678' }),
+    'manual-credit-note': (() => {
+      const doc = manualDocument('DE', { lines: [{ description: 'Beratung', quantity: 2, unit: 'hour', unitNetCents: 9000 }] });
+      // Shaped like issueCreditNote for a transfer invoice: cleared against the invoice (UNCL 97).
+      return { ...doc, kind: 'credit_note' as const, number: 'GS-2026-000007', correctsNumber: doc.number, payment: { ...doc.payment, meansCode: '97' as const, bank: null, reference: doc.number }, notes: [`Gutschrift zu Rechnung ${doc.number}: Doppelt berechnet`] };
+    })(),
     'credit-note': sampleCreditNoteDocument(),
     'credit-note-already-refunded': (() => {
       const doc = sampleCreditNoteDocument();

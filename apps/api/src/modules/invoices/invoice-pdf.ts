@@ -54,6 +54,9 @@ const COL = {
 };
 const ROW_PADDING = 5;
 
+/** DE89370400440532013000 → DE89 3704 0044 0532 0130 00 (the printed form). */
+export const groupIban = (iban: string) => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+
 // ── text that Helvetica (WinAnsi) can show ──────────────────────────────────────────────────────────
 
 // Unicode code points above 0xFF that WinAnsiEncoding maps into 0x80–0x9F.
@@ -259,7 +262,8 @@ class InvoicePdfWriter {
       ['Leistungszeitraum', `${formatDate(this.doc.periodStart)} – ${formatDate(this.doc.periodEnd)}`],
       ['Kundennummer', String(buyer.customerNumber)],
       ['Bestellnummer', this.doc.orderNumber],
-    ];
+      ['Ihre USt-IdNr.', buyer.vatId ?? ''],
+    ].filter(([, value]) => (value ?? '').trim() !== '') as [string, string][];
     y = 56 * MM;
     for (const [label, value] of rows) {
       this.textAt(label, infoX, y, STYLE.label);
@@ -369,6 +373,10 @@ class InvoicePdfWriter {
     const notes = [...this.doc.notes];
     if (this.doc.kind === 'invoice' && this.doc.totals.dueCents > 0) {
       notes.push(`Bitte zahlen Sie den offenen Betrag bis zum ${formatDate(this.doc.dueDate)}.`);
+      const bank = this.doc.payment.meansCode === '58' ? this.doc.payment.bank : null;
+      if (bank) {
+        notes.push(`Bankverbindung: ${bank.holder}, ${bank.bankName}, IBAN ${groupIban(bank.iban)}, BIC ${bank.bic}. Verwendungszweck: ${this.doc.number}`);
+      }
     }
     const paidAt = this.doc.payment.paidAt ? new Date(this.doc.payment.paidAt) : null;
     if (paidAt && !Number.isNaN(paidAt.getTime()) && this.doc.totals.prepaidCents !== 0) {

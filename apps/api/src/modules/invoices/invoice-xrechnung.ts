@@ -121,8 +121,14 @@ export function renderXRechnung(doc: InvoiceDocument): string {
     }
   }
 
-  const vatCategory = (name: string) =>
-    node(name, leaf('cbc:ID', 'S'), leaf('cbc:Percent', formatDecimal(doc.vatPercent)), node('cac:TaxScheme', leaf('cbc:ID', 'VAT')));
+  const category = doc.vatCategory ?? 'S';
+  const reverseCharge = category === 'AE';
+  const vatCategory = (name: string, withReason = false) =>
+    node(name, leaf('cbc:ID', category), leaf('cbc:Percent', formatDecimal(doc.vatPercent)),
+      // BR-AE-10: the breakdown of a reverse-charge document names the exemption (code and text).
+      withReason && reverseCharge ? leaf('cbc:TaxExemptionReasonCode', 'VATEX-EU-AE') : null,
+      withReason && reverseCharge ? leaf('cbc:TaxExemptionReason', 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)') : null,
+      node('cac:TaxScheme', leaf('cbc:ID', 'VAT')));
 
   const address = (party: InvoiceDocument['seller'] | InvoiceDocument['buyer']) =>
     node('cac:PostalAddress',
@@ -153,19 +159,26 @@ export function renderXRechnung(doc: InvoiceDocument): string {
     node('cac:PartyIdentification', leaf('cbc:ID', buyer.customerNumber)),
     buyer.company ? node('cac:PartyName', leaf('cbc:Name', buyer.company)) : null,
     address(buyer),
+    buyer.vatId ? node('cac:PartyTaxScheme', leaf('cbc:CompanyID', buyer.vatId), node('cac:TaxScheme', leaf('cbc:ID', 'VAT'))) : null,
     node('cac:PartyLegalEntity', leaf('cbc:RegistrationName', buyer.company || buyer.name)),
     node('cac:Contact',
       leaf('cbc:Name', buyer.company ? buyer.name : null),
       leaf('cbc:ElectronicMail', buyer.email))));
 
   const card = doc.payment.card;
+  const bank = doc.payment.meansCode === '58' ? doc.payment.bank ?? null : null;
   const paymentMeans = node('cac:PaymentMeans',
-    leaf('cbc:PaymentMeansCode', doc.payment.meansCode, { name: 'Kreditkarte' }),
+    leaf('cbc:PaymentMeansCode', doc.payment.meansCode, { name: MEANS_NAME[doc.payment.meansCode] }),
     leaf('cbc:PaymentID', doc.payment.reference),
-    card ? node('cac:CardAccount',
+    card && !bank ? node('cac:CardAccount',
       leaf('cbc:PrimaryAccountNumberID', card.last4),
       leaf('cbc:NetworkID', card.brand.toUpperCase()),
-      leaf('cbc:HolderName', card.holder)) : null);
+      leaf('cbc:HolderName', card.holder)) : null,
+    // BR-DE-23: a credit transfer names the account to pay into (BG-17).
+    bank ? node('cac:PayeeFinancialAccount',
+      leaf('cbc:ID', bank.iban),
+      leaf('cbc:Name', bank.holder),
+      node('cac:FinancialInstitutionBranch', leaf('cbc:ID', bank.bic))) : null);
 
   const lines = doc.lines.map((line) => node(isCreditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
     leaf('cbc:ID', line.id),
@@ -202,7 +215,7 @@ export function renderXRechnung(doc: InvoiceDocument): string {
       node('cac:TaxSubtotal',
         amount('cbc:TaxableAmount', t.netCents),
         amount('cbc:TaxAmount', t.vatCents),
-        vatCategory('cac:TaxCategory'))),
+        vatCategory('cac:TaxCategory', true))),
     node('cac:LegalMonetaryTotal',
       amount('cbc:LineExtensionAmount', t.netCents),
       amount('cbc:TaxExclusiveAmount', t.netCents),
@@ -215,7 +228,13 @@ export function renderXRechnung(doc: InvoiceDocument): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${serialize(document, 0)}`;
 }
 
+const MEANS_NAME: Record<InvoiceDocument['payment']['meansCode'], string> = { '54': 'Kreditkarte', '58': 'SEPA-Überweisung', '97': 'Verrechnung' };
+
 function paymentTermsNote(doc: InvoiceDocument): string {
+  if (doc.payment.meansCode === '97') return 'Der Betrag wird mit der zugehörigen Rechnung verrechnet; bereits Gezahltes wird per Überweisung erstattet.';
+  if (doc.payment.meansCode === '58') {
+    return `Zahlbar ohne Abzug bis ${formatDateDe(doc.dueDate)} per Überweisung unter Angabe der Rechnungsnummer ${doc.number}.`;
+  }
   const paidAt = doc.payment.paidAt ? ` am ${formatBerlinDate(doc.payment.paidAt)}` : '';
   if (doc.totals.dueCents === 0 && doc.totals.prepaidCents !== 0) {
     return doc.kind === 'credit_note'

@@ -153,7 +153,7 @@ describeEachDatabase('invoices: numbering, credit notes and frozen documents', (
       expect(note.document.notes[0]).toContain(invoice.number);
       // The invoice itself is untouched: every column, the document to the byte.
       expect(await storedRow(ctx(), invoice.id)).toEqual(before[i]);
-      const [order] = await ctx().database.db.select().from(orders).where(eq(orders.id, invoice.orderId));
+      const [order] = await ctx().database.db.select().from(orders).where(eq(orders.id, invoice.orderId!));
       expect(order!.status).toBe('refunded');
     }
     // Credit notes take no invoice number: the RE series goes on where it was.

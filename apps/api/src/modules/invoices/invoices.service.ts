@@ -1,10 +1,10 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList } from '@hp/contract';
+import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList, type InvoiceState } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
-import { invoices, orders, users } from '../../db/schema/index.ts';
+import { invoicePayments, invoices, orders, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
@@ -21,13 +21,14 @@ type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
 const PREFIX = { invoice: 'RE', credit_note: 'GS' } as const;
-const DUE_DAYS = 15;
+/** Payment terms of every invoice: due 15 days after issue (portal spec §9, the invoice screens). */
+export const DUE_DAYS = 15;
 
 /** YYYY-MM-DD of a moment in Europe/Berlin (the legal date of the document). */
 export function berlinDate(d: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 }
-const addDays = (isoDate: string, days: number) => {
+export const addDays = (isoDate: string, days: number) => {
   const d = new Date(`${isoDate}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
@@ -37,14 +38,14 @@ const addDays = (isoDate: string, days: number) => {
  * The next number of a kind in the year: the counter row is locked by the UPDATE until the caller's
  * transaction ends, so numbers are unique and, because a rollback also undoes the increment, gap-free.
  */
-async function nextNumber(tx: Tx, kind: 'invoice' | 'credit_note', year: number) {
+export async function nextNumber(tx: Tx, kind: 'invoice' | 'credit_note', year: number) {
   await tx.execute(sql`insert into invoice_counters (kind, year, last) values (${kind}, ${year}, 0) on conflict (kind, year) do nothing`);
   const result = await tx.execute<{ last: number }>(sql`update invoice_counters set last = last + 1 where kind = ${kind} and year = ${year} returning last`);
   const sequence = Number((result as unknown as { rows: { last: number }[] }).rows[0]!.last);
   return { sequence, number: `${PREFIX[kind]}-${year}-${String(sequence).padStart(6, '0')}` };
 }
 
-function sellerOf(env: Env): InvoiceDocument['seller'] {
+export function sellerOf(env: Env): InvoiceDocument['seller'] {
   const c = env.company;
   const zipCity = /^\s*(\S+)\s+(.+)$/.exec(c.zipCity);
   return {
@@ -125,7 +126,10 @@ export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: stri
     const [invoice] = await tx.insert(invoices).values({
       kind: 'invoice', number, year, sequence, orderId, userId: order.userId, grossCents: order.amountCents,
       issueDate: document.issueDate, dueDate: document.dueDate, document,
+      // Card orders are paid before the invoice exists: paid at issue, with the card payment on record.
+      paidAt: issue,
     }).returning();
+    await tx.insert(invoicePayments).values({ invoiceId: invoice!.id, amountCents: order.amountCents, method: 'card', paidOn: berlinDate(order.paidAt) });
     await enqueue(tx, mailInvoiceJob, { invoiceId: invoice!.id }, { dedupeKey: `mail-invoice:${invoice!.id}` });
     return invoice!;
   });
@@ -147,6 +151,16 @@ export async function issueCreditNote(deps: Pick<Deps, 'db' | 'env'>, invoiceId:
     const { sequence, number } = await nextNumber(tx, 'credit_note', year);
     const source = invoice.document;
     const issueDate = berlinDate(issue);
+    const manual = source.payment.meansCode !== '54';
+    let notes = [`Gutschrift zu Rechnung ${source.number}: ${reason}`, `Der Betrag von ${formatEuro(source.totals.grossCents)} wird auf das ursprüngliche Zahlungsmittel erstattet.`];
+    if (manual) {
+      // A transfer invoice is cleared against the credit note; what was already paid goes back by transfer.
+      const [sum] = await tx.select({ paid: sql<number>`coalesce(sum(${invoicePayments.amountCents}), 0)::int` }).from(invoicePayments).where(eq(invoicePayments.invoiceId, invoice.id));
+      const paid = Number(sum?.paid ?? 0);
+      notes = [`Gutschrift zu Rechnung ${source.number}: ${reason}`, paid > 0
+        ? `Die Rechnung ${source.number} ist damit ausgeglichen. Bereits gezahlte ${formatEuro(paid)} erstatten wir per Überweisung.`
+        : `Die Rechnung ${source.number} ist damit ausgeglichen; es ist keine Zahlung mehr offen.`];
+    }
     const document: InvoiceDocument = {
       ...source,
       kind: 'credit_note',
@@ -155,17 +169,26 @@ export async function issueCreditNote(deps: Pick<Deps, 'db' | 'env'>, invoiceId:
       issueDate,
       dueDate: addDays(issueDate, DUE_DAYS),
       totals: { ...source.totals, prepaidCents: 0, dueCents: source.totals.grossCents },
-      payment: { ...source.payment },
-      notes: [`Gutschrift zu Rechnung ${source.number}: ${reason}`, `Der Betrag von ${formatEuro(source.totals.grossCents)} wird auf das ursprüngliche Zahlungsmittel erstattet.`],
+      payment: manual ? { ...source.payment, meansCode: '97', bank: null, reference: source.number } : { ...source.payment },
+      notes,
     };
     const [note] = await tx.insert(invoices).values({
       kind: 'credit_note', number, year, sequence, orderId: invoice.orderId, userId: invoice.userId, correctsInvoiceId: invoice.id,
       grossCents: invoice.grossCents, issueDate, dueDate: document.dueDate, document,
     }).returning();
-    await tx.update(orders).set({ status: 'refunded' }).where(eq(orders.id, invoice.orderId));
+    await tx.update(invoices).set({ creditedAt: issue }).where(eq(invoices.id, invoice.id));
+    if (invoice.orderId) await tx.update(orders).set({ status: 'refunded' }).where(eq(orders.id, invoice.orderId));
     await enqueue(tx, mailInvoiceJob, { invoiceId: note!.id }, { dedupeKey: `mail-invoice:${note!.id}` });
     return note!;
   });
+}
+
+/** The payment state on a Berlin calendar day (YYYY-MM-DD); null for credit notes. */
+export function invoiceState(row: Pick<InvoiceRow, 'kind' | 'paidAt' | 'creditedAt' | 'dueDate'>, today = berlinDate(new Date())): InvoiceState | null {
+  if (row.kind !== 'invoice') return null;
+  if (row.paidAt) return 'paid';
+  if (row.creditedAt) return 'credited';
+  return row.dueDate < today ? 'overdue' : 'open';
 }
 
 export const toInvoiceCard = (row: InvoiceRow): InvoiceCard => ({
@@ -177,7 +200,8 @@ export const toInvoiceCard = (row: InvoiceRow): InvoiceCard => ({
   dueDate: row.dueDate,
   amountCents: row.kind === 'credit_note' ? -row.grossCents : row.grossCents,
   orderId: row.orderId,
-  paid: row.kind === 'invoice' ? row.document.totals.dueCents === 0 : true,
+  paid: row.kind === 'invoice' ? row.paidAt !== null : true,
+  state: invoiceState(row),
 });
 
 export async function listInvoices({ db }: Pick<Deps, 'db'>, user: RequestUser, page: { limit: number; offset: number }): Promise<InvoiceList> {
@@ -214,9 +238,10 @@ export const mailInvoiceJob = defineJob(jobKind('mail-invoice', z.object({ invoi
   const { invoice } = row;
   const pdf = await renderInvoicePdf(invoice.document);
   const xml = Buffer.from(renderXRechnung(invoice.document), 'utf8');
+  const byCard = invoice.document.payment.meansCode === '54';
   await deps.mail.send(invoiceMail(invoice.document.buyer.email, invoice.document.buyer.name, invoice.kind, invoice.number, formatEuro(invoice.grossCents), [
     { filename: invoiceFileName(invoice, 'pdf'), content: pdf, contentType: 'application/pdf' },
     { filename: invoiceFileName(invoice, 'xml'), content: xml, contentType: 'application/xml' },
-  ]));
+  ], byCard ? { paidByCard: true } : { paidByCard: false, dueDate: new Date(`${invoice.dueDate}T12:00:00Z`) }));
   await deps.db.update(invoices).set({ mailedAt: new Date() }).where(eq(invoices.id, invoice.id));
 });

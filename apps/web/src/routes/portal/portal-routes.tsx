@@ -22,6 +22,8 @@ const InvoicesPage = lazy(() => import('./invoices.tsx'));
 const SupportPage = lazy(() => import('./support.tsx'));
 const SupportOverviewPage = lazy(() => import('../staff/support-overview.tsx'));
 const MyTicketsPage = lazy(() => import('../staff/my-tickets.tsx'));
+// Its own chunk: recharts is loaded by the owner's statistics page only.
+const StatisticsPage = lazy(() => import('../staff/statistics.tsx'));
 
 const lazyPage = (node: ReactNode) => <Suspense fallback={<Spinner />}>{node}</Suspense>;
 
@@ -60,7 +62,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.ipAddresses)} element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
-        <Route path={dashboardRoute(paths.dashboard.statistics)} element={<RequireRole roles={['owner']}>{soon('Statistiken')}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.statistics)} element={<RequireRole roles={['owner']}>{lazyPage(<StatisticsPage />)}</RequireRole>} />
         <Route path="*" element={<Navigate to={paths.notFound404} replace />} />
       </Route>
     </Routes>

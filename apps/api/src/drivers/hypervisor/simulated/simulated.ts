@@ -9,7 +9,7 @@
  * This file only wires the parts together behind the Hypervisor port; the parts never import it.
  */
 import type { Db } from '../../../db/client.ts';
-import { simVms } from '../../../db/schema/infrastructure.ts';
+import { nodes, simVms } from '../../../db/schema/infrastructure.ts';
 import type { Hypervisor, NodeInfo, UsagePoint, VmRef, VmStatus } from '../hypervisor.ts';
 import { createBackups } from './backups.ts';
 import { createFirewall } from './firewall.ts';
@@ -60,14 +60,17 @@ export function createSimulatedHypervisor(db: Db, opts: SimulatedHypervisorOptio
   async function listNodes(): Promise<NodeInfo[]> {
     failCall('nodes');
     const vms = await db.select({ node: simVms.node, state: simVms.state }).from(simVms);
+    // The simulated cluster has every node the portal knows, as large as entered there (statistics).
+    const known = await db.select({ name: nodes.name, cpuCores: nodes.cpuCores, ramGb: nodes.ramGb, storageGb: nodes.storageGb }).from(nodes);
     const at = now();
     const configured = opts.nodes?.length ? opts.nodes : ['sim1'];
     const names = new Set<string>(configured.map((n) => (typeof n === 'string' ? n : n.node)));
     for (const v of vms) names.add(v.node);
+    for (const k of known) names.add(k.name);
     return [...names].sort().map((name) => {
       const given = configured.find((n): n is NodeInfo => typeof n !== 'string' && n.node === name);
       if (given) return given;
-      return nodeUsage(name, vms.filter((v) => v.node === name).map((v) => asState(v.state)), at);
+      return nodeUsage(name, vms.filter((v) => v.node === name).map((v) => asState(v.state)), at, known.find((k) => k.name === name));
     });
   }
 

@@ -111,17 +111,17 @@ export function usagePoints(vmid: number, state: SimVmState, at: number, timefra
 }
 
 /** A generous node whose load follows the VMs placed on it. */
-export function nodeUsage(name: string, vms: SimVmState[], at: number): NodeInfo {
+export function nodeUsage(name: string, vms: SimVmState[], at: number, size?: { cpuCores: number; ramGb: number; storageGb: number }): NodeInfo {
   const running = vms.filter((s) => s.status === 'running');
-  const maxcpu = 64;
+  const maxcpu = size?.cpuCores ?? 64;
   return {
     node: name, status: 'online' as const,
     cpu: Number(clamp(0.01 + running.reduce((sum, s) => sum + s.cores * 0.15, 0) / maxcpu, 0, 1).toFixed(4)),
     maxcpu,
     mem: 4 * GiB + running.reduce((sum, s) => sum + s.memoryMb * MiB * 0.6, 0),
-    maxmem: 512 * GiB,
+    maxmem: (size?.ramGb ?? 512) * GiB,
     disk: 12 * GiB + vms.reduce((sum, s) => sum + s.diskGb * GiB * 0.3, 0),
-    maxdisk: 8 * 1024 * GiB,
+    maxdisk: (size?.storageGb ?? 8 * 1024) * GiB,
     uptime: Math.floor(at / 1000) % (86400 * 97),
   };
 }

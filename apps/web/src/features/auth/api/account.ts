@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { privacyMessages, type DeleteAccountInput } from '@hp/contract';
 import type {
   ChangeEmailInput,
   ChangePasswordInput,
@@ -12,6 +13,7 @@ import type {
   UpdateProfileInput,
 } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
+import { downloadFile } from '../../../lib/files.ts';
 
 export const profileKey = ['profile'] as const;
 
@@ -35,3 +37,9 @@ export const changePasswordRequest = (body: ChangePasswordInput) => api<TokenRes
 export const mfaSetupRequest = () => api<MfaSetupResult>('/account/mfa/setup', { method: 'POST' });
 export const mfaEnableRequest = (body: MfaEnableInput) => api<MfaEnableResult>('/account/mfa/enable', { body });
 export const mfaDisableRequest = (body: MfaDisableInput) => api<void>('/account/mfa/disable', { body });
+
+// GET /api/account/export — ZIP with daten.json and every invoice (Art. 15/20 DSGVO); answers the saved name.
+export const exportMyDataRequest = () => downloadFile('/account/export', 'meine-daten.zip', privacyMessages.exportFailed);
+
+// POST /api/account/deletion — "Konto löschen" with the current password; every session ends.
+export const deleteAccountRequest = (body: DeleteAccountInput) => api<MessageResult>('/account/deletion', { body });

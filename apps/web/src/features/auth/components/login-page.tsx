@@ -1,21 +1,31 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { LoginInput, messages } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
+import { Alert } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { loginRequest, MFA_TOKEN_KEY } from '../api/login.ts';
 import { setToken } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { takeFlashNotice } from '../../../lib/flash-notice.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
 
 export function LoginPage() {
   const navigate = useNavigate();
   const hydrated = useHydrated();
+  // A confirmation handed over by the page that signed the user out (e.g. "Konto löschen"); read after
+  // hydration, since the prerendered page cannot know it.
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    const message = takeFlashNotice();
+    if (message) setNotice(message);
+  }, []);
   const { register, handleSubmit, formState: { errors, isSubmitting } } = useSchemaForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -48,6 +58,7 @@ export function LoginPage() {
         subtitle="Melden Sie sich mit Ihrem Benutzernamen an."
         footer={<>Noch kein Konto? <Link className="font-medium text-brand-700 underline" to={paths.register}>Jetzt registrieren</Link></>}
       >
+        {notice && <Alert tone="success" className="mb-4">{notice}</Alert>}
         <form onSubmit={onSubmit} noValidate className="space-y-4">
             <fieldset disabled={!hydrated} className="space-y-4">
           <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />

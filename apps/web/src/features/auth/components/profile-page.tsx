@@ -3,9 +3,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
 import { toast } from 'sonner';
-import { KeyRound, ShieldCheck } from 'lucide-react';
+import { Download, KeyRound, ShieldCheck, Trash2 } from 'lucide-react';
+import { useNavigate } from 'react-router';
 import {
-  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, countryLabels, messages, passwordMeetsRules, ProfileFormInput, type Profile, type UpdateProfileInput,
+  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, countryLabels, DeleteAccountInput, messages, passwordMeetsRules, privacyMessages as pm, ProfileFormInput, type Profile, type UpdateProfileInput,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
@@ -14,8 +15,10 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { PasswordChecklist } from '../../../components/forms/password-checklist.tsx';
 import { CodeInput, normalizeAlnum, normalizeDigits } from './code-input.tsx';
-import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileKey, updateProfileRequest, useProfile } from '../api/account.ts';
-import { setToken } from '../../../lib/session.ts';
+import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, deleteAccountRequest, exportMyDataRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileKey, updateProfileRequest, useProfile } from '../api/account.ts';
+import { clearToken, setToken, useSession } from '../../../lib/session.ts';
+import { paths } from '../../../config/paths.ts';
+import { setFlashNotice } from '../../../lib/flash-notice.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 
@@ -39,6 +42,7 @@ export default function ProfilePage({ extra }: { extra?: ReactNode } = {}) {
         <div className="mt-6 space-y-6">
           <ProfileForm profile={profile.data} />
           <SecurityCard profile={profile.data} />
+          <PrivacyCard />
           {extra}
         </div>
       )}
@@ -357,6 +361,92 @@ function DisableMfaDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
         <div className="flex justify-end gap-2">
           <Button variant="ghost" onClick={() => onOpenChange(false)}>Abbrechen</Button>
           <Button type="submit" variant="danger" loading={disable.isPending} disabled={!password || code.length !== 6}>Deaktivieren</Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * Datenschutz: the data export (Art. 15/20 DSGVO) for every account; "Konto löschen" for customers
+ * (staff accounts are closed by the owner). docs/decisions/018.
+ */
+function PrivacyCard() {
+  const isCustomer = useSession().claims?.role === 'customer';
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const exportData = useMutation({
+    mutationFn: exportMyDataRequest,
+    onSuccess: () => toast.success(pm.exportReady),
+    onError: (err) => toast.error(err instanceof Error && err.message ? err.message : pm.exportFailed, { duration: 7000 }),
+  });
+  return (
+    <Card className="p-6">
+      <h2 className="text-lg font-semibold text-slate-900">Datenschutz</h2>
+      <div className="mt-4 divide-y divide-slate-200">
+        <div className="flex flex-wrap items-center justify-between gap-4 py-4">
+          <div className="flex min-w-0 items-start gap-3">
+            <Download className="mt-0.5 size-5 shrink-0 text-slate-500" aria-hidden="true" />
+            <div className="min-w-0">
+              <p className="font-medium text-slate-900">Meine Daten exportieren</p>
+              <p className="text-sm text-slate-600">Ein ZIP-Archiv mit allen zu Ihrem Konto gespeicherten Daten (daten.json) sowie allen Rechnungen als PDF und E-Rechnung (Art. 15 und 20 DSGVO).</p>
+            </div>
+          </div>
+          <Button variant="outline" loading={exportData.isPending} onClick={() => exportData.mutate()}>Meine Daten exportieren</Button>
+        </div>
+        {isCustomer && (
+          <div className="flex flex-wrap items-center justify-between gap-4 py-4">
+            <div className="flex min-w-0 items-start gap-3">
+              <Trash2 className="mt-0.5 size-5 shrink-0 text-red-600" aria-hidden="true" />
+              <div className="min-w-0">
+                <p className="font-medium text-slate-900">Konto löschen</p>
+                <p className="text-sm text-slate-600">Ihre persönlichen Daten werden entfernt und Sie werden abgemeldet. Rechnungen bewahren wir auf, solange das Gesetz es verlangt (10 Jahre). Nicht möglich, solange Server aktiv oder Rechnungen offen sind.</p>
+              </div>
+            </div>
+            <Button variant="danger" onClick={() => setDeleteOpen(true)}>Konto löschen</Button>
+          </div>
+        )}
+      </div>
+      {isCustomer && <DeleteAccountDialog open={deleteOpen} onOpenChange={setDeleteOpen} />}
+    </Card>
+  );
+}
+
+function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const remove = useMutation({
+    mutationFn: deleteAccountRequest,
+    onSuccess: (data) => {
+      // The login page shows the confirmation (whichever redirect gets there first).
+      setFlashNotice(data.message);
+      navigate(paths.login, { replace: true });
+      clearToken();
+      queryClient.clear();
+    },
+    onError: (err) => setError(errorText(err, pm.accountDeleteFailed)),
+  });
+  const close = (o: boolean) => {
+    if (!o) { setPassword(''); setError(null); }
+    onOpenChange(o);
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = DeleteAccountInput.safeParse({ currentPassword: password });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? messages.invalidInput);
+    setError(null);
+    remove.mutate(parsed.data);
+  };
+  return (
+    <Modal open={open} onOpenChange={close} title="Konto löschen" description="Diese Aktion kann nicht rückgängig gemacht werden.">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <p className="text-sm text-slate-700">Ihre persönlichen Daten, Notizen, Nachrichtenverläufe und hochgeladenen Dateien werden gelöscht, alle Sitzungen beendet. Rechnungen und Gutschriften bleiben wegen der gesetzlichen Aufbewahrungspflicht erhalten. Bitte bestätigen Sie mit Ihrem Passwort.</p>
+        <Field label="Aktuelles Passwort" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+        {error && <Alert tone="error">{error}</Alert>}
+        <div className="flex justify-end gap-2">
+          <Button variant="ghost" onClick={() => close(false)}>Abbrechen</Button>
+          <Button type="submit" variant="danger" loading={remove.isPending} disabled={!password}>Konto endgültig löschen</Button>
         </div>
       </form>
     </Modal>

@@ -9,4 +9,4 @@ export const invoicesQueryOptions = (offset: number, limit = BILLING_PAGE_SIZE) 
   queryOptions({ queryKey: ['invoices', { offset, limit }], queryFn: () => getInvoices(offset, limit), placeholderData: keepPreviousData });
 export const useInvoices = (offset: number, limit = BILLING_PAGE_SIZE) => useQuery(invoicesQueryOptions(offset, limit));
 
-// GET /api/invoices/:id/pdf|xrechnung — file downloads: invoice-file.ts.
+// GET /api/invoices/:id/pdf|xrechnung — file downloads: lib/invoice-file.ts.

@@ -8,8 +8,8 @@ import { Pagination } from '../../../components/ui/pagination.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { BILLING_PAGE_SIZE } from '../api/orders.ts';
 import { useInvoices } from '../api/invoices.ts';
-import { InvoiceKindBadge, invoiceKindLabels, PaidBadge } from './billing-badges.tsx';
-import { InvoiceDownloads } from './invoice-downloads.tsx';
+import { InvoiceKindBadge, invoiceKindLabels, InvoiceStateBadge } from '../../../components/billing/billing-badges.tsx';
+import { InvoiceDownloads } from '../../../components/billing/invoice-downloads.tsx';
 import { ListState } from '../../../components/ui/list-state.tsx';
 import { paths } from '../../../config/paths.ts';
 
@@ -23,7 +23,7 @@ const invoiceColumns: Column<InvoiceCard>[] = [
     cell: (invoice) => (
       <>
         <span className="block font-mono">{invoice.number}</span>
-        <span className="mt-1 flex flex-wrap justify-end gap-1 @3xl:justify-start"><InvoiceKindBadge kind={invoice.kind} /><PaidBadge paid={invoice.paid} /></span>
+        <span className="mt-1 flex flex-wrap justify-end gap-1 @3xl:justify-start"><InvoiceKindBadge kind={invoice.kind} /><InvoiceStateBadge state={invoice.state} /></span>
       </>
     ),
   },

@@ -7,7 +7,7 @@ import { buttonClass } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { BILLING_PAGE_SIZE, useOrders } from '../api/orders.ts';
-import { OrderStatusBadge } from './billing-badges.tsx';
+import { OrderStatusBadge } from '../../../components/billing/billing-badges.tsx';
 import { ListState } from '../../../components/ui/list-state.tsx';
 import { paths } from '../../../config/paths.ts';
 

@@ -12,10 +12,11 @@ export const changelogKeys = {
 export const getChangelog = (signal?: AbortSignal) => api<ChangelogList>('/changelog', { signal, anonymous: true });
 export const useChangelog = () => useQuery(queryOptions({ queryKey: changelogKeys.list, queryFn: ({ signal }) => getChangelog(signal) }));
 
-// GET /api/changelog/:id — with the older and newer neighbour; unknown ids are 404.
+// GET /api/changelog/:id — with the older and newer neighbour; unknown ids are 404. A 404 the server
+// rendered the page with (decision 016) is kept on mount instead of being fetched again behind a spinner.
 export const getChangelogEntry = (id: string, signal?: AbortSignal) => api<ChangelogDetail>(`/changelog/${encodeURIComponent(id)}`, { signal, anonymous: true });
 export const useChangelogEntry = (id: string, enabled = true) =>
-  useQuery({ queryKey: changelogKeys.entry(id), queryFn: ({ signal }) => getChangelogEntry(id, signal), retry: false, enabled });
+  useQuery({ queryKey: changelogKeys.entry(id), queryFn: ({ signal }) => getChangelogEntry(id, signal), retry: false, retryOnMount: false, enabled });
 
 function useChangelogMutation<TVariables, TResult>(mutationFn: (vars: TVariables) => Promise<TResult>) {
   const queryClient = useQueryClient();

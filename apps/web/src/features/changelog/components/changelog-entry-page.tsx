@@ -6,6 +6,7 @@ import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { paths } from '../../../config/paths.ts';
 import { useChangelog, useChangelogEntry } from '../api/changelog.ts';
 import { ChangelogTypeBadge, formatReleaseDate, HighlightBadge, VersionBadge } from './changelog-badges.tsx';
@@ -52,6 +53,8 @@ async function share(title: string) {
 export default function ChangelogEntryPage() {
   const { id = '' } = useParams();
   const entry = useChangelogEntry(id);
+  // Server-rendered (decision 016): print and share work once the page has hydrated.
+  const hydrated = useHydrated();
   if (entry.isPending) return <Spinner label="Lade Eintrag …" />;
   if (entry.isError) {
     const missing = entry.error instanceof ApiRequestError && (entry.error.status === 404 || entry.error.status === 400);
@@ -75,8 +78,8 @@ export default function ChangelogEntryPage() {
         <h1 className="break-words text-3xl font-bold text-slate-900">{e.title}</h1>
         <p className="whitespace-pre-wrap break-words text-lg text-slate-700">{e.description}</p>
         <div className="flex flex-wrap gap-2 print:hidden">
-          <Button variant="outline" size="sm" onClick={() => window.print()}><Printer className="size-4" aria-hidden="true" /> Drucken</Button>
-          <Button variant="outline" size="sm" onClick={() => void share(e.title)}><Share2 className="size-4" aria-hidden="true" /> Teilen</Button>
+          <Button variant="outline" size="sm" disabled={!hydrated} onClick={() => window.print()}><Printer className="size-4" aria-hidden="true" /> Drucken</Button>
+          <Button variant="outline" size="sm" disabled={!hydrated} onClick={() => void share(e.title)}><Share2 className="size-4" aria-hidden="true" /> Teilen</Button>
         </div>
       </header>
       <section aria-labelledby="changes-heading" className="flex flex-col gap-3">

@@ -8,6 +8,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { isStaff, useSession } from '../../../lib/session.ts';
 import { paths } from '../../../config/paths.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { useChangelog } from '../api/changelog.ts';
 import { ChangelogTypeBadge, formatReleaseDate, HighlightBadge, VersionBadge } from './changelog-badges.tsx';
 import { ChangeList } from './change-list.tsx';
@@ -17,6 +18,8 @@ export default function ChangelogPage() {
   const { claims } = useSession();
   const staff = isStaff(claims?.role);
   const changelog = useChangelog();
+  // Server-rendered (decision 016): the buttons work once the page has hydrated.
+  const hydrated = useHydrated();
   const [open, setOpen] = useState<ChangelogEntry | null>(null);
   const entries = changelog.data?.entries ?? [];
 
@@ -53,9 +56,9 @@ export default function ChangelogPage() {
               <ChangeList changes={entry.changes.slice(0, CHANGELOG_PREVIEW_CHANGES)} compact />
               <div className="flex flex-wrap items-center gap-3">
                 {entry.changes.length > CHANGELOG_PREVIEW_CHANGES && (
-                  <button type="button" className="text-sm font-medium text-brand-700 underline" onClick={() => setOpen(entry)}>Alle {entry.changes.length} Änderungen anzeigen</button>
+                  <button type="button" className="text-sm font-medium text-brand-700 underline disabled:no-underline disabled:opacity-60" disabled={!hydrated} onClick={() => setOpen(entry)}>Alle {entry.changes.length} Änderungen anzeigen</button>
                 )}
-                <Button variant="outline" size="sm" onClick={() => setOpen(entry)} aria-label={`Details anzeigen: ${entry.title}`}>Details anzeigen</Button>
+                <Button variant="outline" size="sm" disabled={!hydrated} onClick={() => setOpen(entry)} aria-label={`Details anzeigen: ${entry.title}`}>Details anzeigen</Button>
               </div>
             </Card>
           </li>

@@ -71,3 +71,10 @@ export function useRecordCommunication(id: string) {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: (input: RecordCommunicationInput) => recordCommunication(id, input), onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }) });
 }
+
+// DELETE /api/staff/customers/:id — owner only; 409 with a German reason while servers run or invoices are open.
+export const deleteCustomer = (id: string) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export function useDeleteCustomer(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: () => deleteCustomer(id), onSuccess: () => queryClient.removeQueries({ queryKey: customerKeys.detail(id) }), onSettled: () => queryClient.invalidateQueries({ queryKey: ['customers', 'list'] }) });
+}

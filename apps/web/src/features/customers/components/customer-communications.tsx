@@ -22,8 +22,8 @@ const preview = (c: Communication) => {
 };
 
 /** "Kommunikation": every mail the customer received, and contacts staff recorded. */
-export function CustomerCommunications({ customer }: { customer: CustomerDetail }) {
-  const [mailOpen, setMailOpen] = useState(false);
+export function CustomerCommunications({ customer, openMail = false }: { customer: CustomerDetail; openMail?: boolean }) {
+  const [mailOpen, setMailOpen] = useState(openMail);
   const [recordOpen, setRecordOpen] = useState(false);
   const [opened, setOpened] = useState<Communication | null>(null);
   return (

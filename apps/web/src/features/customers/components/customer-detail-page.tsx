@@ -1,9 +1,10 @@
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
-import { ArrowLeft, Mail, Phone } from 'lucide-react';
+import { ArrowLeft, FilePlus2, Mail, Phone } from 'lucide-react';
 import {
-  CreateCustomerNoteInput, customerDetailMessages as m, customerKindLabels, formatEuro, orderStatusLabels, serverStatusLabels, ticketStatusLabels,
+  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, orderStatusLabels, serverStatusLabels, ticketStatusLabels,
   type CustomerDetail, type OrderStatus, type TicketStatus,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
@@ -16,6 +17,14 @@ import { paths } from '../../../config/paths.ts';
 import { useAddCustomerNote, useCustomer } from '../api/customers.ts';
 import { CustomerSettings } from './customer-settings.tsx';
 import { CustomerCommunications } from './customer-communications.tsx';
+import { CustomerInvoices } from './customer-invoices.tsx';
+import { CustomerOrders } from './customer-orders.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
+import { useSession } from '../../../lib/session.ts';
+
+const TABS = { overview: 'Übersicht', orders: 'Bestellungen', communication: 'Kommunikation', documents: 'Dokumente', settings: 'Einstellungen' } as const;
+type Tab = keyof typeof TABS;
+const isTab = (value: string | null): value is Tab => value !== null && value in TABS;
 
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : 'noch nie');
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -41,76 +50,141 @@ export default function CustomerDetailPage() {
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="break-words text-2xl font-bold text-slate-900">{c.name}</h1>
-          <p className="mt-1 text-slate-700">{customerKindLabels[c.kind]} | Kundennummer {c.customerNumber}{c.disabled ? ' · gesperrt' : ''}</p>
+          <p className="mt-1 text-slate-700">{customerKindLabels[c.kind]} | Kundennummer {c.customerNumber}{c.deletedAt ? ' · gelöscht' : c.disabled ? ' · gesperrt' : ''}</p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        {!c.deletedAt && <div className="flex flex-wrap gap-2">
           <a href={`mailto:${c.email}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100"><Mail className="size-4" aria-hidden="true" /> E-Mail schreiben</a>
           {c.phone && <a href={`tel:${c.phone.replace(/[^+\d]/g, '')}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100"><Phone className="size-4" aria-hidden="true" /> Anrufen</a>}
-        </div>
+        </div>}
       </header>
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="flex min-w-0 flex-col gap-6">
-          <Money customer={c} />
-          <Card className="p-4">
-            <h2 className="font-semibold text-slate-900">Letzte Bestellungen</h2>
-            {c.recentOrders.length === 0 ? <p className="mt-2 text-sm text-slate-600">Noch keine Bestellungen.</p> : (
-              <ul className="mt-2 flex flex-col divide-y divide-slate-100 text-sm">
-                {c.recentOrders.map((o) => (
-                  <li key={o.id} className="flex flex-wrap justify-between gap-2 py-2">
-                    <span>Bestellung {o.number} · {o.kind === 'upgrade' ? 'Upgrade' : 'Neuer Server'} · <time dateTime={o.createdAt}>{date(o.createdAt)}</time></span>
-                    <span className="flex gap-3"><span className="text-slate-700">{orderStatusLabels[o.status as OrderStatus] ?? o.status}</span><span className="font-medium tabular-nums">{formatEuro(o.grossCents)}</span></span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
-          <Card className="p-4">
-            <h2 className="font-semibold text-slate-900">Server</h2>
-            {c.servers.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Server.</p> : (
-              <ul className="mt-2 flex flex-col gap-1 text-sm">
-                {c.servers.map((s) => (
-                  <li key={s.id} className="flex flex-wrap justify-between gap-2">
-                    <Link to={paths.dashboard.staffServer(s.id)} className="text-brand-700 underline">{s.name}</Link>
-                    <span className="text-slate-700">{serverStatusLabels[s.status] ?? s.status}{s.ip ? ` · ${s.ip}` : ''}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
-          <Card className="p-4">
-            <h2 className="font-semibold text-slate-900">Offene Tickets</h2>
-            {c.openTickets.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine offenen Tickets.</p> : (
-              <ul className="mt-2 flex flex-col gap-1 text-sm">
-                {c.openTickets.map((t) => (
-                  <li key={t.id} className="flex flex-wrap justify-between gap-2">
-                    <Link to={paths.supporterTicket(t.id)} className="min-w-0 break-words text-brand-700 underline">{t.title}</Link>
-                    <span className="text-slate-700">{ticketStatusLabels[t.status as TicketStatus] ?? t.status} · <time dateTime={t.createdAt}>{date(t.createdAt)}</time></span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
-          <CustomerCommunications customer={c} />
-          <CustomerSettings customer={c} />
-        </div>
-        <aside aria-label="Kundeninformationen" className="flex min-w-0 flex-col gap-6">
-          <Card className="p-4">
-            <h2 className="font-semibold text-slate-900">Kundeninformationen</h2>
-            <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-              <dt className="text-slate-600">E-Mail</dt><dd className="break-all">{c.email}</dd>
-              <dt className="text-slate-600">Telefon</dt><dd>{c.phone || '–'}</dd>
-              <dt className="text-slate-600">Firma</dt><dd className="break-words">{c.companyName || '–'}</dd>
-              {c.industry && <><dt className="text-slate-600">Branche</dt><dd className="break-words">{c.industry}</dd></>}
-              <dt className="text-slate-600">Adresse</dt>
-              <dd className="break-words">{c.address.street || c.address.city ? <>{c.address.street}<br />{c.address.zipCode} {c.address.city}<br />{countries[c.address.country] ?? c.address.country}</> : '–'}</dd>
-              <dt className="text-slate-600">Kunde seit</dt><dd>{date(c.createdAt)}</dd>
-              <dt className="text-slate-600">Letzte Anmeldung</dt><dd>{date(c.lastLoginAt)}</dd>
-            </dl>
-          </Card>
-          <Notes customer={c} />
-        </aside>
-      </div>
+      {c.deletedAt && (
+        <Alert tone="warning">
+          <strong>{pm.deletedCustomerName}:</strong> Dieses Kundenkonto wurde am <time dateTime={c.deletedAt}>{dateTime(c.deletedAt)}</time> gelöscht. Die persönlichen Daten wurden entfernt; Rechnungen, Bestellungen und Tickets bleiben ohne Personenbezug erhalten.
+        </Alert>
+      )}
+      <CustomerTabs customer={c} />
     </div>
+  );
+}
+
+/** The spec's five tabs; the open tab is in the address (?tab=…), so reload and back keep it. */
+function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
+  const [params, setParams] = useSearchParams();
+  const { claims } = useSession();
+  const tab: Tab = isTab(params.get('tab')) ? (params.get('tab') as Tab) : 'overview';
+  // A quick action opens its dialog on the tab it belongs to.
+  const [intent, setIntent] = useState<'mail' | 'invoice' | null>(null);
+  const [invoiceRequests, setInvoiceRequests] = useState(0);
+  const go = (next: Tab, action: 'mail' | 'invoice' | null = null) => {
+    setIntent(action);
+    if (action === 'invoice') setInvoiceRequests((n) => n + 1);
+    setParams((p) => { const n = new URLSearchParams(p); if (next === 'overview') n.delete('tab'); else n.set('tab', next); return n; }, { replace: true });
+  };
+  return (
+    <Tabs value={tab} onValueChange={(v) => go(v as Tab)}>
+      <TabsList aria-label="Bereiche des Kunden">
+        {Object.entries(TABS).map(([value, text]) => <TabsTrigger key={value} value={value}>{text}</TabsTrigger>)}
+      </TabsList>
+      <TabsContent value="overview">
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <div className="flex min-w-0 flex-col gap-6">
+            <Money customer={c} />
+            {!c.deletedAt && (
+            <Card className="p-4">
+              <h2 className="font-semibold text-slate-900">Schnellaktionen</h2>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <Button size="sm" variant="outline" onClick={() => go('communication', 'mail')}><Mail className="size-4" aria-hidden="true" /> E-Mail senden</Button>
+                {c.phone
+                  ? <a href={`tel:${c.phone.replace(/[^+\d]/g, '')}`} className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50"><Phone className="size-4" aria-hidden="true" /> Anrufen</a>
+                  : <span className="inline-flex h-9 items-center text-sm text-slate-600">Keine Telefonnummer hinterlegt</span>}
+                <Button size="sm" variant="outline" onClick={() => go('documents', 'invoice')}><FilePlus2 className="size-4" aria-hidden="true" /> Rechnung erstellen</Button>
+              </div>
+              <p className="mt-2 text-xs text-slate-600">Anrufe halten Sie unter „Kommunikation“ mit „Kommunikation erfassen“ fest.</p>
+            </Card>
+            )}
+            <Card className="p-4">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h2 className="font-semibold text-slate-900">Letzte Bestellungen</h2>
+                {c.recentOrders.length > 0 && <Button size="sm" variant="ghost" onClick={() => go('orders')}>Alle anzeigen</Button>}
+              </div>
+              {c.recentOrders.length === 0 ? <p className="mt-2 text-sm text-slate-600">Noch keine Bestellungen.</p> : (
+                <ul className="mt-2 flex flex-col divide-y divide-slate-100 text-sm">
+                  {c.recentOrders.map((o) => (
+                    <li key={o.id} className="flex flex-wrap justify-between gap-2 py-2">
+                      <span>Bestellung {o.number} · {o.kind === 'upgrade' ? 'Upgrade' : 'Neuer Server'} · <time dateTime={o.createdAt}>{date(o.createdAt)}</time></span>
+                      <span className="flex gap-3"><span className="text-slate-700">{orderStatusLabels[o.status as OrderStatus] ?? o.status}</span><span className="font-medium tabular-nums">{formatEuro(o.grossCents)}</span></span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+            <Card className="p-4">
+              <h2 className="font-semibold text-slate-900">Server</h2>
+              {c.servers.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Server.</p> : (
+                <ul className="mt-2 flex flex-col gap-1 text-sm">
+                  {c.servers.map((s) => (
+                    <li key={s.id} className="flex flex-wrap justify-between gap-2">
+                      <Link to={paths.dashboard.staffServer(s.id)} className="text-brand-700 underline">{s.name}</Link>
+                      <span className="text-slate-700">{serverStatusLabels[s.status] ?? s.status}{s.ip ? ` · ${s.ip}` : ''}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+            <Card className="p-4">
+              <h2 className="font-semibold text-slate-900">Offene Tickets</h2>
+              {c.openTickets.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine offenen Tickets.</p> : (
+                <ul className="mt-2 flex flex-col gap-1 text-sm">
+                  {c.openTickets.map((t) => (
+                    <li key={t.id} className="flex flex-wrap justify-between gap-2">
+                      <Link to={paths.supporterTicket(t.id)} className="min-w-0 break-words text-brand-700 underline">{t.title}</Link>
+                      <span className="text-slate-700">{ticketStatusLabels[t.status as TicketStatus] ?? t.status} · <time dateTime={t.createdAt}>{date(t.createdAt)}</time></span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+            <Card className="p-4">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h2 className="font-semibold text-slate-900">Letzte Kommunikation</h2>
+                {c.communications.length > 0 && <Button size="sm" variant="ghost" onClick={() => go('communication')}>Alle anzeigen</Button>}
+              </div>
+              {c.communications.length === 0 ? <p className="mt-2 text-sm text-slate-600">Noch keine Kommunikation.</p> : (
+                <ul className="mt-2 flex flex-col divide-y divide-slate-100 text-sm">
+                  {c.communications.slice(0, 2).map((k) => (
+                    <li key={k.id} className="flex flex-wrap justify-between gap-2 py-2">
+                      <span className="min-w-0 break-words">{k.subject}</span>
+                      <time dateTime={k.createdAt} className="text-slate-600">{dateTime(k.createdAt)}</time>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          </div>
+          <aside aria-label="Kundeninformationen" className="flex min-w-0 flex-col gap-6">
+            <Card className="p-4">
+              <h2 className="font-semibold text-slate-900">Kundeninformationen</h2>
+              <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-slate-600">E-Mail</dt><dd className="break-all">{c.email}</dd>
+                <dt className="text-slate-600">Telefon</dt><dd>{c.phone || '–'}</dd>
+                <dt className="text-slate-600">Firma</dt><dd className="break-words">{c.companyName || '–'}</dd>
+                {c.industry && <><dt className="text-slate-600">Branche</dt><dd className="break-words">{c.industry}</dd></>}
+                <dt className="text-slate-600">Adresse</dt>
+                <dd className="break-words">{c.address.street || c.address.city ? <>{c.address.street}<br />{c.address.zipCode} {c.address.city}<br />{countries[c.address.country] ?? c.address.country}</> : '–'}</dd>
+                <dt className="text-slate-600">Kunde seit</dt><dd>{date(c.createdAt)}</dd>
+                <dt className="text-slate-600">Letzte Anmeldung</dt><dd>{date(c.lastLoginAt)}</dd>
+              </dl>
+            </Card>
+            {!c.deletedAt && <Notes customer={c} />}
+          </aside>
+        </div>
+      </TabsContent>
+      <TabsContent value="orders"><CustomerOrders customerId={c.id} /></TabsContent>
+      <TabsContent value="communication">{c.deletedAt ? <p className="text-sm text-slate-600">Das Kommunikationsprotokoll wurde mit dem Konto gelöscht.</p> : <CustomerCommunications customer={c} openMail={intent === 'mail'} />}</TabsContent>
+      {/* Kept mounted: a half-written invoice must survive a look at another tab. */}
+      <TabsContent value="documents" forceMount className="data-[state=inactive]:hidden"><CustomerInvoices customer={c} isOwner={claims?.role === 'owner'} createRequest={invoiceRequests} /></TabsContent>
+      <TabsContent value="settings"><CustomerSettings customer={c} /></TabsContent>
+    </Tabs>
   );
 }
 

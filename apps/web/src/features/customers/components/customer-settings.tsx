@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { Lock, LockOpen } from 'lucide-react';
+import { Lock, LockOpen, Trash2 } from 'lucide-react';
 import {
-  countryLabels, customerAuditLabels, customerDetailMessages as m, customerFieldLabels, UpdateCustomerInput, type CustomerDetail,
+  countryLabels, customerAuditLabels, customerDetailMessages as m, customerFieldLabels, privacyMessages as pm, UpdateCustomerInput, type CustomerDetail,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -10,7 +11,9 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
+import { useDeleteCustomer, useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
+import { useSession } from '../../../lib/session.ts';
+import { paths } from '../../../config/paths.ts';
 
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const shown = (value: string) => (value === '' ? '(leer)' : value);
@@ -20,15 +23,53 @@ const valuesOf = (c: CustomerDetail): UpdateCustomerInput => ({
   country: (['DE', 'AT', 'CH'] as const).find((x) => x === c.address.country) ?? 'DE', companyName: c.companyName, industry: c.industry,
 });
 
-/** "Einstellungen" of the customer detail: contact data, lock, and the log of staff changes. */
+/**
+ * "Einstellungen" of the customer detail: contact data, lock, the log of staff changes and, for the
+ * owner, the danger zone. A deleted customer keeps only the log.
+ */
 export function CustomerSettings({ customer }: { customer: CustomerDetail }) {
+  const isOwner = useSession().claims?.role === 'owner';
   return (
     <section aria-labelledby="settings-heading" className="flex flex-col gap-4">
       <h2 id="settings-heading" className="text-xl font-semibold text-slate-900">Einstellungen</h2>
-      <ContactForm key={customer.audit[0]?.at ?? 'initial'} customer={customer} />
-      <LockCard customer={customer} />
+      {!customer.deletedAt && <ContactForm key={customer.audit[0]?.at ?? 'initial'} customer={customer} />}
+      {!customer.deletedAt && <LockCard customer={customer} />}
       <AuditLog customer={customer} />
+      {isOwner && !customer.deletedAt && <DangerZone customer={customer} />}
     </section>
+  );
+}
+
+/** Owner only (the API refuses everyone else): anonymises the customer; invoices stay (decision 018). */
+function DangerZone({ customer }: { customer: CustomerDetail }) {
+  const navigate = useNavigate();
+  const remove = useDeleteCustomer(customer.id);
+  const confirm = async () => {
+    try {
+      await remove.mutateAsync();
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : pm.customerDeleteFailed, { duration: 10_000 });
+      throw err;
+    }
+    toast.success(pm.customerDeleted);
+    navigate(paths.dashboard.customerOverview);
+  };
+  return (
+    <Card className="border-red-300 p-4 ring-1 ring-red-200">
+      <h3 className="font-semibold text-red-800">Gefahrenzone</h3>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+        <p className="min-w-0 max-w-prose text-sm text-slate-700">
+          Entfernt die persönlichen Daten, Notizen, Kommunikation und Dateien des Kunden und beendet alle Sitzungen. Rechnungen und Gutschriften bleiben gesetzlich aufbewahrt. Nicht möglich, solange Server aktiv oder Rechnungen offen sind.
+        </p>
+        <ConfirmDialog
+          trigger={<Button variant="danger"><Trash2 className="size-4" aria-hidden="true" /> Kunden löschen</Button>}
+          title="Kunden löschen"
+          description={pm.deleteCustomerConfirm}
+          confirmLabel="Kunden löschen"
+          onConfirm={confirm}
+        />
+      </div>
+    </Card>
   );
 }
 

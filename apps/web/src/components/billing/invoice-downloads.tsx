@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { FileCode2, FileDown } from 'lucide-react';
 import { shopMessages } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
-import { DOWNLOAD_FAILED, downloadInvoiceFile, DownloadError, type InvoiceFormat } from '../api/invoice-file.ts';
+import { Button } from '../ui/button.tsx';
+import { DOWNLOAD_FAILED, downloadInvoiceFile, DownloadError, type InvoiceFormat } from '../../lib/invoice-file.ts';
 
 /**
  * "PDF" and "E-Rechnung (XML)" buttons of one invoice. `label` names the invoice for screen readers

@@ -1,5 +1,5 @@
-import { orderStatusLabels, type InvoiceCard, type OrderStatus } from '@hp/contract';
-import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
+import { INVOICE_STATE_LABEL, orderStatusLabels, type InvoiceCard, type InvoiceState, type OrderStatus } from '@hp/contract';
+import { Badge, type BadgeTone } from '../ui/badge.tsx';
 
 const orderTones: Record<OrderStatus, BadgeTone> = {
   pending: 'warning',
@@ -25,6 +25,9 @@ export function InvoiceKindBadge({ kind }: { kind: InvoiceCard['kind'] }) {
   return <Badge tone={kind === 'invoice' ? 'info' : 'warning'}>{invoiceKindLabels[kind]}</Badge>;
 }
 
-export function PaidBadge({ paid }: { paid: boolean }) {
-  return <Badge tone={paid ? 'success' : 'warning'}>{paid ? 'Bezahlt' : 'Offen'}</Badge>;
+const stateTones: Record<InvoiceState, BadgeTone> = { paid: 'success', open: 'warning', overdue: 'danger', credited: 'neutral' };
+
+/** Payment state of an invoice (credit notes have none and show nothing). */
+export function InvoiceStateBadge({ state }: { state: InvoiceState | null }) {
+  return state ? <Badge tone={stateTones[state]}>{INVOICE_STATE_LABEL[state]}</Badge> : null;
 }

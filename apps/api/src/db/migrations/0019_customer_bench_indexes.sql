@@ -1,0 +1,3 @@
+CREATE INDEX "users_customers_name_idx" ON "users" USING btree (lower("username"),"customer_number","username") WHERE role = 'customer';--> statement-breakpoint
+CREATE INDEX "users_customers_last_login_idx" ON "users" USING btree ("last_login_at","customer_number") WHERE role = 'customer';--> statement-breakpoint
+CREATE INDEX "users_customers_last_login_desc_idx" ON "users" USING btree ("last_login_at" DESC NULLS LAST,"customer_number" DESC NULLS FIRST) WHERE role = 'customer';

@@ -1,0 +1,333 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  monthIndex, monthOfIndex, receivableBucketLabels, receivableBuckets, ticketTypeLabels, ticketTypes,
+  type FinanceMonth, type NodeCapacity, type ReceivableBucket, type Statistics, type StatisticsQuery, type StatisticsResource, type StatisticsTable,
+} from '@hp/contract';
+import type { Deps } from '../../deps.ts';
+import type { NodeInfo } from '../../drivers/hypervisor/hypervisor.ts';
+import { CSV_BOM, CsvDecimal, csvRow } from '../../lib/csv.ts';
+import { rowsOf } from '../../lib/rate-limit.ts';
+import { berlinDate } from '../invoices/invoices.service.ts';
+
+/**
+ * Owner statistics (docs/decisions/017). Every figure is aggregated by the database (GROUP BY month on
+ * the generated invoice columns of migration 0017), so the work grows with the months shown, not with
+ * the number of invoices sent back to Node.
+ */
+type StatisticsDeps = Pick<Deps, 'db' | 'hypervisor'>;
+
+const GiB = 1024 ** 3;
+/** A slow or unreachable hypervisor must not hold the page: live use is then shown as unknown. */
+const LIVE_TIMEOUT_MS = 1500;
+
+const num = (v: unknown) => Number(v ?? 0);
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/** The range as month indexes (year * 12 + month - 1), default the 12 months up to this one. */
+export function resolveRange(query: StatisticsQuery, now: Date) {
+  const current = monthIndex(berlinDate(now).slice(0, 7));
+  const to = query.to ? monthIndex(query.to) : current;
+  const from = query.from ? monthIndex(query.from) : (query.to ? to : current) - 11;
+  return { from, to, current };
+}
+
+function resource(physical: number, allocated: number, used: number | null): StatisticsResource {
+  return {
+    physical, allocated, free: Math.max(0, physical - allocated), used,
+    overcommit: physical > 0 ? Math.round((allocated / physical) * 100) / 100 : 0,
+  };
+}
+
+async function liveNodes(deps: StatisticsDeps): Promise<NodeInfo[] | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      deps.hypervisor.listNodes(),
+      new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), LIVE_TIMEOUT_MS); }),
+    ]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface NodeAllocation { id: number; name: string; status: string; physical: Record<'cpu' | 'ram' | 'storage', number>; allocated: Record<'cpu' | 'ram' | 'storage', number> }
+
+/** Physical (node specs) and allocated (servers not deleted + open checkout holds) per node. */
+async function nodeAllocations({ db }: StatisticsDeps, now: Date): Promise<NodeAllocation[]> {
+  const result = await db.execute(sql`
+    select n.id, n.name, n.status, n.cpu_cores, n.ram_gb, n.storage_gb,
+      coalesce(s.cpu, 0) + coalesce(o.cpu, 0) as cpu_alloc,
+      coalesce(s.ram, 0) + coalesce(o.ram, 0) as ram_alloc,
+      coalesce(s.storage, 0) + coalesce(o.storage, 0) as storage_alloc
+    from nodes n
+    left join (select node_id, sum(cpu_cores) as cpu, sum(ram_gb) as ram, sum(storage_gb) as storage
+               from servers where deleted_at is null group by node_id) s on s.node_id = n.id
+    left join (select node_id, sum(hold_cpu_cores) as cpu, sum(hold_ram_gb) as ram, sum(hold_storage_gb) as storage
+               from orders where status = 'pending' and hold_until > ${now.toISOString()}::timestamptz group by node_id) o on o.node_id = n.id
+    order by n.id`);
+  return rowsOf(result).map((r) => ({
+    id: num(r.id), name: String(r.name), status: String(r.status),
+    physical: { cpu: num(r.cpu_cores), ram: num(r.ram_gb), storage: num(r.storage_gb) },
+    allocated: { cpu: num(r.cpu_alloc), ram: num(r.ram_alloc), storage: num(r.storage_alloc) },
+  }));
+}
+
+/** Adds free, live use (null when the node could not be asked or is not online) and overcommit. */
+export function capacityOf(allocations: NodeAllocation[], live: NodeInfo[] | null): Statistics['capacity'] {
+  const byName = new Map((live ?? []).map((n) => [n.node.toLowerCase(), n]));
+  const nodes: NodeCapacity[] = allocations.map((a) => {
+    const info = byName.get(a.name.toLowerCase());
+    const online = info && info.status === 'online';
+    return {
+      id: a.id, name: a.name, status: a.status,
+      cpu: resource(a.physical.cpu, a.allocated.cpu, online ? round1(info.cpu * info.maxcpu) : null),
+      ram: resource(a.physical.ram, a.allocated.ram, online ? round1(info.mem / GiB) : null),
+      storage: resource(a.physical.storage, a.allocated.storage, online ? round1(info.disk / GiB) : null),
+    };
+  });
+  const sum = (pick: (n: NodeCapacity) => StatisticsResource) => {
+    const used = nodes.map((n) => pick(n).used);
+    return resource(
+      nodes.reduce((acc, n) => acc + pick(n).physical, 0),
+      nodes.reduce((acc, n) => acc + pick(n).allocated, 0),
+      used.length && used.every((u) => u !== null) ? round1(used.reduce<number>((acc, u) => acc + (u ?? 0), 0)) : null,
+    );
+  };
+  return {
+    nodes,
+    total: { cpu: sum((n) => n.cpu), ram: sum((n) => n.ram), storage: sum((n) => n.storage) },
+    liveAvailable: live !== null,
+  };
+}
+
+/** Runs the statements one after the other on the same connection and returns their results. */
+async function inSequence(db: StatisticsDeps['db'], statements: SQL[]): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (const statement of statements) results.push(await db.execute(statement));
+  return results;
+}
+
+/** Berlin month index of a timestamp, in SQL. */
+const berlinMonth = (column: string) => sql.raw(`(extract(year from ${column} at time zone 'Europe/Berlin')::int * 12 + extract(month from ${column} at time zone 'Europe/Berlin')::int - 1)`);
+
+/** sum(<value> for rows whose mask has month k) for every month of the range; k are our own integers. */
+const monthSums = (value: 'share' | '1', n: number) =>
+  sql.raw(Array.from({ length: n }, (_, k) => `coalesce(sum(${value}) filter (where mask & ${2 ** k}::bigint <> 0), 0)`).join(', '));
+
+/** A PostgreSQL array as the drivers return it (an array, or its text form from PGlite's raw execute). */
+function arrayOf(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') return value.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
+  return [];
+}
+
+/**
+ * Per month of the range: revenue (invoices − credit notes by issue month, net), MRR (each invoice's
+ * recurring net spread evenly over the months of its term; a credit note ends it from its month on),
+ * ARR, ARPA, paying, new and churned customers, churned servers.
+ */
+export async function financeStatistics({ db }: StatisticsDeps, range: { from: number; to: number }, now: Date): Promise<FinanceMonth[]> {
+  const { from, to } = range;
+  const nowIso = now.toISOString();
+  // One after the other: they share the transaction's connection (docs/decisions/017).
+  const queries = [
+    sql`
+      select issue_month as month, sum(case when kind = 'invoice' then net_cents else -net_cents end) as cents
+      from invoices where issue_month between ${from} and ${to} group by issue_month`,
+    // Only terms still running in the range (index invoices_recurring_idx). Each becomes a bit mask of
+    // its months in the range (at most 36 bits), so MRR and paying customers per month are sums over
+    // masks: no row per invoice and month, no sort (docs/decisions/017).
+    sql`
+      with active as (
+        select user_id, recurring_net_cents::float8 / term_months as share,
+          (1::bigint << (greatest(least(service_end_month, coalesce(credit_month, service_end_month), ${to + 1}::int), greatest(service_month, ${from}::int)) - ${from}::int))
+            - (1::bigint << (greatest(service_month, ${from}::int) - ${from}::int)) as mask
+        from (
+          select user_id, recurring_net_cents, term_months, service_month, service_end_month,
+            case when credited_at is null then null else ${berlinMonth('credited_at')} end as credit_month
+          from invoices
+          where kind = 'invoice' and recurring_net_cents > 0 and service_end_month > ${from} and service_month <= ${to}
+        ) i
+      ),
+      payers as (select bit_or(mask) as mask from active group by user_id)
+      select (select array[${monthSums('share', to - from + 1)}] from active) as cents,
+             (select array[${monthSums('1', to - from + 1)}] from payers) as payers`,
+    // New: the customer's first paid invoice falls in the month. One ordered pass over the covering index
+    // invoices_first_paid_idx (user_id, issue_month) is cheaper than asking for an earlier one per row.
+    sql`
+      select first_month as month, count(*) as customers
+      from (select min(issue_month) as first_month from invoices where kind = 'invoice' and paid_at is not null group by user_id) f
+      where first_month between ${from} and ${to}
+      group by first_month`,
+    // Churn: a term that ended (expires_at passed) without a renewal moving it on. A customer churns in the
+    // month their last term ends, unless a server without a term (created by staff) still runs for them.
+    sql`
+      with ended as (
+        select owner_id, ${berlinMonth('expires_at')} as month from servers
+        where expires_at is not null and expires_at <= ${nowIso}::timestamptz
+      ),
+      last_term as (
+        select s.owner_id, ${berlinMonth('max(s.expires_at)')} as month
+        from servers s
+        where s.owner_id in (select owner_id from ended)
+        group by s.owner_id
+        having bool_and(s.expires_at is not null or s.deleted_at is not null) and max(s.expires_at) <= ${nowIso}::timestamptz
+      )
+      select month, sum(servers) as servers, sum(customers) as customers from (
+        select month, count(*) as servers, 0 as customers from ended where month between ${from} and ${to} group by month
+        union all
+        select month, 0, count(*) from last_term where month between ${from} and ${to} group by month
+      ) x group by month`,
+  ];
+  const [revenue, mrr, fresh, churn] = await inSequence(db, queries);
+  const byMonth = <T>(result: unknown, pick: (r: Record<string, unknown>) => T) => new Map(rowsOf(result).map((r) => [num(r.month), pick(r)]));
+  const revenueBy = byMonth(revenue, (r) => num(r.cents));
+  const mrrRow = rowsOf(mrr)[0] ?? {};
+  const mrrCents = arrayOf(mrrRow.cents);
+  const mrrPayers = arrayOf(mrrRow.payers);
+  const newBy = byMonth(fresh, (r) => num(r.customers));
+  const churnBy = byMonth(churn, (r) => ({ servers: num(r.servers), customers: num(r.customers) }));
+  const months: FinanceMonth[] = [];
+  for (let m = from; m <= to; m += 1) {
+    const recurring = { cents: Math.round(mrrCents[m - from] ?? 0), payers: mrrPayers[m - from] ?? 0 };
+    months.push({
+      month: monthOfIndex(m),
+      revenueCents: revenueBy.get(m) ?? 0,
+      mrrCents: recurring.cents,
+      arrCents: recurring.cents * 12,
+      arpaCents: recurring.payers > 0 ? Math.round(recurring.cents / recurring.payers) : 0,
+      payingCustomers: recurring.payers,
+      newCustomers: newBy.get(m) ?? 0,
+      churnedCustomers: churnBy.get(m)?.customers ?? 0,
+      churnedServers: churnBy.get(m)?.servers ?? 0,
+    });
+  }
+  return months;
+}
+
+/**
+ * Unpaid invoices today (neither paid nor credited), net, less what was already paid in part.
+ * Open (not yet due): age in days since the issue date. Overdue: days past the due date.
+ */
+export async function receivableStatistics({ db }: StatisticsDeps, now: Date): Promise<ReceivableBucket[]> {
+  const today = berlinDate(now);
+  const result = await db.execute(sql`
+    with unpaid as (
+      select i.due_date < ${today} as overdue,
+        (case when i.due_date < ${today} then ${today}::date - i.due_date::date else ${today}::date - i.issue_date::date end) as age,
+        case when i.gross_cents > 0 then round(i.net_cents::numeric * (i.gross_cents - coalesce(p.paid, 0)) / i.gross_cents) else i.net_cents end as cents
+      from invoices i
+      left join (select invoice_id, sum(amount_cents) as paid from invoice_payments group by invoice_id) p on p.invoice_id = i.id
+      where i.kind = 'invoice' and i.paid_at is null and i.credited_at is null
+    )
+    select overdue, case when age <= 30 then '0-30' when age <= 60 then '31-60' else '61+' end as bucket, sum(cents) as cents, count(*) as invoices
+    from unpaid group by 1, 2`);
+  const rows = rowsOf(result);
+  return receivableBuckets.map((bucket) => {
+    const pick = (overdue: boolean) => rows.find((r) => r.bucket === bucket && Boolean(r.overdue) === overdue);
+    return {
+      bucket,
+      openCents: num(pick(false)?.cents), openCount: num(pick(false)?.invoices),
+      overdueCents: num(pick(true)?.cents), overdueCount: num(pick(true)?.invoices),
+    };
+  });
+}
+
+/** Open tickets now; median first response and tickets per type for tickets created in the range. */
+export async function supportStatistics({ db }: StatisticsDeps, range: { from: number; to: number }): Promise<Statistics['support']> {
+  const start = `${monthOfIndex(range.from)}-01`;
+  const end = `${monthOfIndex(range.to + 1)}-01`;
+  const inRange = sql`created_at >= (${start}::timestamp at time zone 'Europe/Berlin') and created_at < (${end}::timestamp at time zone 'Europe/Berlin')`;
+  const [open, response, types] = await inSequence(db, [
+    sql`select count(*) as n from tickets where status <> 'closed'`,
+    sql`
+      select percentile_cont(0.5) within group (order by extract(epoch from first_response_at - created_at)) as seconds, count(*) as n
+      from tickets where first_response_at is not null and ${inRange}`,
+    sql`select type, count(*) as n from tickets where ${inRange} group by type`,
+  ]);
+  const r = rowsOf(response)[0];
+  const typeRows = rowsOf(types);
+  return {
+    openTickets: num(rowsOf(open)[0]?.n),
+    medianFirstResponseMinutes: r && r.seconds !== null && r.seconds !== undefined ? round1(num(r.seconds) / 60) : null,
+    answeredTickets: num(r?.n),
+    byType: ticketTypes.map((type) => ({ type, count: num(typeRows.find((t) => t.type === type)?.n) })),
+  };
+}
+
+/**
+ * Runs the statistics' queries in one read transaction without JIT: compiling a plan costs PostgreSQL
+ * seconds whenever a large scan looks expensive (before autovacuum has set the visibility map), while
+ * the queries themselves take milliseconds. PGlite has no JIT; the setting is harmless there.
+ */
+async function withStatisticsSession<T>(deps: StatisticsDeps, run: (deps: StatisticsDeps) => Promise<T>): Promise<T> {
+  return deps.db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return run({ ...deps, db: tx as unknown as StatisticsDeps['db'] });
+  });
+}
+
+export async function getStatistics(deps: StatisticsDeps, query: StatisticsQuery, now = new Date()): Promise<Statistics> {
+  const range = resolveRange(query, now);
+  // Asked outside the transaction: the simulated hypervisor reads the database itself, and PGlite's one
+  // connection would hold its query until the transaction ends.
+  const live = liveNodes(deps);
+  const { allocations, months, receivables, support } = await withStatisticsSession(deps, async (d) => {
+    // One connection: the parts run one after the other (their queries are queued on it anyway).
+    const allocations = await nodeAllocations(d, now);
+    const months = await financeStatistics(d, range, now);
+    const receivables = await receivableStatistics(d, now);
+    const support = await supportStatistics(d, range);
+    return { allocations, months, receivables, support };
+  });
+  const capacity = capacityOf(allocations, await live);
+  const current = months.find((m) => monthIndex(m.month) === range.current) ?? null;
+  return {
+    from: monthOfIndex(range.from), to: monthOfIndex(range.to), generatedAt: now.toISOString(),
+    capacity, finances: { months, current }, receivables, support,
+  };
+}
+
+const euro = (cents: number) => new CsvDecimal(cents / 100);
+const decimal = (v: number | null) => (v === null ? null : new CsvDecimal(v, Number.isInteger(v) ? 0 : 2));
+
+/** One table of the page as CSV (lib/csv.ts: semicolons, BOM, formula-escaped cells). */
+export async function exportStatisticsCsv(deps: StatisticsDeps, table: StatisticsTable, query: StatisticsQuery, now = new Date()): Promise<string> {
+  if (table === 'capacity') {
+    const live = liveNodes(deps);
+    const allocations = await withStatisticsSession(deps, (d) => nodeAllocations(d, now));
+    return capacityCsv(capacityOf(allocations, await live));
+  }
+  return withStatisticsSession(deps, (d) => statisticsCsv(d, table, query, now));
+}
+
+function capacityCsv(capacity: Statistics['capacity']): string {
+  let out = CSV_BOM + csvRow(['Knoten', 'Ressource', 'Physisch', 'Zugewiesen', 'Frei', 'Live genutzt', 'Überbuchung']);
+  const rows = [...capacity.nodes, { name: 'Gesamt', ...capacity.total }];
+  for (const n of rows) {
+    for (const [label, r] of [['CPU-Kerne', n.cpu], ['RAM (GB)', n.ram], ['Speicher (GB)', n.storage]] as const) {
+      out += csvRow([n.name, label, r.physical, r.allocated, r.free, decimal(r.used), decimal(r.overcommit)]);
+    }
+  }
+  return out;
+}
+
+async function statisticsCsv(deps: StatisticsDeps, table: Exclude<StatisticsTable, 'capacity'>, query: StatisticsQuery, now: Date): Promise<string> {
+  let out = CSV_BOM;
+  if (table === 'finances') {
+    const months = await financeStatistics(deps, resolveRange(query, now), now);
+    out += csvRow(['Monat', 'Umsatz netto (EUR)', 'MRR (EUR)', 'ARR (EUR)', 'ARPA (EUR)', 'Zahlende Kunden', 'Neue Kunden', 'Verlorene Kunden', 'Ausgelaufene Server']);
+    for (const m of months) out += csvRow([m.month, euro(m.revenueCents), euro(m.mrrCents), euro(m.arrCents), euro(m.arpaCents), m.payingCustomers, m.newCustomers, m.churnedCustomers, m.churnedServers]);
+  } else if (table === 'receivables') {
+    const buckets = await receivableStatistics(deps, now);
+    out += csvRow(['Alter', 'Offen netto (EUR)', 'Offene Rechnungen', 'Überfällig netto (EUR)', 'Überfällige Rechnungen']);
+    for (const b of buckets) out += csvRow([receivableBucketLabels[b.bucket], euro(b.openCents), b.openCount, euro(b.overdueCents), b.overdueCount]);
+  } else {
+    const support = await supportStatistics(deps, resolveRange(query, now));
+    out += csvRow(['Ticketart', 'Tickets im Zeitraum']);
+    for (const t of support.byType) out += csvRow([ticketTypeLabels[t.type], t.count]);
+  }
+  return out;
+}

@@ -1,0 +1,1 @@
+export { default } from '../../features/statistics/components/statistics-page.tsx';
