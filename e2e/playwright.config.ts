@@ -39,6 +39,6 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'production', PUBLIC_URL: baseURL, SIMULATED_SPEED: '10' },
+    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'production', PUBLIC_URL: baseURL, SIMULATED_SPEED: '10', TRUST_PROXY: 'true' },
   },
 });

@@ -36,8 +36,11 @@ test.describe('reinstall on a phone-sized window', () => {
     expect(body).toEqual({ os: 'Ubuntu 24.04', password: 'Neu!Passwort2024', confirmPassword: 'Neu!Passwort2024' });
     await expect(page.getByText('Die Neuinstallation wurde gestartet. Alle Daten auf dem Server werden gelöscht.').first()).toBeVisible();
     await expect(dialog).toHaveCount(0);
-    await expect(page.getByRole('main').locator('header').getByText('Neuinstallation')).toBeVisible();
-    await expect(page.getByText('Dein Server wurde neu installiert.').first()).toBeVisible({ timeout: 90_000 });
+    // The header shows the running reinstall, unless a fast simulated host has already finished it by
+    // the time the page reloads the server (seen under CI load): then the end message is there instead.
+    const done = page.getByText('Dein Server wurde neu installiert.').first();
+    await expect(page.getByRole('main').locator('header').getByText('Neuinstallation').or(done)).toBeVisible();
+    await expect(done).toBeVisible({ timeout: 90_000 });
     await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible();
     await expect(page.getByText(/Ubuntu 24\.04/).first()).toBeVisible();
   });

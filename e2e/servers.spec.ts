@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { firewallMessages, serverMessages } from '@hp/contract';
-import { codeFromOutbox, demoAccount, login, unique } from './support.ts';
+import { codeFromOutbox, demoAccount, distinctClient, login, unique } from './support.ts';
 
 async function loginAs(page: Page, role: 'owner' | 'employee' | 'customer') {
   const account = demoAccount(role);
@@ -193,7 +193,7 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   const context = await browser.newContext();
   const other = await context.newPage();
   const name = unique('fremd');
-  const reg = await request.post('/api/auth/register', { data: { username: name, email: `${name}@example.com`, password: 'Sicher!Passwort1', confirmPassword: 'Sicher!Passwort1' } });
+  const reg = await request.post('/api/auth/register', { headers: distinctClient(), data: { username: name, email: `${name}@example.com`, password: 'Sicher!Passwort1', confirmPassword: 'Sicher!Passwort1' } });
   expect(reg.status()).toBe(201);
   const { userId } = await reg.json();
   const code = await codeFromOutbox(`${name}@example.com`, Date.now() - 10_000);
