@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listPage, listQuery } from './infrastructure.ts';
 import { messages } from './messages.ts';
 import { plainText } from './text.ts';
-import { UpdateProfileInput } from './profile.ts';
+import { EmailAddress, UpdateProfileInput } from './profile.ts';
 
 /* Back office: customers (spec "Customer overview"; issue 11). Staff only. */
 
@@ -59,7 +59,31 @@ export const customerDetailMessages = {
   communicationSaved: 'Kommunikation erfasst.',
   communicationFailed: 'Die Kommunikation konnte nicht gespeichert werden.',
   kindRequired: 'Bitte wählen Sie die Art der Kommunikation.',
+  emailUnchanged: 'Das ist bereits die E-Mail-Adresse des Kunden.',
+  emailInUse: 'Diese E-Mail-Adresse wird bereits von einem anderen Konto verwendet.',
+  emailLinkSent: 'Wir haben einen Bestätigungslink an die neue Adresse gesendet. Sie gilt, sobald der Kunde ihn öffnet.',
+  emailChangeFailed: 'Der Bestätigungslink konnte nicht gesendet werden.',
+  tooManyEmailChanges: 'Zu viele Änderungen der E-Mail-Adresse. Bitte versuchen Sie es später erneut.',
 } as const;
+
+/** The page behind the link a staff-initiated e-mail change sends to the new address. */
+export const emailLinkMessages = {
+  invalidLink: 'Dieser Bestätigungslink ist ungültig oder abgelaufen. Bitte wenden Sie sich an den Support.',
+  confirmed: 'Ihre neue E-Mail-Adresse ist bestätigt. Nachrichten zu Ihrem Konto gehen ab jetzt an diese Adresse.',
+  failed: 'Die Adresse konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.',
+} as const;
+
+/** Days the link of a staff-initiated e-mail change stays valid (the customer may not read mail at once). */
+export const STAFF_EMAIL_LINK_DAYS = 7;
+
+/** Staff change a customer's e-mail address: it applies once the new address confirms by link. */
+export const StaffEmailChangeInput = z.strictObject({ newEmail: EmailAddress }, { error: messages.invalidInput });
+export type StaffEmailChangeInput = z.infer<typeof StaffEmailChangeInput>;
+export const ConfirmEmailLinkInput = z.strictObject({
+  id: z.uuid({ error: emailLinkMessages.invalidLink }),
+  token: z.string({ error: emailLinkMessages.invalidLink }).regex(/^[A-Za-z0-9_-]{43}$/, emailLinkMessages.invalidLink),
+}, { error: emailLinkMessages.invalidLink });
+export type ConfirmEmailLinkInput = z.infer<typeof ConfirmEmailLinkInput>;
 
 export const CustomerIdParams = z.object({ id: z.uuid({ error: customerDetailMessages.notFound }) });
 
@@ -79,11 +103,13 @@ export const CustomerAuditEntry = z.object({
 });
 export type CustomerAuditEntry = z.infer<typeof CustomerAuditEntry>;
 export const customerFieldLabels: Record<string, string> = {
-  phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', locked: 'Gesperrt',
+  email: 'E-Mail', phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', locked: 'Gesperrt',
 };
 export const customerAuditLabels: Record<string, string> = {
   'customer.updated': 'Kundendaten geändert', 'customer.locked': 'Konto gesperrt', 'customer.unlocked': 'Konto freigegeben', 'customer.note': 'Notiz hinzugefügt',
   'customer.deleted': 'Kunde gelöscht (anonymisiert)',
+  'customer.email_change_requested': 'E-Mail-Änderung angestoßen (Bestätigungslink an die neue Adresse)',
+  'customer.email_changed': 'Neue E-Mail-Adresse vom Kunden bestätigt',
 };
 
 export const communicationKinds = ['email', 'call', 'meeting', 'other'] as const;
@@ -121,6 +147,8 @@ export const CustomerDetail = CustomerRow.extend({
   disabled: z.boolean(),
   /** Set when the account was deleted (anonymised, docs/decisions/018); the row holds no personal data. */
   deletedAt: z.string().nullable(),
+  /** A staff-initiated e-mail change waiting for the new address to confirm it. */
+  pendingEmail: z.object({ email: z.string(), expiresAt: z.string() }).nullable(),
   servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
   openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),
   recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),

@@ -34,6 +34,7 @@ export const spaRoutePatterns = [
   '/shop/payment',
   '/upgrade/kvm-server/:serverId',
   '/user/verification/:userId',
+  '/email-bestaetigen',
   '/Changelog',
   '/changelog',
   '/changelog/:id',

@@ -21,6 +21,7 @@ const RegisterPage = lazy(() => import('../routes/account/register.tsx').then((m
 const ResetPasswordPage = lazy(() => import('../routes/account/reset-password.tsx').then((m) => ({ default: m.ResetPasswordPage })));
 const StatusPage = lazy(() => import('../routes/public/status.tsx').then((m) => ({ default: m.StatusPage })));
 const VerificationPage = lazy(() => import('../routes/account/verification.tsx'));
+const EmailLinkPage = lazy(() => import('../routes/account/email-link.tsx'));
 const MfaPage = lazy(() => import('../routes/account/mfa.tsx'));
 const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
 const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
@@ -70,6 +71,7 @@ export function AppRoutes() {
         <Route path={paths.resetPassword} element={page(<ResetPasswordPage />)} />
         <Route path={paths.passwordReset} element={page(<ResetPasswordPage />)} />
         <Route path={paths.verification(':userId')} element={page(<VerificationPage />)} />
+        <Route path={paths.emailLink} element={page(<EmailLinkPage />)} />
         <Route path={paths.notFound} element={<NotFoundPage />} />
         <Route path={paths.notFound404} element={<NotFoundPage />} />
         <Route path={paths.error} element={<ErrorPage />} />

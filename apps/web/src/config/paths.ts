@@ -50,6 +50,8 @@ export const paths = {
   /** The spec's second name of the reset page (linked from the login page). */
   passwordReset: '/password-reset',
   verification: (userId: string) => `/user/verification/${userId}`,
+  /** Behind the link of a staff-initiated e-mail change (the API builds the same URL in code-mail.ts). */
+  emailLink: '/email-bestaetigen',
 
   notFound: '/notfound',
   notFound404: '/404',

@@ -73,12 +73,12 @@ export const sessions = pgTable('sessions', {
 export const oneTimeCodes = pgTable('one_time_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-  purpose: text('purpose', { enum: ['verify_email', 'reset_password', 'change_email'] }).notNull(),
+  purpose: text('purpose', { enum: ['verify_email', 'reset_password', 'change_email', 'staff_change_email'] }).notNull(),
   /** Keyed hash of the normalised e-mail address: throttles reset requests for known and unknown addresses alike. */
   emailKey: text('email_key'),
   /** Null until the mail job draws the code (and for requests that must never succeed). */
   codeHash: text('code_hash'),
-  /** change_email: the address the code was sent to and that a correct code makes the account's. */
+  /** change_email, staff_change_email: the address the code was sent to and that a correct code makes the account's. */
   newEmail: text('new_email'),
   attempts: integer('attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

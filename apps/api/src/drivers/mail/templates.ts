@@ -35,6 +35,14 @@ export const emailChangeCodeMail = (to: string, username: string, code: string):
   text: `Hallo ${username},\n\nSie möchten diese Adresse für Ihr Konto verwenden. Ihr Bestätigungscode lautet: ${code}\n\nDer Code ist 10 Minuten gültig. Erst nach der Eingabe des Codes wird die neue Adresse verwendet. Wenn Sie das nicht angefordert haben, können Sie diese Nachricht ignorieren.${signature}`,
 });
 
+/** Staff changed the customer's address: the new one confirms by opening the link (docs/decisions/021). */
+export const emailChangeLinkMail = (to: string, username: string, link: string, validDays: number): MailMessage => ({
+  to,
+  sensitive: true,
+  subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse',
+  text: `Hallo ${username},\n\nunser Support hat auf Ihren Wunsch diese Adresse für Ihr Kundenkonto eingetragen. Bitte bestätigen Sie sie über diesen Link:\n\n${link}\n\nDer Link ist ${validDays} Tage gültig. Erst nach der Bestätigung wird die neue Adresse verwendet. Wenn Sie das nicht erwartet haben, können Sie diese Nachricht ignorieren.${signature}`,
+});
+
 /** To the previous address after a confirmed change, with the way to report it. */
 export const emailChangedMail = (to: string, username: string, newEmail: string, supportEmail: string): MailMessage => ({
   to,

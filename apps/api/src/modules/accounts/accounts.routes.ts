@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ApiError, ChangeEmailInput, DeleteAccountInput, ChangePasswordInput, ConfirmEmailChangeInput, MessageResult, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult,
+  ApiError, ChangeEmailInput, ConfirmEmailLinkInput, DeleteAccountInput, ChangePasswordInput, ConfirmEmailChangeInput, MessageResult, MfaDisableInput, MfaEnableInput, MfaEnableResult, MfaSetupResult, Profile, TokenResult,
   UpdateProfileInput,
 } from '@hp/contract';
 import { REFRESH_COOKIE, REFRESH_TTL_DAYS } from '../auth/sessions.ts';
 import { changePassword, confirmEmailChange, deleteOwnAccount, disableMfa, enableMfa, getProfile, requestEmailChange, startMfaSetup, updateProfile } from './accounts.service.ts';
 import { signedInRoutes } from '../../http/auth.ts';
 import { exportAccountData } from './data-export.ts';
+import { confirmEmailLink } from '../customers/email-change.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 429: ApiError };
 
@@ -38,6 +40,12 @@ export async function accountRoutes(app: FastifyInstance) {
     config: { access: 'customer' },
     schema: { tags: ['account'], summary: 'E-Mail-Adresse ändern, Schritt 2: Code bestätigen', security: [{ bearer: [] }], body: ConfirmEmailChangeInput, response: { 200: Profile, ...errors } },
   }, async (req) => confirmEmailChange(deps, req.user, req.body));
+
+  // Public: the link of a staff-initiated change works without a login (the old mailbox may be lost).
+  app.withTypeProvider<ZodTypeProvider>().post('/api/account/email/link', {
+    config: { access: 'public' },
+    schema: { tags: ['account'], summary: 'Von Mitarbeitern geänderte E-Mail-Adresse über den Link bestätigen', body: ConfirmEmailLinkInput, response: { 200: MessageResult, ...errors } },
+  }, async (req) => confirmEmailLink(deps, req.body, req.ip));
 
   u.post('/api/account/password', {
     config: { access: 'customer' },

@@ -1,13 +1,17 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oneTimeCodes } from '../../db/schema/index.ts';
-import { hmac, randomCode, safeEqualHex } from '../../lib/secrets.ts';
+import { hmac, randomCode, randomToken, safeEqualHex } from '../../lib/secrets.ts';
 import { rowsOf } from '../../lib/rate-limit.ts';
 
 export const CODE_LENGTH = 4;
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
-export type CodePurpose = 'verify_email' | 'reset_password' | 'change_email';
+/**
+ * `staff_change_email`: an e-mail change staff started for a customer. It is confirmed by a link to the
+ * new address, so its "code" is a 256-bit token (randomToken) and it lives for days, not minutes.
+ */
+export type CodePurpose = 'verify_email' | 'reset_password' | 'change_email' | 'staff_change_email';
 
 /**
  * Opens a code for the account and purpose, voiding any earlier unused one. The code itself is drawn
@@ -15,7 +19,7 @@ export type CodePurpose = 'verify_email' | 'reset_password' | 'change_email';
  * known and unknown addresses (review item 15). A row without an account (unknown address) or one the
  * job refuses to draw (an e-mail change to a taken address) can never be confirmed.
  */
-export async function issueCode(db: Db, opts: { userId: string | null; purpose: CodePurpose; emailKey?: string; newEmail?: string }) {
+export async function issueCode(db: Db, opts: { userId: string | null; purpose: CodePurpose; emailKey?: string; newEmail?: string; ttlMinutes?: number }) {
   if (opts.userId) {
     await db.update(oneTimeCodes).set({ usedAt: new Date() })
       .where(and(eq(oneTimeCodes.userId, opts.userId), eq(oneTimeCodes.purpose, opts.purpose), isNull(oneTimeCodes.usedAt)));
@@ -26,7 +30,7 @@ export async function issueCode(db: Db, opts: { userId: string | null; purpose: 
     emailKey: opts.emailKey ?? null,
     newEmail: opts.newEmail ?? null,
     codeHash: null,
-    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+    expiresAt: new Date(Date.now() + (opts.ttlMinutes ?? CODE_TTL_MINUTES) * 60_000),
   }).returning({ id: oneTimeCodes.id });
   return { id: row!.id };
 }
@@ -40,7 +44,7 @@ export async function drawCode(db: Db, key: Buffer, codeId: string) {
   const target = rowsOf(await db.execute(sql`
     select purpose from one_time_codes where id = ${codeId} and user_id is not null and used_at is null and expires_at > now()`))[0] as { purpose: CodePurpose } | undefined;
   if (!target) return null;
-  const code = randomCode(CODE_LENGTH);
+  const code = target.purpose === 'staff_change_email' ? randomToken() : randomCode(CODE_LENGTH);
   const drawn = await db.update(oneTimeCodes).set({ codeHash: hmac(key, `${target.purpose}:${code}`) })
     .where(and(eq(oneTimeCodes.id, codeId), isNull(oneTimeCodes.usedAt), sql`${oneTimeCodes.expiresAt} > now()`))
     .returning({ id: oneTimeCodes.id });

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput } from '@hp/contract';
+import { ApiError, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput, StaffEmailChangeInput } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
 import { recordCommunication, sendCustomerMail } from './communications.ts';
 import { deleteCustomerAccount } from './customer-deletion.ts';
+import { requestCustomerEmailChange } from './email-change.ts';
 import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, listCustomerOrders, setCustomerLock, updateCustomer } from './customers.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
@@ -41,6 +42,9 @@ export async function customerRoutes(app: FastifyInstance) {
 
   u.put('/api/staff/customers/:id', { config: staff, schema: { tags: ['customers'], summary: 'Kontaktdaten ändern (jede Änderung wird protokolliert)', security, params: CustomerIdParams, body: UpdateCustomerInput, response: { 200: CustomerDetail, ...errors } } },
     async (req) => updateCustomer(deps, req.user, req.params.id, req.body));
+
+  u.post('/api/staff/customers/:id/email', { config: staff, schema: { tags: ['customers'], summary: 'E-Mail-Adresse ändern: Bestätigungslink an die neue Adresse (gilt erst nach der Bestätigung)', security, params: CustomerIdParams, body: StaffEmailChangeInput, response: { 202: MessageResult, ...errors, 429: ApiError } } },
+    async (req, reply) => reply.code(202).send(await requestCustomerEmailChange({ ...deps, jobs: app.jobs }, req.user, req.params.id, req.body)));
 
   u.put('/api/staff/customers/:id/lock', { config: staff, schema: { tags: ['customers'], summary: 'Konto sperren (alle Sitzungen enden sofort) oder freigeben', security, params: CustomerIdParams, body: LockCustomerInput, response: { 200: CustomerDetail, ...errors } } },
     async (req) => setCustomerLock(deps, req.user, req.params.id, req.body));

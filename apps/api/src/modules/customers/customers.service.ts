@@ -19,6 +19,7 @@ import type { Deps } from '../../deps.ts';
 import { auditEvents, customerNotes, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
 import { findAudit } from '../audit/audit.service.ts';
 import { listCommunications } from './communications.ts';
+import { pendingEmailOf } from './email-change.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
 import { badRequest } from '../../http/errors.ts';
 import { notFound } from '../../http/errors.ts';
@@ -127,7 +128,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   const { db } = deps;
   const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
-  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts] = await Promise.all([
+  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail] = await Promise.all([
     db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
       .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
     db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
@@ -141,6 +142,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     notesOf(deps, id),
     findAudit(db, { type: 'customer', id }, 30),
     listCommunications(deps, id),
+    user.deletedAt ? null : pendingEmailOf(db, id),
   ]);
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
@@ -148,6 +150,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     address: { street: user.street, zipCode: user.zipCode, city: user.city, country: user.country },
     disabled: user.disabledAt !== null,
     deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
+    pendingEmail,
     servers: ownServers,
     openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
     recentOrders: recentOrders.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })),

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { privacyMessages, type DeleteAccountInput } from '@hp/contract';
 import type {
   ChangeEmailInput,
+  ConfirmEmailLinkInput,
   ChangePasswordInput,
   MessageResult,
   MfaDisableInput,
@@ -43,3 +44,6 @@ export const exportMyDataRequest = () => downloadFile('/account/export', 'meine-
 
 // POST /api/account/deletion — "Konto löschen" with the current password; every session ends.
 export const deleteAccountRequest = (body: DeleteAccountInput) => api<MessageResult>('/account/deletion', { body });
+
+// POST /api/account/email/link — public: confirms an e-mail change staff started (link in the mail).
+export const confirmEmailLinkRequest = (body: ConfirmEmailLinkInput) => api<MessageResult>('/account/email/link', { body, anonymous: true });

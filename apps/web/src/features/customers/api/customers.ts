@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { customerMessages, type Communication, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type MessageResult, type RecordCommunicationInput, type SendCustomerMailInput, type UpdateCustomerInput } from '@hp/contract';
+import { customerMessages, type Communication, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type MessageResult, type RecordCommunicationInput, type SendCustomerMailInput, type StaffEmailChangeInput, type UpdateCustomerInput } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { downloadFile } from '../../../lib/files.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
@@ -53,6 +53,17 @@ export const useUpdateCustomer = (id: string) => useCustomerMutation(id, (input:
 // PUT /api/staff/customers/:id/lock — locking ends every session of the customer at once.
 export const setCustomerLock = (id: string, locked: boolean) => api<CustomerDetail>(`/staff/customers/${encodeURIComponent(id)}/lock`, { method: 'PUT', body: { locked } });
 export const useSetCustomerLock = (id: string) => useCustomerMutation(id, (locked: boolean) => setCustomerLock(id, locked));
+
+// POST /api/staff/customers/:id/email — a link to the new address; the address applies once it is opened.
+export const requestCustomerEmailChange = (id: string, input: StaffEmailChangeInput) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}/email`, { method: 'POST', body: input });
+export function useRequestCustomerEmailChange(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: StaffEmailChangeInput) => requestCustomerEmailChange(id, input),
+    // The pending change and the log entry are part of the detail.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }),
+  });
+}
 
 // POST /api/staff/customers/:id/mails — queued; the log shows it once delivered.
 export const sendCustomerMail = (id: string, input: SendCustomerMailInput) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}/mails`, { method: 'POST', body: input });

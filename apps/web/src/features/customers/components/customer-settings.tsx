@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { Lock, LockOpen, Trash2 } from 'lucide-react';
+import { Lock, LockOpen, Mail, Trash2 } from 'lucide-react';
 import {
-  countryLabels, customerAuditLabels, customerDetailMessages as m, customerFieldLabels, privacyMessages as pm, UpdateCustomerInput, type CustomerDetail,
+  countryLabels, customerAuditLabels, customerDetailMessages as m, customerFieldLabels, privacyMessages as pm, StaffEmailChangeInput, UpdateCustomerInput, type CustomerDetail,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { useDeleteCustomer, useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
+import { useDeleteCustomer, useRequestCustomerEmailChange, useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
 import { useSession } from '../../../lib/session.ts';
 import { paths } from '../../../config/paths.ts';
 
@@ -33,6 +33,7 @@ export function CustomerSettings({ customer }: { customer: CustomerDetail }) {
     <section aria-labelledby="settings-heading" className="flex flex-col gap-4">
       <h2 id="settings-heading" className="text-xl font-semibold text-slate-900">Einstellungen</h2>
       {!customer.deletedAt && <ContactForm key={customer.audit[0]?.at ?? 'initial'} customer={customer} />}
+      {!customer.deletedAt && <EmailCard customer={customer} />}
       {!customer.deletedAt && <LockCard customer={customer} />}
       <AuditLog customer={customer} />
       {isOwner && !customer.deletedAt && <DangerZone customer={customer} />}
@@ -88,7 +89,6 @@ function ContactForm({ customer }: { customer: CustomerDetail }) {
   return (
     <Card className="p-4">
       <h3 className="font-semibold text-slate-900">Kontaktdaten</h3>
-      <p className="text-xs text-slate-600">Die E-Mail-Adresse ändert der Kunde selbst im Profil (Bestätigung über die neue Adresse).</p>
       <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-3 sm:grid-cols-2">
         <Field label="Telefon" autoComplete="off" error={errors.phone?.message} {...form.register('phone')} />
         <Field label="Firma" autoComplete="off" hint="Mit Firmenname: Firmenkunde" error={errors.companyName?.message} {...form.register('companyName')} />
@@ -102,6 +102,40 @@ function ContactForm({ customer }: { customer: CustomerDetail }) {
         <div className="flex items-end justify-end">
           <Button type="submit" loading={form.formState.isSubmitting}>Änderungen speichern</Button>
         </div>
+      </form>
+    </Card>
+  );
+}
+
+/** A new address applies only once its mailbox confirms the link (docs/decisions/021). */
+function EmailCard({ customer }: { customer: CustomerDetail }) {
+  const change = useRequestCustomerEmailChange(customer.id);
+  const form = useSchemaForm<StaffEmailChangeInput>({ resolver: zodResolver(StaffEmailChangeInput), defaultValues: { newEmail: '' } });
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const result = await change.mutateAsync(values);
+      toast.success(result.message);
+      form.reset({ newEmail: '' });
+    } catch (err) {
+      const message = err instanceof Error && err.message ? err.message : m.emailChangeFailed;
+      form.setError('newEmail', { message });
+    }
+  });
+  const pending = customer.pendingEmail;
+  return (
+    <Card className="p-4">
+      <h3 className="font-semibold text-slate-900">E-Mail-Adresse</h3>
+      <p className="mt-1 break-words text-sm text-slate-700">Aktuell: <span className="font-medium">{customer.email}</span></p>
+      {pending && (
+        <p role="status" className="mt-2 rounded-md bg-amber-50 p-2 text-sm break-words text-amber-900">
+          Wartet auf Bestätigung: <span className="font-medium">{pending.email}</span> (Link gültig bis {dateTime(pending.expiresAt)})
+        </p>
+      )}
+      <form onSubmit={onSubmit} noValidate className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+        <div className="min-w-0 flex-1">
+          <Field label="Neue E-Mail-Adresse" type="email" autoComplete="off" hint="Der Kunde erhält einen Bestätigungslink an diese Adresse; bis dahin bleibt die aktuelle Adresse gültig." error={form.formState.errors.newEmail?.message} {...form.register('newEmail')} />
+        </div>
+        <Button type="submit" className="sm:mt-6" loading={form.formState.isSubmitting}><Mail className="size-4" aria-hidden="true" /> Bestätigungslink senden</Button>
       </form>
     </Card>
   );

@@ -1,0 +1,1 @@
+export { default } from '../../features/auth/components/email-link-page.tsx';
