@@ -31,7 +31,8 @@ const int = (limits: { min: number; max: number; step: number }, label: string) 
  * What the configurator sends. Strict: a price, a node, extra resources or any other field is refused
  * (no mass assignment). Identity comes from the token; the server computes the price.
  */
-export const CheckoutInput = z.strictObject({
+/** The configuration itself: what the configurator sends, and what staff put into an order link. */
+const serverConfigShape = {
   os: z.enum(['linux', 'windows'], { error: 'Bitte wählen Sie ein Betriebssystem.' }),
   distro: z.enum(LINUX_DISTROS, { error: 'Bitte wählen Sie eine Distribution.' }).optional(),
   windowsVersion: z.enum(WINDOWS_VERSIONS, { error: 'Bitte wählen Sie eine Windows-Version.' }).optional(),
@@ -39,12 +40,17 @@ export const CheckoutInput = z.strictObject({
   ram: int(CONFIG_LIMITS.ram, 'Arbeitsspeicher'),
   storage: int(CONFIG_LIMITS.storage, 'Speicher'),
   months: int(CONFIG_LIMITS.months, 'Laufzeit'),
+};
+const versionMatchesOs = (v: { os: 'linux' | 'windows'; distro?: string; windowsVersion?: string }) =>
+  v.os === 'linux' ? v.distro !== undefined && v.windowsVersion === undefined : v.windowsVersion !== undefined && v.distro === undefined;
+const versionMismatch = { error: 'Bitte wählen Sie eine Distribution bzw. Windows-Version passend zum Betriebssystem.' };
+
+export const CheckoutInput = z.strictObject({
+  ...serverConfigShape,
   acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
   /** Set for an upgrade or renewal of an existing server (/upgrade/kvm-server/{id}). */
   serverId: z.uuid({ error: 'Ungültige Server-ID.' }).optional(),
-}).refine((v) => (v.os === 'linux' ? v.distro !== undefined && v.windowsVersion === undefined : v.windowsVersion !== undefined && v.distro === undefined), {
-  error: 'Bitte wählen Sie eine Distribution bzw. Windows-Version passend zum Betriebssystem.',
-});
+}).refine(versionMatchesOs, versionMismatch);
 export type CheckoutInput = z.infer<typeof CheckoutInput>;
 
 export const CheckoutResponse = z.object({
@@ -174,3 +180,48 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
+
+/** A new server's configuration without terms or target (an order link's content). */
+export const ServerConfig = z.strictObject(serverConfigShape).refine(versionMatchesOs, versionMismatch);
+export type ServerConfig = z.infer<typeof ServerConfig>;
+
+export const orderLinkMessages = {
+  sent: 'Der Zahlungslink ist unterwegs. Die Mail erscheint unter Kommunikation; die Bestellung unter Bestellungen, sobald der Kunde bezahlt.',
+  failed: 'Der Zahlungslink konnte nicht gesendet werden.',
+  messageTooLong: 'Die Nachricht darf höchstens 2.000 Zeichen lang sein.',
+  prepared: 'Diese Konfiguration hat unser Team für Sie zusammengestellt. Prüfen Sie sie, stimmen Sie den AGB zu und bezahlen Sie; danach wird Ihr Server automatisch eingerichtet.',
+} as const;
+
+/**
+ * "Neue Bestellung" on the customer page (issue 11): staff configure a server for the customer, who
+ * gets a mail with a link to the configurator prefilled with it and pays there like any order.
+ */
+export const OrderLinkInput = z.strictObject({
+  ...serverConfigShape,
+  /** A personal line above the configuration in the mail (optional). */
+  message: z.string({ error: 'Bitte geben Sie einen Text ein.' }).trim().max(2000, orderLinkMessages.messageTooLong).optional(),
+}).refine(versionMatchesOs, versionMismatch);
+export type OrderLinkInput = z.infer<typeof OrderLinkInput>;
+
+/** The query string of /shop/kvm-server that prefills the configurator (`angebot=1` marks a staff link). */
+export function orderLinkQuery(config: ServerConfig): string {
+  const pairs: [string, string][] = [['angebot', '1'], ['os', config.os]];
+  if (config.distro) pairs.push(['distro', config.distro]);
+  if (config.windowsVersion) pairs.push(['windowsVersion', config.windowsVersion]);
+  for (const key of ['cpu', 'ram', 'storage', 'months'] as const) pairs.push([key, String(config[key])]);
+  return pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+}
+
+/** Reads a prefill back (`get` as of URLSearchParams); anything not a valid configuration is ignored. */
+export function parseOrderLink(get: (key: string) => string | null): ServerConfig | null {
+  const os = get('os');
+  if (!os) return null;
+  const num = (key: string) => { const v = get(key); return v === null ? undefined : Number(v); };
+  const distro = get('distro');
+  const windowsVersion = get('windowsVersion');
+  const parsed = ServerConfig.safeParse({
+    os, ...(distro !== null ? { distro } : {}), ...(windowsVersion !== null ? { windowsVersion } : {}),
+    cpu: num('cpu'), ram: num('ram'), storage: num('storage'), months: num('months'),
+  });
+  return parsed.success ? parsed.data : null;
+}

@@ -73,6 +73,8 @@ export const paths = {
     supportOverview: '/dashboard/support-overview',
     customerOverview: '/dashboard/customer-overview',
     customerDetails: (customerId: string) => `/dashboard/customer-details/${customerId}`,
+    /** "Neue Bestellung" for the customer: the configurator sending a payment link. */
+    customerOrder: (customerId: string) => `/dashboard/customer-details/${customerId}/neue-bestellung`,
     staffServers: '/dashboard/servers',
     staffServer: (serverId: string) => `/dashboard/servers/${serverId}`,
     physicalServers: '/dashboard/physical-servers',

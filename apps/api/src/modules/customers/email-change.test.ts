@@ -18,7 +18,7 @@ describeEachDatabase('staff-initiated e-mail change', (ctx) => {
 
   const request = (who: User, id: string, newEmail: unknown) =>
     ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${id}/email`, headers: who.auth, payload: { newEmail } });
-  const confirm = (payload: unknown, ip = '203.0.113.7') =>
+  const confirm = (payload: Record<string, string> | undefined, ip = '203.0.113.7') =>
     ctx().app.inject({ method: 'POST', url: '/api/account/email/link', payload, remoteAddress: ip });
   const detail = async (id: string) => (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${id}`, headers: employee.auth })).json<CustomerDetail>();
   /** The link from the last mail to `to`, after the code job ran. */

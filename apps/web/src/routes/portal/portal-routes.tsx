@@ -13,6 +13,7 @@ const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
 const CustomerDetailPage = lazy(() => import('../staff/customer-detail.tsx'));
+const CustomerOrderPage = lazy(() => import('../staff/customer-order.tsx'));
 const StaffServerDetailPage = lazy(() => import('../staff/server-detail.tsx'));
 const PhysicalServersPage = lazy(() => import('../staff/physical-servers.tsx'));
 const IpAddressesPage = lazy(() => import('../staff/ip-addresses.tsx'));
@@ -58,6 +59,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerDetailPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.customerOrder(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerOrderPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { customerMessages, type Communication, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type MessageResult, type RecordCommunicationInput, type SendCustomerMailInput, type StaffEmailChangeInput, type UpdateCustomerInput } from '@hp/contract';
+import { customerMessages, type Communication, type CreateCustomerNoteInput, type CustomerDetail, type CustomerNote, type CustomerPage, type MessageResult, type RecordCommunicationInput, type OrderLinkInput, type SendCustomerMailInput, type StaffEmailChangeInput, type UpdateCustomerInput } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { downloadFile } from '../../../lib/files.ts';
 import type { ListRequest } from '../../../components/list-page/list-page.tsx';
@@ -62,6 +62,17 @@ export function useRequestCustomerEmailChange(id: string) {
     mutationFn: (input: StaffEmailChangeInput) => requestCustomerEmailChange(id, input),
     // The pending change and the log entry are part of the detail.
     onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }),
+  });
+}
+
+// POST /api/staff/customers/:id/order-link — "Neue Bestellung": the configuration with a payment link by mail.
+export const sendOrderLink = (id: string, input: OrderLinkInput) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}/order-link`, { method: 'POST', body: input });
+export function useSendOrderLink(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: OrderLinkInput) => sendOrderLink(id, input),
+    // The mail shows under Kommunikation once delivered by the job.
+    onSuccess: () => setTimeout(() => void queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }), 1500),
   });
 }
 

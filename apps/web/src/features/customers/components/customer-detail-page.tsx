@@ -2,7 +2,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
-import { ArrowLeft, FilePlus2, Mail, Phone } from 'lucide-react';
+import { ArrowLeft, FilePlus2, Mail, Phone, ShoppingCart } from 'lucide-react';
 import {
   CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, orderStatusLabels, serverStatusLabels, ticketStatusLabels,
   type CustomerDetail, type OrderStatus, type TicketStatus,
@@ -97,6 +97,7 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                 {c.phone
                   ? <a href={`tel:${c.phone.replace(/[^+\d]/g, '')}`} className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50"><Phone className="size-4" aria-hidden="true" /> Anrufen</a>
                   : <span className="inline-flex h-9 items-center text-sm text-slate-600">Keine Telefonnummer hinterlegt</span>}
+                <Link to={paths.dashboard.customerOrder(c.id)} className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50"><ShoppingCart className="size-4" aria-hidden="true" /> Neue Bestellung</Link>
                 <Button size="sm" variant="outline" onClick={() => go('documents', 'invoice')}><FilePlus2 className="size-4" aria-hidden="true" /> Rechnung erstellen</Button>
               </div>
               <p className="mt-2 text-xs text-slate-600">Anrufe halten Sie unter „Kommunikation“ mit „Kommunikation erfassen“ fest.</p>

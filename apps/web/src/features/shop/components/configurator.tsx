@@ -3,15 +3,16 @@ import { useWatch, type Resolver, type UseFormRegisterReturn } from 'react-hook-
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Check, Cpu, HardDrive, LogIn, MapPin, MemoryStick, Minus, Monitor, Network, Plus, ShoppingCart, Tag } from 'lucide-react';
+import { Check, Cpu, HardDrive, LogIn, MapPin, Mail, MemoryStick, Minus, Monitor, Network, Plus, ShoppingCart, Tag } from 'lucide-react';
 import {
   CheckoutInput, CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, durationDiscountPercent, formatEuro, LINUX_DISTROS, paymentLabel,
-  priceCents, shopMessages, WINDOWS_VERSIONS, type LinuxDistro, type OsFamily, type WindowsVersion,
+  priceCents, shopMessages, WINDOWS_VERSIONS, type LinuxDistro, type OsFamily, type ServerConfig, type WindowsVersion,
 } from '@hp/contract';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
+import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -34,6 +35,12 @@ export interface ConfiguratorValues {
 export type ConfigDefaults = Omit<ConfiguratorValues, 'acceptTerms'>;
 
 export const NEW_SERVER_DEFAULTS: ConfigDefaults = { os: 'linux', distro: DEFAULT_DISTRO, windowsVersion: DEFAULT_WINDOWS, cpu: 2, ram: 4, storage: 50, months: 1 };
+
+/** Staff configure for a customer (customer page, "Neue Bestellung"): no terms, no checkout, a link by mail. */
+export interface OnBehalf {
+  customerName: string;
+  send: (config: ServerConfig, message: string) => Promise<void>;
+}
 
 export interface UpgradeTarget {
   serverId: string;
@@ -74,17 +81,19 @@ type ErrorDialog = { title: string; text: string } | null;
  * price, terms and the order button. With `upgrade` it renews/upgrades an existing server: the OS family
  * is fixed and the storage cannot shrink.
  */
-export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; upgrade?: UpgradeTarget }) {
+export function Configurator({ defaults, upgrade, onBehalf }: { defaults: ConfigDefaults; upgrade?: UpgradeTarget; onBehalf?: OnBehalf }) {
   const { token } = useSession();
+  const [message, setMessage] = useState('');
   const checkout = useCheckout();
   const [loginNeeded, setLoginNeeded] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
   const [dialog, setDialog] = useState<ErrorDialog>(null);
   const submitting = useRef(false);
 
-  const { register, handleSubmit, control, setValue, formState: { errors } } = useSchemaForm<ConfiguratorValues, unknown, CheckoutInput>({
+  const { register, handleSubmit, control, setValue, formState } = useSchemaForm<ConfiguratorValues, unknown, CheckoutInput>({
     resolver: configuratorResolver(upgrade?.serverId),
-    defaultValues: { ...defaults, acceptTerms: false },
+    // Staff sending a link accept nothing on the customer's behalf: the customer accepts the terms when paying.
+    defaultValues: { ...defaults, acceptTerms: onBehalf !== undefined },
   });
   const values = useWatch({ control }) as ConfiguratorValues;
   const config = { os: values.os, cpu: values.cpu, ram: values.ram, storage: values.storage, months: values.months };
@@ -96,6 +105,16 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
   const order = handleSubmit(
     async (input) => {
       if (submitting.current) return;
+      if (onBehalf) {
+        submitting.current = true;
+        const { acceptTerms: _terms, serverId: _server, ...config } = input;
+        try {
+          await onBehalf.send(config, message);
+        } finally {
+          submitting.current = false;
+        }
+        return;
+      }
       if (!token) {
         setLoginNeeded(true);
         toast.error(shopMessages.loginRequired, { duration: TOAST_MS });
@@ -138,7 +157,8 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
   }
 
   const busy = checkout.isPending || redirecting;
-  const termsError = errors.acceptTerms ? shopMessages.termsRequired : undefined;
+  const submittingLink = onBehalf !== undefined && formState.isSubmitting;
+  const termsError = formState.errors.acceptTerms ? shopMessages.termsRequired : undefined;
 
   return (
     <form onSubmit={order} noValidate className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
@@ -234,24 +254,36 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
           </p>
         </div>
 
-        <div className="mt-5">
-          <label className="flex items-start gap-3 text-sm text-slate-800">
-            <input
-              type="checkbox"
-              className="mt-0.5 size-5 shrink-0 cursor-pointer rounded accent-brand-600"
-              aria-invalid={termsError ? true : undefined}
-              aria-describedby={termsError ? 'kvm-terms-error' : undefined}
-              {...register('acceptTerms')}
-            />
-            <span>
-              Ich akzeptiere die{' '}
-              <Link to={paths.terms} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link>
-              {' '}und{' '}
-              <Link to={paths.privacy} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link>
-            </span>
-          </label>
-          {termsError && <p id="kvm-terms-error" role="alert" className="mt-2 text-sm font-medium text-red-700">{termsError}</p>}
-        </div>
+        {onBehalf ? (
+          <TextareaField
+            className="mt-5"
+            label="Persönliche Nachricht (optional)"
+            hint="Steht in der E-Mail über der Konfiguration."
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            maxLength={2000}
+            rows={3}
+          />
+        ) : (
+          <div className="mt-5">
+            <label className="flex items-start gap-3 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-5 shrink-0 cursor-pointer rounded accent-brand-600"
+                aria-invalid={termsError ? true : undefined}
+                aria-describedby={termsError ? 'kvm-terms-error' : undefined}
+                {...register('acceptTerms')}
+              />
+              <span>
+                Ich akzeptiere die{' '}
+                <Link to={paths.terms} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link>
+                {' '}und{' '}
+                <Link to={paths.privacy} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link>
+              </span>
+            </label>
+            {termsError && <p id="kvm-terms-error" role="alert" className="mt-2 text-sm font-medium text-red-700">{termsError}</p>}
+          </div>
+        )}
 
         {loginNeeded && (
           <Alert tone="error" className="mt-4">
@@ -263,11 +295,23 @@ export function Configurator({ defaults, upgrade }: { defaults: ConfigDefaults; 
           </Alert>
         )}
 
-        <Button type="submit" size="lg" className="mt-5 w-full" loading={busy}>
-          {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
-          {redirecting ? 'Weiter zur Zahlung …' : upgrade ? 'Jetzt verlängern' : 'Jetzt bestellen'}
-        </Button>
-        <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
+        {onBehalf ? (
+          <>
+            <Button type="submit" size="lg" className="mt-5 w-full" loading={submittingLink}>
+              {!submittingLink && <Mail className="size-5" aria-hidden="true" />}
+              Zahlungslink senden
+            </Button>
+            <p className="mt-3 text-center text-xs text-slate-600">{onBehalf.customerName} erhält eine E-Mail mit dieser Konfiguration, dem Preis und einem Link zum Bezahlen. Kapazität und Preis gelten zum Zeitpunkt der Zahlung.</p>
+          </>
+        ) : (
+          <>
+            <Button type="submit" size="lg" className="mt-5 w-full" loading={busy}>
+              {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
+              {redirecting ? 'Weiter zur Zahlung …' : upgrade ? 'Jetzt verlängern' : 'Jetzt bestellen'}
+            </Button>
+            <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
+          </>
+        )}
       </Card>
 
       <Modal open={dialog !== null} onOpenChange={(open) => !open && setDialog(null)} title={dialog?.title ?? ''} description={dialog?.text}>

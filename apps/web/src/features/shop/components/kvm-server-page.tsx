@@ -1,6 +1,7 @@
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useParams, useSearchParams } from 'react-router';
 import { CalendarClock, Network, Server } from 'lucide-react';
-import { CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, type UpgradeInfo } from '@hp/contract';
+import { CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, orderLinkMessages, parseOrderLink, type ServerConfig, type UpgradeInfo } from '@hp/contract';
+import { Alert } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Spinner } from '../../../components/ui/card.tsx';
 import { useSession } from '../../../lib/session.ts';
@@ -14,15 +15,25 @@ export default function KvmConfiguratorPage() {
   return serverId ? <UpgradePage key={serverId} serverId={serverId} /> : <NewOrderPage />;
 }
 
+/** A link from staff ("Neue Bestellung" on the customer page) or any shared link prefills the configurator. */
+export function prefillDefaults(config: ServerConfig | null): ConfigDefaults {
+  if (!config) return NEW_SERVER_DEFAULTS;
+  return { ...config, distro: config.distro ?? DEFAULT_DISTRO, windowsVersion: config.windowsVersion ?? DEFAULT_WINDOWS };
+}
+
 function NewOrderPage() {
+  const [params] = useSearchParams();
+  const prefill = parseOrderLink((key) => params.get(key));
+  const fromStaff = prefill !== null && params.get('angebot') === '1';
   return (
     <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14">
       <PageMeta title="KVM Server konfigurieren" description="Root Server frei konfigurieren: CPU, Arbeitsspeicher, NVMe-Speicher und Laufzeit wählen, Preis sofort sehen und online bestellen." />
       <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Root Server</p>
       <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">KVM Server konfigurieren</h1>
       <p className="mt-3 max-w-2xl text-slate-600">Stellen Sie Ihren Server zusammen. Der Preis passt sich sofort an; nach der Zahlung wird Ihr Server automatisch eingerichtet.</p>
+      {fromStaff && <Alert tone="info" className="mt-6 max-w-3xl">{orderLinkMessages.prepared}</Alert>}
       <div className="mt-8">
-        <Configurator defaults={NEW_SERVER_DEFAULTS} />
+        <Configurator defaults={prefillDefaults(prefill)} />
       </div>
     </div>
   );
