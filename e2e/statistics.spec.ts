@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { statisticsMessages } from '@hp/contract';
 import { checkScreens, signedIn } from './screens.ts';
+import { apiAuth, createVerifiedAccount } from './support.ts';
 
 test('the owner opens Statistiken: capacity bars, revenue chart, another range, a CSV download', async ({ browser }) => {
   test.setTimeout(120_000);
@@ -62,5 +63,43 @@ test('an employee who opens /dashboard/statistics gets the not-found page, and t
     expect(status).toBe(403);
   } finally {
     await staff.context.close();
+  }
+});
+
+/** "1.234,56 €" → 123456 */
+const cents = (text: string) => Math.round(Number(text.replace(/[^\d,-]/g, '').replace(',', '.')) * 100);
+
+test('the owner sees the revenue of the current month move when an invoice is issued', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const { username } = await createVerifiedAccount(request, 'umsatz');
+  const headers = await apiAuth(request, 'employee');
+  const found = await (await request.get(`/api/staff/customers?q=${encodeURIComponent(username)}`, { headers })).json();
+  const id = found.items[0].id as string;
+  const address = { phone: '', street: 'Hauptstraße 5', zipCode: '04109', city: 'Leipzig', country: 'DE', companyName: '', industry: '' };
+  expect((await request.put(`/api/staff/customers/${id}`, { headers, data: address })).status()).toBe(200);
+
+  const owner = await signedIn(browser, 'owner');
+  const { page } = owner;
+  try {
+    await page.goto('/dashboard/statistics');
+    const thisMonth = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', month: 'long', year: 'numeric' }).format(new Date());
+    const row = page.getByRole('table', { name: 'Finanzen je Monat' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: thisMonth }) });
+    const revenue = row.getByRole('cell').first();
+    await expect(revenue).toHaveText(/€/);
+    const before = cents((await revenue.textContent())!);
+
+    // Staff issue an invoice of 2 × 123,45 € net (by transfer, still open: revenue counts by invoice date).
+    const issued = await request.post(`/api/staff/customers/${id}/invoices`, { headers, data: { lines: [{ description: 'Beratung Migration', quantity: 2, unit: 'hour', unitNetCents: 12_345 }] } });
+    expect(issued.status(), await issued.text()).toBe(201);
+
+    // Other journeys may issue invoices at the same time, so the month grows by at least this one.
+    await expect.poll(async () => {
+      await page.reload();
+      await expect(revenue).toHaveText(/€/);
+      return cents((await revenue.textContent())!) - before;
+    }, { timeout: 30_000 }).toBeGreaterThanOrEqual(24_690);
+    await expect(page.getByTestId('revenue-chart').locator('.recharts-bar-rectangle').last()).toBeVisible();
+  } finally {
+    await owner.context.close();
   }
 });
