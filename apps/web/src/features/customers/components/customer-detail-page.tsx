@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { ArrowLeft, FilePlus2, Mail, Phone, ShoppingCart } from 'lucide-react';
 import {
-  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, orderStatusLabels, serverStatusLabels, ticketStatusLabels,
+  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, orderStatusLabels, ticketStatusLabels,
   type CustomerDetail, type OrderStatus, type TicketStatus,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
@@ -19,6 +19,7 @@ import { CustomerSettings } from './customer-settings.tsx';
 import { CustomerCommunications } from './customer-communications.tsx';
 import { CustomerInvoices } from './customer-invoices.tsx';
 import { CustomerOrders } from './customer-orders.tsx';
+import { CustomerServersCard } from '../../../components/staff/customer-servers-card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { useSession } from '../../../lib/session.ts';
 
@@ -119,19 +120,7 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                 </ul>
               )}
             </Card>
-            <Card className="p-4">
-              <h2 className="font-semibold text-slate-900">Server</h2>
-              {c.servers.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Server.</p> : (
-                <ul className="mt-2 flex flex-col gap-1 text-sm">
-                  {c.servers.map((s) => (
-                    <li key={s.id} className="flex flex-wrap justify-between gap-2">
-                      <Link to={paths.dashboard.staffServer(s.id)} className="text-brand-700 underline">{s.name}</Link>
-                      <span className="text-slate-700">{serverStatusLabels[s.status] ?? s.status}{s.ip ? ` · ${s.ip}` : ''}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
+            <CustomerServersCard title="Server" servers={c.servers} />
             <Card className="p-4">
               <h2 className="font-semibold text-slate-900">Offene Tickets</h2>
               {c.openTickets.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine offenen Tickets.</p> : (

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ArrowLeft, UserCheck } from 'lucide-react';
+import { CustomerServersCard } from '../../../components/staff/customer-servers-card.tsx';
 import { serverStatusLabels, ticketMessages as m, ticketStatusLabels, type StaffTicketDetail, type TicketStatusInput } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -178,21 +179,7 @@ function CustomerPanel({ ticket }: { ticket: StaffTicketDetail }) {
             )}
         </Card>
       )}
-      <Card className="p-4">
-        <h2 className="font-semibold text-slate-900">Server des Kunden</h2>
-        {c.servers.length === 0
-          ? <p className="mt-2 text-sm text-slate-600">Keine Server.</p>
-          : (
-            <ul className="mt-2 flex flex-col gap-1 text-sm">
-              {c.servers.map((s) => (
-                <li key={s.id} className="flex flex-wrap justify-between gap-2">
-                  <Link to={paths.dashboard.staffServer(s.id)} className="text-brand-700 underline">{s.name}</Link>
-                  <span className="text-slate-700">{serverStatusLabels[s.status] ?? s.status}{s.ip ? ` · ${s.ip}` : ''}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-      </Card>
+      <CustomerServersCard title="Server des Kunden" servers={c.servers} />
     </aside>
   );
 }
