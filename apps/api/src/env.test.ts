@@ -40,5 +40,5 @@ describe('API documentation switch', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error.code).toBe('NOT_FOUND');
     }
-  });
+  }, 120_000); // two full installations (migrations, seed) on PGlite: slow on a loaded 2-core machine
 });
