@@ -30,6 +30,9 @@ test('staff change a customer\'s e-mail address; it applies only after the new a
     await expect(log.getByText(`E-Mail: ${email} → ${newEmail}`)).toBeVisible();
     await checkScreens(staff.page, 'customer-email-pending');
 
+    // The current address hears of the change before it can apply.
+    await mailFromOutbox(email, since, /wenn der Link in der Mail an diese Adresse/);
+
     // The customer opens the link on a phone: opening alone changes nothing, the button does.
     const mail = await mailFromOutbox(newEmail, since, /email-bestaetigen\?id=/);
     const link = mail.match(/https?:\/\/\S+\/email-bestaetigen\?id=[0-9a-f-]{36}&token=[A-Za-z0-9_-]{43}/)![0];

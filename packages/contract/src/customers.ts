@@ -64,6 +64,8 @@ export const customerDetailMessages = {
   emailLinkSent: 'Wir haben einen Bestätigungslink an die neue Adresse gesendet. Sie gilt, sobald der Kunde ihn öffnet.',
   emailChangeFailed: 'Der Bestätigungslink konnte nicht gesendet werden.',
   tooManyEmailChanges: 'Zu viele Änderungen der E-Mail-Adresse. Bitte versuchen Sie es später erneut.',
+  noPendingEmail: 'Es wartet keine Änderung der E-Mail-Adresse auf Bestätigung.',
+  emailChangeCancelled: 'Die Änderung der E-Mail-Adresse wurde verworfen; der Link gilt nicht mehr.',
 } as const;
 
 /** The page behind the link a staff-initiated e-mail change sends to the new address. */
@@ -110,6 +112,7 @@ export const customerAuditLabels: Record<string, string> = {
   'customer.deleted': 'Kunde gelöscht (anonymisiert)',
   'customer.email_change_requested': 'E-Mail-Änderung angestoßen (Bestätigungslink an die neue Adresse)',
   'customer.email_changed': 'Neue E-Mail-Adresse vom Kunden bestätigt',
+  'customer.email_change_cancelled': 'E-Mail-Änderung verworfen',
 };
 
 export const communicationKinds = ['email', 'call', 'meeting', 'other'] as const;

@@ -43,6 +43,13 @@ export const emailChangeLinkMail = (to: string, username: string, link: string, 
   text: `Hallo ${username},\n\nunser Support hat auf Ihren Wunsch diese Adresse für Ihr Kundenkonto eingetragen. Bitte bestätigen Sie sie über diesen Link:\n\n${link}\n\nDer Link ist ${validDays} Tage gültig. Erst nach der Bestätigung wird die neue Adresse verwendet. Wenn Sie das nicht erwartet haben, können Sie diese Nachricht ignorieren.${signature}`,
 });
 
+/** To the current address when staff start a change: the holder learns of it before it can apply. */
+export const emailChangeStartedMail = (to: string, username: string, newEmail: string, supportEmail: string, validDays: number): MailMessage => ({
+  to,
+  subject: 'Änderung Ihrer E-Mail-Adresse angestoßen',
+  text: `Hallo ${username},\n\nunser Support hat die Änderung der E-Mail-Adresse Ihres Kontos auf ${newEmail} angestoßen. Sie gilt erst, wenn der Link in der Mail an diese Adresse bestätigt wird (innerhalb von ${validDays} Tagen); bis dahin bleibt diese Adresse gültig.\n\nFalls Sie das nicht veranlasst haben, melden Sie sich bitte sofort beim Support: ${supportEmail}${signature}`,
+});
+
 /** To the previous address after a confirmed change, with the way to report it. */
 export const emailChangedMail = (to: string, username: string, newEmail: string, supportEmail: string): MailMessage => ({
   to,

@@ -4,7 +4,7 @@ import { ApiError, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomer
 import { signedInRoutes } from '../../http/auth.ts';
 import { recordCommunication, sendCustomerMail } from './communications.ts';
 import { deleteCustomerAccount } from './customer-deletion.ts';
-import { requestCustomerEmailChange } from './email-change.ts';
+import { cancelCustomerEmailChange, requestCustomerEmailChange } from './email-change.ts';
 import { sendOrderLink } from './order-link.ts';
 import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, listCustomerOrders, setCustomerLock, updateCustomer } from './customers.service.ts';
 
@@ -46,6 +46,9 @@ export async function customerRoutes(app: FastifyInstance) {
 
   u.post('/api/staff/customers/:id/email', { config: staff, schema: { tags: ['customers'], summary: 'E-Mail-Adresse ändern: Bestätigungslink an die neue Adresse (gilt erst nach der Bestätigung)', security, params: CustomerIdParams, body: StaffEmailChangeInput, response: { 202: MessageResult, ...errors, 429: ApiError } } },
     async (req, reply) => reply.code(202).send(await requestCustomerEmailChange({ ...deps, jobs: app.jobs }, req.user, req.params.id, req.body)));
+
+  u.delete('/api/staff/customers/:id/email', { config: staff, schema: { tags: ['customers'], summary: 'Ausstehende E-Mail-Änderung verwerfen (der Link gilt nicht mehr)', security, params: CustomerIdParams, response: { 200: MessageResult, ...errors } } },
+    async (req) => cancelCustomerEmailChange(deps, req.user, req.params.id));
 
   u.put('/api/staff/customers/:id/lock', { config: staff, schema: { tags: ['customers'], summary: 'Konto sperren (alle Sitzungen enden sofort) oder freigeben', security, params: CustomerIdParams, body: LockCustomerInput, response: { 200: CustomerDetail, ...errors } } },
     async (req) => setCustomerLock(deps, req.user, req.params.id, req.body));

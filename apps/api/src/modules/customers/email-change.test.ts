@@ -43,6 +43,8 @@ describeEachDatabase('staff-initiated e-mail change', (ctx) => {
 
     const link = await linkTo(newEmail.toLowerCase());
     expect(link, 'the mail to the new address carries the link').toBeDefined();
+    // The current address hears of it at once.
+    expect(ctx().mail.sent.some((m) => m.to === customer.email && m.subject === 'Änderung Ihrer E-Mail-Adresse angestoßen' && m.text.includes(newEmail.toLowerCase()))).toBe(true);
     // A wrong token changes nothing.
     const wrong = await confirm({ id: link!.id, token: 'A'.repeat(43) });
     expect(wrong.statusCode).toBe(400);
@@ -91,6 +93,25 @@ describeEachDatabase('staff-initiated e-mail change', (ctx) => {
     expect(codes.map((r) => r.statusCode).filter((s) => s === 429).length).toBeGreaterThanOrEqual(3);
     const limited = codes.find((r) => r.statusCode === 429)!;
     expect(limited.json().error.message).toBe(dm.tooManyEmailChanges);
+  });
+
+  it('staff withdraw a pending change: the link stops working and the log says so', async () => {
+    const changed = await createUser(ctx());
+    const wanted = `${uniqueName('zurueck')}@example.org`;
+    expect((await request(employee, changed.user.id, wanted)).statusCode).toBe(202);
+    const link = await linkTo(wanted);
+    const cancel = () => ctx().app.inject({ method: 'DELETE', url: `/api/staff/customers/${changed.user.id}/email`, headers: employee.auth });
+    const res = await cancel();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ message: dm.emailChangeCancelled });
+    expect((await confirm(link)).statusCode).toBe(400);
+    expect(await emailOf(changed.user.id)).toBe(changed.email);
+    const after = await detail(changed.user.id);
+    expect(after.pendingEmail).toBeNull();
+    expect(after.audit[0]).toMatchObject({ action: 'customer.email_change_cancelled' });
+    const again = await cancel();
+    expect(again.statusCode).toBe(404);
+    expect(again.json().error.message).toBe(dm.noPendingEmail);
   });
 
   it('an address registered by someone else before the link is opened is refused at confirmation', async () => {

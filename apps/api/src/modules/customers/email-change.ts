@@ -4,7 +4,7 @@ import {
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { auditEvents, oneTimeCodes, users } from '../../db/schema/index.ts';
-import { emailChangedMail } from '../../drivers/mail/templates.ts';
+import { emailChangedMail, emailChangeStartedMail } from '../../drivers/mail/templates.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, notFound, tooManyRequests } from '../../http/errors.ts';
@@ -33,7 +33,7 @@ const sameAddress = (email: string) => sql`lower(${users.email}) = ${email.toLow
 
 export async function requestCustomerEmailChange(deps: EmailChangeDeps, staff: Pick<RequestUser, 'id'>, customerId: string, input: StaffEmailChangeInput) {
   const newEmail = input.newEmail.toLowerCase();
-  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.id, customerId), isActiveCustomer));
+  const [user] = await deps.db.select({ id: users.id, email: users.email, username: users.username }).from(users).where(and(eq(users.id, customerId), isActiveCustomer));
   if (!user) throw notFound(dm.notFound);
   if (user.email.toLowerCase() === newEmail) throw badRequest('EMAIL_UNCHANGED', dm.emailUnchanged);
   // Staff may learn that an address is taken (unlike the public forms, where that would enumerate accounts).
@@ -45,6 +45,8 @@ export async function requestCustomerEmailChange(deps: EmailChangeDeps, staff: P
   await deps.db.transaction(async (tx) => {
     const issued = await issueCode(tx, { userId: customerId, purpose: 'staff_change_email', newEmail, ttlMinutes: STAFF_EMAIL_LINK_DAYS * 24 * 60 });
     await enqueueCodeMail(tx, issued.id);
+    // The holder of the current address hears of it first: a caller who talked staff into it is noticed.
+    await enqueueMail(tx, emailChangeStartedMail(user.email, user.username, newEmail, deps.env.company.email, STAFF_EMAIL_LINK_DAYS));
     await tx.insert(auditEvents).values({
       actorId: staff.id, action: 'customer.email_change_requested', targetType: 'customer', targetId: customerId,
       details: { changes: [{ field: 'email', from: user.email, to: newEmail }] },
@@ -52,6 +54,23 @@ export async function requestCustomerEmailChange(deps: EmailChangeDeps, staff: P
   });
   deps.jobs?.kick();
   return { message: dm.emailLinkSent };
+}
+
+/** Staff withdraw a pending change (a mistake, or the customer objected): its link stops working. */
+export async function cancelCustomerEmailChange(deps: EmailChangeDeps, staff: Pick<RequestUser, 'id'>, customerId: string) {
+  const [user] = await deps.db.select({ email: users.email }).from(users).where(and(eq(users.id, customerId), isActiveCustomer));
+  if (!user) throw notFound(dm.notFound);
+  await deps.db.transaction(async (tx) => {
+    const voided = await tx.update(oneTimeCodes).set({ usedAt: new Date() })
+      .where(and(eq(oneTimeCodes.userId, customerId), eq(oneTimeCodes.purpose, 'staff_change_email'), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, new Date())))
+      .returning({ newEmail: oneTimeCodes.newEmail });
+    if (voided.length === 0) throw notFound(dm.noPendingEmail);
+    await tx.insert(auditEvents).values({
+      actorId: staff.id, action: 'customer.email_change_cancelled', targetType: 'customer', targetId: customerId,
+      details: { changes: voided.map((v) => ({ field: 'email', from: v.newEmail ?? '', to: user.email })) },
+    });
+  });
+  return { message: dm.emailChangeCancelled };
 }
 
 /** The change waiting for confirmation, if any (shown on the customer page). */

@@ -65,6 +65,13 @@ export function useRequestCustomerEmailChange(id: string) {
   });
 }
 
+// DELETE /api/staff/customers/:id/email — withdraws the pending change; its link stops working.
+export const cancelCustomerEmailChange = (id: string) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}/email`, { method: 'DELETE' });
+export function useCancelCustomerEmailChange(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: () => cancelCustomerEmailChange(id), onSettled: () => queryClient.invalidateQueries({ queryKey: customerKeys.detail(id) }) });
+}
+
 // POST /api/staff/customers/:id/order-link — "Neue Bestellung": the configuration with a payment link by mail.
 export const sendOrderLink = (id: string, input: OrderLinkInput) => api<MessageResult>(`/staff/customers/${encodeURIComponent(id)}/order-link`, { method: 'POST', body: input });
 export function useSendOrderLink(id: string) {

@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { useDeleteCustomer, useRequestCustomerEmailChange, useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
+import { useCancelCustomerEmailChange, useDeleteCustomer, useRequestCustomerEmailChange, useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
 import { useSession } from '../../../lib/session.ts';
 import { paths } from '../../../config/paths.ts';
 
@@ -110,6 +110,14 @@ function ContactForm({ customer }: { customer: CustomerDetail }) {
 /** A new address applies only once its mailbox confirms the link (docs/decisions/021). */
 function EmailCard({ customer }: { customer: CustomerDetail }) {
   const change = useRequestCustomerEmailChange(customer.id);
+  const cancel = useCancelCustomerEmailChange(customer.id);
+  const withdraw = async () => {
+    try {
+      toast.success((await cancel.mutateAsync()).message);
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : m.emailChangeFailed);
+    }
+  };
   const form = useSchemaForm<StaffEmailChangeInput>({ resolver: zodResolver(StaffEmailChangeInput), defaultValues: { newEmail: '' } });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -127,9 +135,12 @@ function EmailCard({ customer }: { customer: CustomerDetail }) {
       <h3 className="font-semibold text-slate-900">E-Mail-Adresse</h3>
       <p className="mt-1 break-words text-sm text-slate-700">Aktuell: <span className="font-medium">{customer.email}</span></p>
       {pending && (
-        <p role="status" className="mt-2 rounded-md bg-amber-50 p-2 text-sm break-words text-amber-900">
-          Wartet auf Bestätigung: <span className="font-medium">{pending.email}</span> (Link gültig bis {dateTime(pending.expiresAt)})
-        </p>
+        <div className="mt-2 flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 p-2">
+          <p role="status" className="min-w-0 text-sm break-words text-amber-900">
+            Wartet auf Bestätigung: <span className="font-medium">{pending.email}</span> (Link gültig bis {dateTime(pending.expiresAt)})
+          </p>
+          <Button size="sm" variant="outline" loading={cancel.isPending} onClick={() => void withdraw()}>Änderung verwerfen</Button>
+        </div>
       )}
       <form onSubmit={onSubmit} noValidate className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
