@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
-import { customerDetailMessages as dm, invoiceMessages as im } from '@hp/contract';
+import { customerDetailMessages as dm, customerDocumentMessages as docm, formatDayMonthYear, invoiceMessages as im } from '@hp/contract';
 import { createVerifiedAccount, demoAccount, mailFromOutbox } from './support.ts';
 import { checkScreens, signedIn } from './screens.ts';
 
@@ -145,7 +145,24 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await payDialog.getByRole('button', { name: 'Zahlung speichern' }).click();
     await expect(staff.page.getByText(`Rechnung ${number} ist bezahlt.`)).toBeVisible();
     await expect(invoiceRow.getByText('Bezahlt', { exact: true })).toBeVisible();
+
+    // Uploaded documents: a contract as PDF is listed with size, date and uploader, downloads under its
+    // name, and goes only after a confirmation.
+    await expect(staff.page.getByText(docm.none)).toBeVisible();
+    await staff.page.getByLabel('Beschreibung (optional)').fill('Rahmenvertrag 2026');
+    await staff.page.getByLabel('Dokument hochladen').setInputFiles({ name: 'Vertrag Müller.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n') });
+    const documentRow = staff.page.getByRole('list', { name: 'Hochgeladene Dokumente' }).getByRole('listitem').filter({ hasText: 'Vertrag Müller.pdf' });
+    await expect(documentRow).toContainText('Rahmenvertrag 2026');
+    await expect(documentRow).toContainText(`77 B · ${formatDayMonthYear(new Date())} · hochgeladen von ${demoAccount('employee').username}`);
+    const documentDownload = staff.page.waitForEvent('download');
+    await documentRow.getByRole('button', { name: 'Herunterladen Vertrag Müller.pdf' }).click();
+    expect((await documentDownload).suggestedFilename()).toBe('Vertrag Müller.pdf');
     await checkScreens(staff.page, 'customer-detail-documents');
+    await documentRow.getByRole('button', { name: 'Löschen Vertrag Müller.pdf' }).click();
+    await staff.page.getByRole('dialog', { name: 'Dokument löschen?' }).getByRole('button', { name: 'Löschen', exact: true }).click();
+    await expect(staff.page.getByText(docm.deleted)).toBeVisible();
+    await expect(documentRow).toHaveCount(0);
+    await expect(staff.page.getByText(docm.none)).toBeVisible();
     await staff.page.getByRole('tab', { name: 'Übersicht' }).click();
     await expect(staff.page.getByText(/^133,47\s€$/)).toBeVisible();
   } finally {

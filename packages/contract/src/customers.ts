@@ -3,6 +3,7 @@ import { listPage, listQuery } from './infrastructure.ts';
 import { messages } from './messages.ts';
 import { plainText } from './text.ts';
 import { EmailAddress, UpdateProfileInput } from './profile.ts';
+import { ticketMessages } from './tickets.ts';
 
 /* Back office: customers (spec "Customer overview"; issue 11). Staff only. */
 
@@ -105,7 +106,7 @@ export const CustomerAuditEntry = z.object({
 });
 export type CustomerAuditEntry = z.infer<typeof CustomerAuditEntry>;
 export const customerFieldLabels: Record<string, string> = {
-  email: 'E-Mail', phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', locked: 'Gesperrt',
+  email: 'E-Mail', phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', locked: 'Gesperrt', document: 'Dokument',
 };
 export const customerAuditLabels: Record<string, string> = {
   'customer.updated': 'Kundendaten geändert', 'customer.locked': 'Konto gesperrt', 'customer.unlocked': 'Konto freigegeben', 'customer.note': 'Notiz hinzugefügt',
@@ -113,6 +114,7 @@ export const customerAuditLabels: Record<string, string> = {
   'customer.email_change_requested': 'E-Mail-Änderung angestoßen (Bestätigungslink an die neue Adresse)',
   'customer.email_changed': 'Neue E-Mail-Adresse vom Kunden bestätigt',
   'customer.email_change_cancelled': 'E-Mail-Änderung verworfen',
+  'customer.document_uploaded': 'Dokument hochgeladen', 'customer.document_deleted': 'Dokument gelöscht',
 };
 
 export const communicationKinds = ['email', 'call', 'meeting', 'other'] as const;
@@ -183,3 +185,44 @@ export const CustomerOrderRow = z.object({
 export type CustomerOrderRow = z.infer<typeof CustomerOrderRow>;
 export const CustomerOrderPage = z.object({ items: z.array(CustomerOrderRow), total: z.number().int() });
 export type CustomerOrderPage = z.infer<typeof CustomerOrderPage>;
+
+/* "Hochgeladene Dokumente" (tab "Dokumente"): files staff keep for a customer, such as contracts.
+ * Same types, size limit and download rules as ticket attachments (docs/decisions/015). */
+export const customerDocumentMessages = {
+  notFound: 'Dokument nicht gefunden.',
+  tooLarge: ticketMessages.attachmentTooLarge,
+  type: ticketMessages.attachmentType,
+  empty: ticketMessages.attachmentEmpty,
+  descriptionTooLong: 'Die Beschreibung darf höchstens 200 Zeichen lang sein.',
+  uploaded: 'Dokument hochgeladen.',
+  uploadFailed: 'Das Dokument konnte nicht hochgeladen werden.',
+  deleted: 'Dokument gelöscht.',
+  deleteFailed: 'Das Dokument konnte nicht gelöscht werden.',
+  downloadFailed: 'Das Dokument konnte nicht geladen werden.',
+  none: 'Noch keine Dokumente hochgeladen.',
+  confirmDelete: 'Möchten Sie dieses Dokument wirklich löschen? Das kann nicht rückgängig gemacht werden.',
+} as const;
+
+export const CustomerDocument = z.object({
+  id: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  description: z.string(),
+  /** The staff member's user name. */
+  uploadedBy: z.string(),
+  createdAt: z.string(),
+});
+export type CustomerDocument = z.infer<typeof CustomerDocument>;
+export const CustomerDocumentList = z.object({ documents: z.array(CustomerDocument) });
+export type CustomerDocumentList = z.infer<typeof CustomerDocumentList>;
+
+/** `POST /api/staff/customers/:id/documents?name=…&description=…` with the raw bytes (application/octet-stream). */
+export const CustomerDocumentUploadQuery = z.object({
+  name: z.string({ error: messages.invalidInput }).max(255, messages.invalidInput).optional(),
+  description: plainText({ error: messages.invalidInput }).trim().max(200, customerDocumentMessages.descriptionTooLong).optional(),
+});
+export const CustomerDocumentParams = z.object({
+  id: z.uuid({ error: customerDetailMessages.notFound }),
+  documentId: z.uuid({ error: customerDocumentMessages.notFound }),
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filenameFromDisposition } from './files.ts';
+import { filenameFromDisposition, formatSize } from './files.ts';
 
 describe('filenameFromDisposition', () => {
   it('reads the quoted file name the invoice download sends', () => {
@@ -19,5 +19,13 @@ describe('filenameFromDisposition', () => {
     expect(filenameFromDisposition(null)).toBeNull();
     expect(filenameFromDisposition('attachment')).toBeNull();
     expect(filenameFromDisposition('attachment; filename=".."')).toBeNull();
+  });
+});
+
+describe('formatSize', () => {
+  it('writes sizes the German way: bytes, whole kilobytes, megabytes with a decimal comma', () => {
+    expect(formatSize(77)).toBe('77 B');
+    expect(formatSize(34 * 1024 + 100)).toBe('34 KB');
+    expect(formatSize(2.5 * 1024 * 1024)).toBe('2,5 MB');
   });
 });

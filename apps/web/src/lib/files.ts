@@ -7,6 +7,10 @@ import { fetchWithSession } from './session.ts';
  * through fetch.
  */
 
+/** A file size as people read it, German: "812 B", "34 KB", "2,5 MB". */
+export const formatSize = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toLocaleString('de-DE', { maximumFractionDigits: 0 })} KB` : `${(bytes / 1024 / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} MB`;
+
 /** A failed file transfer with a German message. */
 export class FileTransferError extends Error {}
 

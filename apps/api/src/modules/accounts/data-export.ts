@@ -2,10 +2,11 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { Deps } from '../../deps.ts';
 import {
-  communications, files, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
+  communications, customerDocuments, files, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
+import { readFile } from '../../lib/files.ts';
 import { enforceLimit } from '../../lib/rate-limit.ts';
 import { berlinDate, invoiceFileName, invoiceState } from '../invoices/invoices.service.ts';
 import { renderInvoicePdf } from '../invoices/invoice-pdf.ts';
@@ -31,7 +32,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
   if (!user) throw notFound();
   const id = user.id;
 
-  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows] = await Promise.all([
+  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows] = await Promise.all([
     db.select().from(orders).where(eq(orders.userId, id)).orderBy(asc(orders.createdAt)),
     db.select().from(servers).where(eq(servers.ownerId, id)).orderBy(asc(servers.createdAt)),
     db.select().from(invoices).where(eq(invoices.userId, id)).orderBy(asc(invoices.createdAt), asc(invoices.number)),
@@ -39,6 +40,10 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
     db.select().from(communications).where(eq(communications.customerId, id)).orderBy(asc(communications.createdAt)),
     db.select({ createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, userAgent: sessions.userAgent })
       .from(sessions).where(eq(sessions.userId, id)).orderBy(asc(sessions.createdAt)),
+    // Documents staff keep for the account (contracts): names and dates, not who uploaded them.
+    db.select({ fileId: customerDocuments.fileId, name: files.name, contentType: files.contentType, size: files.size, description: customerDocuments.description, createdAt: customerDocuments.createdAt })
+      .from(customerDocuments).innerJoin(files, eq(files.id, customerDocuments.fileId))
+      .where(eq(customerDocuments.userId, id)).orderBy(asc(customerDocuments.createdAt), asc(customerDocuments.id)),
   ]);
   const serverIds = serverRows.map((s) => s.id);
   const invoiceIds = invoiceRows.map((i) => i.id);
@@ -56,8 +61,9 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
   ]);
 
   const today = berlinDate(new Date());
+  const documentPaths = zipPaths('dokumente', documentRows.map((d) => d.name));
   const data = {
-    hinweis: 'Auskunft nach Art. 15 DSGVO und Datenübertragung nach Art. 20 DSGVO: alle zu Ihrem Konto gespeicherten Daten. Beträge in Cent, Zeitpunkte in UTC (ISO 8601). Rechnungen und Gutschriften liegen als PDF und XRechnung im Ordner "rechnungen".',
+    hinweis: 'Auskunft nach Art. 15 DSGVO und Datenübertragung nach Art. 20 DSGVO: alle zu Ihrem Konto gespeicherten Daten. Beträge in Cent, Zeitpunkte in UTC (ISO 8601). Rechnungen und Gutschriften liegen als PDF und XRechnung im Ordner "rechnungen", Dokumente wie Verträge im Ordner "dokumente".',
     erstelltAm: new Date().toISOString(),
     konto: {
       benutzername: user.username, kundennummer: user.customerNumber, email: user.email, telefon: user.phone,
@@ -93,6 +99,9 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       })),
       vertraulicheAngaben: secretRows.filter((s) => s.ticketId === t.id).map((s) => ({ bezeichnung: s.label, angelegtAm: iso(s.createdAt), geloeschtAm: iso(s.wipedAt) })),
     })),
+    dokumente: documentRows.map((d, i) => ({
+      name: d.name, beschreibung: d.description, typ: d.contentType, groesseBytes: d.size, hochgeladenAm: iso(d.createdAt), datei: documentPaths[i],
+    })),
     kommunikation: contactRows.map((c) => ({ art: c.kind, betreff: c.subject, text: c.body, am: iso(c.createdAt) })),
     sitzungen: sessionRows.map((s) => ({ angemeldetAm: iso(s.createdAt), zuletztAktiv: iso(s.lastUsedAt), gueltigBis: iso(s.expiresAt), beendetAm: iso(s.revokedAt), browser: s.userAgent })),
   };
@@ -103,5 +112,22 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
     entries[`rechnungen/${invoiceFileName(invoice, 'pdf')}`] = [await renderInvoicePdf(invoice.document), { level: 0 }];
     entries[`rechnungen/${invoiceFileName(invoice, 'xml')}`] = strToU8(renderXRechnung(invoice.document));
   }
+  for (const [i, doc] of documentRows.entries()) {
+    const file = await readFile(db, doc.fileId);
+    if (file) entries[documentPaths[i]!] = [file.data, { level: doc.contentType === 'text/plain' ? 6 : 0 }];
+  }
   return { zip: zipSync(entries, { level: 6 }), fileName: `meine-daten-${today}.zip` };
+}
+
+/** Paths in one ZIP folder, unique: a second "vertrag.pdf" becomes "vertrag (2).pdf". */
+function zipPaths(folder: string, names: string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    let candidate = name;
+    for (let n = 2; taken.has(candidate.toLowerCase()); n += 1) candidate = `${stem} (${n})${ext}`;
+    taken.add(candidate.toLowerCase());
+    return `${folder}/${candidate}`;
+  });
 }

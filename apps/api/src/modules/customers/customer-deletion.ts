@@ -29,7 +29,8 @@ async function assertDeletable(tx: Tx, customerId: string) {
  * Deletes a customer account as far as the law allows, in one transaction (docs/decisions/018):
  * personal data on the account is overwritten, sessions, codes, the mail log, staff notes, uploaded
  * files and confidential ticket fields are deleted; invoices, credit notes, payments and the orders they
- * bill stay unchanged (§147 AO, §257 HGB: 10 years). Tickets keep their text and still point at the
+ * bill stay unchanged (§147 AO, §257 HGB: 10 years), and so do the documents staff uploaded
+ * (`customer_documents`: contracts, §257 HGB). Tickets keep their text and still point at the
  * (now anonymous) account row. Refused with 409 while servers run, invoices are open or an order is
  * being paid. `actor` is the owner, or the customer deleting their own account.
  */

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput, StaffEmailChangeInput, OrderLinkInput } from '@hp/contract';
+import { ApiError, CustomerDocument, CustomerDocumentList, CustomerDocumentParams, CustomerDocumentUploadQuery, MAX_ATTACHMENT_BYTES, customerDocumentMessages, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput, StaffEmailChangeInput, OrderLinkInput } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
+import { sendFile, uploadRoutes } from '../../http/files.ts';
+import { deleteCustomerDocument, findCustomerDocument, listCustomerDocuments, uploadCustomerDocument } from './customer-documents.ts';
 import { recordCommunication, sendCustomerMail } from './communications.ts';
 import { deleteCustomerAccount } from './customer-deletion.ts';
 import { cancelCustomerEmailChange, requestCustomerEmailChange } from './email-change.ts';
@@ -61,6 +63,24 @@ export async function customerRoutes(app: FastifyInstance) {
 
   u.post('/api/staff/customers/:id/communications', { config: staff, schema: { tags: ['customers'], summary: 'Anruf, Termin oder sonstigen Kontakt erfassen', security, params: CustomerIdParams, body: RecordCommunicationInput, response: { 201: Communication, ...errors } } },
     async (req, reply) => reply.code(201).send(await recordCommunication(deps, req.user, req.params.id, req.body)));
+
+  // ---- uploaded documents (tab "Dokumente"; the file rules of docs/decisions/015) ----
+  u.get('/api/staff/customers/:id/documents', { config: staff, schema: { tags: ['customers'], summary: 'Hochgeladene Dokumente des Kunden (Name, Typ, Größe, hochgeladen von, Datum)', security, params: CustomerIdParams, response: { 200: CustomerDocumentList, ...errors } } },
+    async (req) => ({ documents: await listCustomerDocuments(deps, req.params.id) }));
+
+  u.get('/api/staff/customers/:id/documents/:documentId', { config: staff, schema: { tags: ['customers'], summary: 'Dokument herunterladen (immer als Download)', security, params: CustomerDocumentParams, response: errors } },
+    async (req, reply) => sendFile(reply, await findCustomerDocument(deps, req.params.id, req.params.documentId)));
+
+  u.delete('/api/staff/customers/:id/documents/:documentId', { config: staff, schema: { tags: ['customers'], summary: 'Dokument löschen (wird protokolliert)', security, params: CustomerDocumentParams, response: { 200: MessageResult, ...errors } } },
+    async (req) => {
+      await deleteCustomerDocument(deps, req.user, req.params.id, req.params.documentId);
+      return { message: customerDocumentMessages.deleted };
+    });
+
+  await uploadRoutes(app, (scope, body) => {
+    signedInRoutes(scope).post('/api/staff/customers/:id/documents', { config: staff, bodyLimit: MAX_ATTACHMENT_BYTES, schema: { tags: ['customers'], summary: 'Dokument hochladen, z. B. einen Vertrag (PDF, Bild, Text; höchstens 10 MB; Typ wird am Inhalt erkannt; wird protokolliert)', security, params: CustomerIdParams, querystring: CustomerDocumentUploadQuery, response: { 201: CustomerDocument, ...errors, 413: ApiError, 415: ApiError, 429: ApiError } } },
+      async (req, reply) => reply.code(201).send(await uploadCustomerDocument(deps, req.user, req.params.id, { name: req.query.name, description: req.query.description, data: body(req) })));
+  });
 
   // Owner only (decision 018): employees get 403 like every owner route.
   u.delete('/api/staff/customers/:id', { config: { access: 'owner' }, schema: { tags: ['customers'], summary: 'Kunden löschen: persönliche Daten anonymisieren, Rechnungen bleiben (nur Inhaber; nicht bei aktiven Servern oder offenen Rechnungen)', security, params: CustomerIdParams, response: { 200: MessageResult, ...errors, 409: ApiError } } },

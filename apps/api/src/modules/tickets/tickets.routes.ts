@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   ApiError,
   AttachmentParams,
-  messages,
-  ticketMessages,
   AttachmentUploadQuery,
   CreateTicketSecretInput,
   MAX_ATTACHMENT_BYTES,
@@ -28,8 +26,7 @@ import {
   TicketStatusInput,
 } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
-import { contentDisposition } from '../../lib/files.ts';
-import { AppError } from '../../http/errors.ts';
+import { sendFile, uploadRoutes } from '../../http/files.ts';
 import {
   closeOwnTicket,
   closeTicketAsStaff,
@@ -53,21 +50,6 @@ import { addOwnSecret, listOwnSecrets, listStaffSecrets, openSecret } from './se
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError };
 const uploadErrors = { ...errors, 413: ApiError, 415: ApiError, 429: ApiError };
 
-/**
- * A stored file, always as a download: never rendered by the browser as a page (SVG and HTML are not
- * accepted anyway), never sniffed into a script type, never cached by a shared cache. Image previews in
- * the chat fetch the same route and show the bytes from a blob: URL.
- */
-function sendFile(reply: FastifyReply, file: { name: string; contentType: string; size: number; data: Buffer }) {
-  return reply
-    .header('content-type', file.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : file.contentType)
-    .header('content-disposition', contentDisposition(file.name))
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; sandbox")
-    .header('cache-control', 'private, no-store')
-    .header('content-length', String(file.size))
-    .send(file.data);
-}
 const security = [{ bearer: [] }];
 const customer = { access: 'customer' as const };
 const staff = { access: 'staff' as const };
@@ -142,19 +124,8 @@ export async function ticketRoutes(app: FastifyInstance) {
     async (req, reply) => sendFile(reply, await findAttachment(deps, staffViewer(req.user.id), req.params.id, req.params.fileId)));
 
   // The bytes arrive raw (application/octet-stream), at most 10 MB; the name rides in the query.
-  await app.register(async (scope) => {
-    scope.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: MAX_ATTACHMENT_BYTES }, (_req, body, done) => done(null, body));
-    // A declared length over the limit is refused before the body is read, with the attachment's text.
-    scope.addHook('onRequest', async (req, reply) => {
-      if (Number(req.headers['content-length'] ?? 0) > MAX_ATTACHMENT_BYTES) {
-        return reply.code(413).type('application/json').send({ error: { code: 'ATTACHMENT_TOO_LARGE', message: ticketMessages.attachmentTooLarge }, requestId: req.id });
-      }
-    });
+  await uploadRoutes(app, (scope, body) => {
     const up = signedInRoutes(scope);
-    const body = (req: { headers: { 'content-type'?: string }; body: unknown }) => {
-      if (!req.headers['content-type']?.startsWith('application/octet-stream')) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType);
-      return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    };
     up.post('/api/tickets/:id/attachments', { config: customer, bodyLimit: MAX_ATTACHMENT_BYTES, schema: { tags: ['tickets'], summary: 'Datei für eine Nachricht hochladen (Bild, PDF, Text; höchstens 10 MB; Typ wird am Inhalt erkannt)', security, params: TicketIdParams, querystring: AttachmentUploadQuery, response: { 201: TicketAttachment, ...uploadErrors } } },
       async (req, reply) => reply.code(201).send(await uploadAttachment(deps, customerViewer(req.user.id), req.params.id, { name: req.query.name, data: body(req) })));
     up.post('/api/staff/tickets/:id/attachments', { config: staff, bodyLimit: MAX_ATTACHMENT_BYTES, schema: { tags: ['tickets'], summary: 'Datei für eine Antwort oder Notiz hochladen', security, params: TicketIdParams, querystring: AttachmentUploadQuery, response: { 201: TicketAttachment, ...uploadErrors } } },

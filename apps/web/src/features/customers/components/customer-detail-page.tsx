@@ -18,6 +18,7 @@ import { useAddCustomerNote, useCustomer } from '../api/customers.ts';
 import { CustomerSettings } from './customer-settings.tsx';
 import { CustomerCommunications } from './customer-communications.tsx';
 import { CustomerInvoices } from './customer-invoices.tsx';
+import { CustomerDocuments } from './customer-documents.tsx';
 import { CustomerOrders } from './customer-orders.tsx';
 import { CustomerServersCard } from '../../../components/staff/customer-servers-card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
@@ -172,7 +173,10 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
       <TabsContent value="orders"><CustomerOrders customerId={c.id} /></TabsContent>
       <TabsContent value="communication">{c.deletedAt ? <p className="text-sm text-slate-600">Das Kommunikationsprotokoll wurde mit dem Konto gelöscht.</p> : <CustomerCommunications customer={c} openMail={intent === 'mail'} />}</TabsContent>
       {/* Kept mounted: a half-written invoice must survive a look at another tab. */}
-      <TabsContent value="documents" forceMount className="data-[state=inactive]:hidden"><CustomerInvoices customer={c} isOwner={claims?.role === 'owner'} createRequest={invoiceRequests} /></TabsContent>
+      <TabsContent value="documents" forceMount className="space-y-4 data-[state=inactive]:hidden">
+        <CustomerInvoices customer={c} isOwner={claims?.role === 'owner'} createRequest={invoiceRequests} />
+        <CustomerDocuments customer={c} />
+      </TabsContent>
       <TabsContent value="settings"><CustomerSettings customer={c} /></TabsContent>
     </Tabs>
   );

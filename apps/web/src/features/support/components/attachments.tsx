@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { AlertCircle, FileText, Loader2, Paperclip, X } from 'lucide-react';
 import { ATTACHMENT_ACCEPT, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, ticketMessages as m, type TicketAttachment } from '@hp/contract';
-import { downloadFile, fetchFile } from '../../../lib/files.ts';
+import { downloadFile, fetchFile, formatSize } from '../../../lib/files.ts';
 import { cn } from '../../../lib/cn.ts';
 
 /** How a chat reaches its files: the customer's or the staff routes. */
@@ -13,8 +13,6 @@ export interface ChatFiles {
   path: (fileId: string) => string;
 }
 
-export const formatSize = (bytes: number) =>
-  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toLocaleString('de-DE', { maximumFractionDigits: 0 })} KB` : `${(bytes / 1024 / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} MB`;
 
 async function download(files: ChatFiles, attachment: TicketAttachment) {
   try {
