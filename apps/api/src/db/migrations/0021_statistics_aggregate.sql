@@ -47,8 +47,7 @@ BEGIN
   END IF;
 END $$;--> statement-breakpoint
 -- Recomputes one customer's paying months and first paid month from their invoices and moves the monthly
--- counts by the difference. The customer's row is locked first: a second transaction writing for the same
--- customer waits here and then (READ COMMITTED, a fresh snapshot per statement) sees the first one's rows.
+-- counts by the difference (the caller holds the rollup's lock, see statistics_invoice_changed).
 CREATE OR REPLACE FUNCTION statistics_refresh_customer(customer uuid) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   old_months integer[];
@@ -57,7 +56,7 @@ DECLARE
   new_first integer;
 BEGIN
   INSERT INTO statistics_customers (user_id) VALUES (customer) ON CONFLICT (user_id) DO NOTHING;
-  SELECT paying_months, first_paid_month INTO old_months, old_first FROM statistics_customers WHERE user_id = customer FOR UPDATE;
+  SELECT paying_months, first_paid_month INTO old_months, old_first FROM statistics_customers WHERE user_id = customer;
   SELECT coalesce(array_agg(DISTINCT m ORDER BY m), '{}') INTO new_months
     FROM invoices i, generate_series(i.service_month, statistics_term_end(i.service_month, i.service_end_month, i.credited_at) - 1) m
     WHERE i.user_id = customer AND i.kind = 'invoice' AND i.recurring_net_cents > 0;
@@ -76,7 +75,11 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION statistics_invoice_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  -- Customers first: their lock orders concurrent writers before the sums below are read or moved.
+  -- One writer of the rollup at a time, until its transaction ends: the customer's months are then read
+  -- after the previous writer's commit (READ COMMITTED takes a fresh snapshot per statement), and two
+  -- writers can never lock the same month rows in opposite orders (a deadlock). Invoice writes are rare
+  -- and short; the invoice numbers already serialise them per kind (invoice_counters).
+  PERFORM pg_advisory_xact_lock(20021);
   IF TG_OP <> 'INSERT' THEN PERFORM statistics_refresh_customer(OLD.user_id); END IF;
   IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW.user_id IS DISTINCT FROM OLD.user_id) THEN PERFORM statistics_refresh_customer(NEW.user_id); END IF;
   IF TG_OP <> 'INSERT' THEN PERFORM statistics_add_invoice(OLD, -1); END IF;

@@ -32,8 +32,7 @@ export const statisticsMrrChanges = pgTable('statistics_mrr_changes', {
 
 /**
  * Per customer: the months with a running term and the month of the first paid invoice, so that a
- * change counts a customer once per month. The row is also the lock that serialises concurrent writes
- * for the same customer.
+ * change counts a customer once per month.
  */
 export const statisticsCustomers = pgTable('statistics_customers', {
   userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
