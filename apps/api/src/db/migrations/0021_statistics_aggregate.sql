@@ -18,7 +18,9 @@ CREATE TABLE "statistics_mrr_changes" (
 	CONSTRAINT "statistics_mrr_changes_month_term_months_pk" PRIMARY KEY("month","term_months")
 );
 --> statement-breakpoint
+DROP INDEX "invoices_unpaid_idx";--> statement-breakpoint
 ALTER TABLE "statistics_customers" ADD CONSTRAINT "statistics_customers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "invoices_unpaid_idx" ON "invoices" USING btree ("due_date","issue_date","net_cents","gross_cents","id") WHERE kind = 'invoice' and paid_at is null and credited_at is null;--> statement-breakpoint
 -- The statistics' rollup (docs/decisions/020), kept by triggers on invoices so that every writer (checkout,
 -- upgrade, manual invoice, credit note, recorded payment, and any direct SQL) updates it in its own
 -- transaction. Definitions as in decision 017.

@@ -212,7 +212,8 @@ export async function receivableStatistics({ db }: StatisticsDeps, now: Date): P
         (case when i.due_date < ${today} then ${today}::date - i.due_date::date else ${today}::date - i.issue_date::date end) as age,
         case when i.gross_cents > 0 then round(i.net_cents::numeric * (i.gross_cents - coalesce(p.paid, 0)) / i.gross_cents) else i.net_cents end as cents
       from invoices i
-      left join (select invoice_id, sum(amount_cents) as paid from invoice_payments group by invoice_id) p on p.invoice_id = i.id
+      -- Only the unpaid invoices' payments (index invoice_payments_invoice_idx), not a sum over every payment.
+      left join lateral (select sum(amount_cents) as paid from invoice_payments where invoice_id = i.id) p on true
       where i.kind = 'invoice' and i.paid_at is null and i.credited_at is null
     )
     select overdue, case when age <= 30 then '0-30' when age <= 60 then '31-60' else '61+' end as bucket, sum(cents) as cents, count(*) as invoices
@@ -233,20 +234,21 @@ export async function supportStatistics({ db }: StatisticsDeps, range: { from: n
   const start = `${monthOfIndex(range.from)}-01`;
   const end = `${monthOfIndex(range.to + 1)}-01`;
   const inRange = sql`created_at >= (${start}::timestamp at time zone 'Europe/Berlin') and created_at < (${end}::timestamp at time zone 'Europe/Berlin')`;
-  const [open, response, types] = await inSequence(db, [
+  // The range's tickets are read once: the median and the count per type from the same scan.
+  const perType = sql.raw(ticketTypes.map((type) => `count(*) filter (where type = '${type}') as "${type}"`).join(', '));
+  const [open, inRangeRow] = await inSequence(db, [
     sql`select count(*) as n from tickets where status <> 'closed'`,
     sql`
-      select percentile_cont(0.5) within group (order by extract(epoch from first_response_at - created_at)) as seconds, count(*) as n
-      from tickets where first_response_at is not null and ${inRange}`,
-    sql`select type, count(*) as n from tickets where ${inRange} group by type`,
+      select percentile_cont(0.5) within group (order by extract(epoch from first_response_at - created_at)) filter (where first_response_at is not null) as seconds,
+        count(*) filter (where first_response_at is not null) as n, ${perType}
+      from tickets where ${inRange}`,
   ]);
-  const r = rowsOf(response)[0];
-  const typeRows = rowsOf(types);
+  const r = rowsOf(inRangeRow)[0];
   return {
     openTickets: num(rowsOf(open)[0]?.n),
     medianFirstResponseMinutes: r && r.seconds !== null && r.seconds !== undefined ? round1(num(r.seconds) / 60) : null,
     answeredTickets: num(r?.n),
-    byType: ticketTypes.map((type) => ({ type, count: num(typeRows.find((t) => t.type === type)?.n) })),
+    byType: ticketTypes.map((type) => ({ type, count: num(r?.[type]) })),
   };
 }
 
