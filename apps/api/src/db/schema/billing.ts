@@ -110,7 +110,8 @@ export const invoices = pgTable('invoices', {
   index('invoices_issue_month_idx').on(t.issueMonth, t.kind, t.netCents),
   index('invoices_recurring_idx').on(t.serviceEndMonth, t.serviceMonth, t.recurringNetCents, t.termMonths, t.userId, t.creditedAt).where(sql`kind = 'invoice' and recurring_net_cents > 0`),
   index('invoices_first_paid_idx').on(t.userId, t.issueMonth).where(sql`kind = 'invoice' and paid_at is not null`),
-  index('invoices_unpaid_idx').on(t.dueDate).where(sql`kind = 'invoice' and paid_at is null and credited_at is null`),
+  // Receivables: covers every column the statistics read of an unpaid invoice (index-only, docs/decisions/020).
+  index('invoices_unpaid_idx').on(t.dueDate, t.issueDate, t.netCents, t.grossCents, t.id).where(sql`kind = 'invoice' and paid_at is null and credited_at is null`),
   uniqueIndex('invoices_kind_year_seq_idx').on(t.kind, t.year, t.sequence),
   // One invoice per order; credit notes reference theirs.
   uniqueIndex('invoices_order_invoice_idx').on(t.orderId).where(sql`kind = 'invoice'`),

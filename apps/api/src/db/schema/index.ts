@@ -7,3 +7,4 @@ export * from './files.ts';
 export * from './tickets.ts';
 export * from './changelog.ts';
 export * from './customers.ts';
+export * from './statistics.ts';

@@ -10,9 +10,9 @@ import { rowsOf } from '../../lib/rate-limit.ts';
 import { berlinDate } from '../invoices/invoices.service.ts';
 
 /**
- * Owner statistics (docs/decisions/017). Every figure is aggregated by the database (GROUP BY month on
- * the generated invoice columns of migration 0017), so the work grows with the months shown, not with
- * the number of invoices sent back to Node.
+ * Owner statistics (docs/decisions/017, 020). Every figure is aggregated by the database; the invoice
+ * figures come from the rollup that triggers keep (migration 0021), so the work grows with the months
+ * shown, not with the number of invoices.
  */
 type StatisticsDeps = Pick<Deps, 'db' | 'hypervisor'>;
 
@@ -109,24 +109,36 @@ async function inSequence(db: StatisticsDeps['db'], statements: SQL[]): Promise<
   return results;
 }
 
-/** Berlin month index of a timestamp, in SQL. */
-const berlinMonth = (column: string) => sql.raw(`(extract(year from ${column} at time zone 'Europe/Berlin')::int * 12 + extract(month from ${column} at time zone 'Europe/Berlin')::int - 1)`);
+/** A PostgreSQL bigint or numeric as an exact integer (the drivers return it as text). */
+const bigOf = (v: unknown) => BigInt(String(v ?? 0));
 
-/** sum(<value> for rows whose mask has month k) for every month of the range; k are our own integers. */
-const monthSums = (value: 'share' | '1', n: number) =>
-  sql.raw(Array.from({ length: n }, (_, k) => `coalesce(sum(${value}) filter (where mask & ${2 ** k}::bigint <> 0), 0)`).join(', '));
-
-/** A PostgreSQL array as the drivers return it (an array, or its text form from PGlite's raw execute). */
-function arrayOf(value: unknown): number[] {
-  if (Array.isArray(value)) return value.map(Number);
-  if (typeof value === 'string') return value.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
-  return [];
+/**
+ * MRR in cents, rounded once (half up) from the exact sum of every running term's share: per term length
+ * t the recurring net S_t of the terms running in the month, MRR = Σ S_t / t over a common denominator,
+ * so no share is rounded or summed in floating point.
+ */
+export function mrrCentsOf(byTerm: { termMonths: number; cents: bigint }[]): number {
+  const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+  const terms = byTerm.filter((t) => t.termMonths > 0 && t.cents !== 0n);
+  const common = terms.reduce((l, t) => (l * BigInt(t.termMonths)) / gcd(l, BigInt(t.termMonths)), 1n);
+  const numerator = terms.reduce((sum, t) => sum + t.cents * (common / BigInt(t.termMonths)), 0n);
+  // Math.round's rule (half towards +∞) on numerator / common, in integers.
+  const twice = 2n * numerator + common;
+  const denominator = 2n * common;
+  const floor = twice >= 0n ? twice / denominator : -((-twice + denominator - 1n) / denominator);
+  return Number(floor);
 }
+
+/** Month boundaries (Berlin midnight of the 1st) from the first month of the range to the month after it. */
+const monthStarts = (from: number, to: number) =>
+  sql.raw(`array[${Array.from({ length: to - from + 2 }, (_, k) => `'${monthOfIndex(from + k)}-01'::timestamp at time zone 'Europe/Berlin'`).join(', ')}]`);
 
 /**
  * Per month of the range: revenue (invoices − credit notes by issue month, net), MRR (each invoice's
  * recurring net spread evenly over the months of its term; a credit note ends it from its month on),
- * ARR, ARPA, paying, new and churned customers, churned servers.
+ * ARR, ARPA, paying, new and churned customers, churned servers. Revenue, MRR, paying and new customers
+ * come from the rollup that the invoice triggers keep (migration 0021, docs/decisions/020): a few hundred
+ * rows, however many invoices there are.
  */
 export async function financeStatistics({ db }: StatisticsDeps, range: { from: number; to: number }, now: Date): Promise<FinanceMonth[]> {
   const { from, to } = range;
@@ -134,72 +146,53 @@ export async function financeStatistics({ db }: StatisticsDeps, range: { from: n
   // One after the other: they share the transaction's connection (docs/decisions/017).
   const queries = [
     sql`
-      select issue_month as month, sum(case when kind = 'invoice' then net_cents else -net_cents end) as cents
-      from invoices where issue_month between ${from} and ${to} group by issue_month`,
-    // Only terms still running in the range (index invoices_recurring_idx). Each becomes a bit mask of
-    // its months in the range (at most 36 bits), so MRR and paying customers per month are sums over
-    // masks: no row per invoice and month, no sort (docs/decisions/017).
+      select month, revenue_cents, paying_customers, new_customers
+      from statistics_months where month between ${from} and ${to}`,
+    // The running recurring net per term length in each month: the sum of all changes up to the month.
     sql`
-      with active as (
-        select user_id, recurring_net_cents::float8 / term_months as share,
-          (1::bigint << (greatest(least(service_end_month, coalesce(credit_month, service_end_month), ${to + 1}::int), greatest(service_month, ${from}::int)) - ${from}::int))
-            - (1::bigint << (greatest(service_month, ${from}::int) - ${from}::int)) as mask
-        from (
-          select user_id, recurring_net_cents, term_months, service_month, service_end_month,
-            case when credited_at is null then null else ${berlinMonth('credited_at')} end as credit_month
-          from invoices
-          where kind = 'invoice' and recurring_net_cents > 0 and service_end_month > ${from} and service_month <= ${to}
-        ) i
-      ),
-      payers as (select bit_or(mask) as mask from active group by user_id)
-      select (select array[${monthSums('share', to - from + 1)}] from active) as cents,
-             (select array[${monthSums('1', to - from + 1)}] from payers) as payers`,
-    // New: the customer's first paid invoice falls in the month. One ordered pass over the covering index
-    // invoices_first_paid_idx (user_id, issue_month) is cheaper than asking for an earlier one per row.
-    sql`
-      select first_month as month, count(*) as customers
-      from (select min(issue_month) as first_month from invoices where kind = 'invoice' and paid_at is not null group by user_id) f
-      where first_month between ${from} and ${to}
-      group by first_month`,
+      select m as month, c.term_months, sum(c.recurring_cents) as cents
+      from generate_series(${from}::int, ${to}::int) m join statistics_mrr_changes c on c.month <= m
+      group by m, c.term_months having sum(c.recurring_cents) <> 0`,
     // Churn: a term that ended (expires_at passed) without a renewal moving it on. A customer churns in the
     // month their last term ends, unless a server without a term (created by staff) still runs for them.
+    // The Berlin month is found among the range's month starts (width_bucket), not computed per server.
     sql`
-      with ended as (
-        select owner_id, ${berlinMonth('expires_at')} as month from servers
-        where expires_at is not null and expires_at <= ${nowIso}::timestamptz
-      ),
+      with bounds as (select ${monthStarts(from, to)} as starts),
       last_term as (
-        select s.owner_id, ${berlinMonth('max(s.expires_at)')} as month
-        from servers s
-        where s.owner_id in (select owner_id from ended)
-        group by s.owner_id
-        having bool_and(s.expires_at is not null or s.deleted_at is not null) and max(s.expires_at) <= ${nowIso}::timestamptz
+        select max(expires_at) as expires_at from servers
+        group by owner_id
+        having bool_and(expires_at is not null or deleted_at is not null) and max(expires_at) <= ${nowIso}::timestamptz
       )
-      select month, sum(servers) as servers, sum(customers) as customers from (
-        select month, count(*) as servers, 0 as customers from ended where month between ${from} and ${to} group by month
+      select ${from}::int + width_bucket(expires_at, starts) - 1 as month, sum(servers) as servers, sum(customers) as customers
+      from (
+        select expires_at, 1 as servers, 0 as customers from servers, bounds
+        where expires_at >= starts[1] and expires_at < starts[array_length(starts, 1)] and expires_at <= ${nowIso}::timestamptz
         union all
-        select month, 0, count(*) from last_term where month between ${from} and ${to} group by month
-      ) x group by month`,
+        select expires_at, 0, 1 from last_term, bounds
+        where expires_at >= starts[1] and expires_at < starts[array_length(starts, 1)]
+      ) x, bounds group by 1`,
   ];
-  const [revenue, mrr, fresh, churn] = await inSequence(db, queries);
+  const [rollup, mrr, churn] = await inSequence(db, queries);
   const byMonth = <T>(result: unknown, pick: (r: Record<string, unknown>) => T) => new Map(rowsOf(result).map((r) => [num(r.month), pick(r)]));
-  const revenueBy = byMonth(revenue, (r) => num(r.cents));
-  const mrrRow = rowsOf(mrr)[0] ?? {};
-  const mrrCents = arrayOf(mrrRow.cents);
-  const mrrPayers = arrayOf(mrrRow.payers);
-  const newBy = byMonth(fresh, (r) => num(r.customers));
+  const rollupBy = byMonth(rollup, (r) => ({ revenue: num(r.revenue_cents), payers: num(r.paying_customers), fresh: num(r.new_customers) }));
+  const mrrBy = new Map<number, { termMonths: number; cents: bigint }[]>();
+  for (const r of rowsOf(mrr)) {
+    const month = num(r.month);
+    mrrBy.set(month, [...(mrrBy.get(month) ?? []), { termMonths: num(r.term_months), cents: bigOf(r.cents) }]);
+  }
   const churnBy = byMonth(churn, (r) => ({ servers: num(r.servers), customers: num(r.customers) }));
   const months: FinanceMonth[] = [];
   for (let m = from; m <= to; m += 1) {
-    const recurring = { cents: Math.round(mrrCents[m - from] ?? 0), payers: mrrPayers[m - from] ?? 0 };
+    const cents = mrrCentsOf(mrrBy.get(m) ?? []);
+    const payers = rollupBy.get(m)?.payers ?? 0;
     months.push({
       month: monthOfIndex(m),
-      revenueCents: revenueBy.get(m) ?? 0,
-      mrrCents: recurring.cents,
-      arrCents: recurring.cents * 12,
-      arpaCents: recurring.payers > 0 ? Math.round(recurring.cents / recurring.payers) : 0,
-      payingCustomers: recurring.payers,
-      newCustomers: newBy.get(m) ?? 0,
+      revenueCents: rollupBy.get(m)?.revenue ?? 0,
+      mrrCents: cents,
+      arrCents: cents * 12,
+      arpaCents: payers > 0 ? Math.round(cents / payers) : 0,
+      payingCustomers: payers,
+      newCustomers: rollupBy.get(m)?.fresh ?? 0,
       churnedCustomers: churnBy.get(m)?.customers ?? 0,
       churnedServers: churnBy.get(m)?.servers ?? 0,
     });
@@ -219,7 +212,8 @@ export async function receivableStatistics({ db }: StatisticsDeps, now: Date): P
         (case when i.due_date < ${today} then ${today}::date - i.due_date::date else ${today}::date - i.issue_date::date end) as age,
         case when i.gross_cents > 0 then round(i.net_cents::numeric * (i.gross_cents - coalesce(p.paid, 0)) / i.gross_cents) else i.net_cents end as cents
       from invoices i
-      left join (select invoice_id, sum(amount_cents) as paid from invoice_payments group by invoice_id) p on p.invoice_id = i.id
+      -- Only the unpaid invoices' payments (index invoice_payments_invoice_idx), not a sum over every payment.
+      left join lateral (select sum(amount_cents) as paid from invoice_payments where invoice_id = i.id) p on true
       where i.kind = 'invoice' and i.paid_at is null and i.credited_at is null
     )
     select overdue, case when age <= 30 then '0-30' when age <= 60 then '31-60' else '61+' end as bucket, sum(cents) as cents, count(*) as invoices
@@ -240,20 +234,21 @@ export async function supportStatistics({ db }: StatisticsDeps, range: { from: n
   const start = `${monthOfIndex(range.from)}-01`;
   const end = `${monthOfIndex(range.to + 1)}-01`;
   const inRange = sql`created_at >= (${start}::timestamp at time zone 'Europe/Berlin') and created_at < (${end}::timestamp at time zone 'Europe/Berlin')`;
-  const [open, response, types] = await inSequence(db, [
+  // The range's tickets are read once: the median and the count per type from the same scan.
+  const perType = sql.raw(ticketTypes.map((type) => `count(*) filter (where type = '${type}') as "${type}"`).join(', '));
+  const [open, inRangeRow] = await inSequence(db, [
     sql`select count(*) as n from tickets where status <> 'closed'`,
     sql`
-      select percentile_cont(0.5) within group (order by extract(epoch from first_response_at - created_at)) as seconds, count(*) as n
-      from tickets where first_response_at is not null and ${inRange}`,
-    sql`select type, count(*) as n from tickets where ${inRange} group by type`,
+      select percentile_cont(0.5) within group (order by extract(epoch from first_response_at - created_at)) filter (where first_response_at is not null) as seconds,
+        count(*) filter (where first_response_at is not null) as n, ${perType}
+      from tickets where ${inRange}`,
   ]);
-  const r = rowsOf(response)[0];
-  const typeRows = rowsOf(types);
+  const r = rowsOf(inRangeRow)[0];
   return {
     openTickets: num(rowsOf(open)[0]?.n),
     medianFirstResponseMinutes: r && r.seconds !== null && r.seconds !== undefined ? round1(num(r.seconds) / 60) : null,
     answeredTickets: num(r?.n),
-    byType: ticketTypes.map((type) => ({ type, count: num(typeRows.find((t) => t.type === type)?.n) })),
+    byType: ticketTypes.map((type) => ({ type, count: num(r?.[type]) })),
   };
 }
 
