@@ -1,5 +1,6 @@
 import { defineModule } from '../../jobs/define.ts';
 import { customerRoutes } from './customers.routes.ts';
+import { retentionSchedule } from './retention.ts';
 
-/** Back office: customers (issue 11; the overview and its export so far). */
-export const customersModule = defineModule({ name: 'customers', routes: [customerRoutes] });
+/** Back office: customers (issue 11), and the end of the retention of deleted customers' records. */
+export const customersModule = defineModule({ name: 'customers', routes: [customerRoutes], schedules: [retentionSchedule] });
