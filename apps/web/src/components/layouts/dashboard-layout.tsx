@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { BarChart3, ChevronsLeft, ChevronsRight, FileText, History, LayoutGrid, LifeBuoy, LogOut, Server, ShoppingCart, Ticket, User, Users } from 'lucide-react';
 import type { Role } from '@hp/contract';
@@ -38,6 +39,12 @@ export function DashboardLayout() {
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 768);
   const entries = sidebarEntries(claims?.role);
   useLiveEvents();
+
+  // A window narrowed to phone width (or a tablet turned upright) gets the rail, not an open overlay.
+  const isPhone = useMediaQuery('(max-width: 767px)');
+  useEffect(() => {
+    if (isPhone) setCollapsed(true);
+  }, [isPhone]);
 
   // On a phone the opened sidebar covers the page, so choosing an entry closes it.
   const closeOnPhone = () => {
