@@ -42,7 +42,7 @@ export interface PaymentsConfig {
 
 /** Terms of prepaid servers; the defaults are explained in docs/decisions/007. */
 export interface BillingConfig {
-  /** How long an open payment holds capacity and the IP (Stripe's session lasts 30 min of it). */
+  /** How long an open payment holds capacity and the IP (the provider's session lasts 31 min of it; at least 32). */
   checkoutHoldMinutes: number;
   /** Reminder mails this many days before the term ends. */
   reminderDays: number[];
@@ -141,7 +141,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     },
     jobLeaseMs: Math.max(1000, Number(source.JOB_LEASE_MS ?? 30_000) || 30_000),
     billing: {
-      checkoutHoldMinutes: Math.max(31, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
+      checkoutHoldMinutes: Math.max(32, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
       reminderDays: (source.EXPIRY_REMINDER_DAYS ?? '7,1').split(',').map((d) => Number(d.trim())).filter((d) => Number.isInteger(d) && d > 0).sort((a, b) => b - a).slice(0, 2),
       graceDays: nonNegative(source.SERVER_GRACE_DAYS, 14),
       tickMs: Math.max(1000, Number(source.BILLING_TICK_MS ?? 60_000) || 60_000),

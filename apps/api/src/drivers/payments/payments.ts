@@ -15,7 +15,7 @@ export interface CheckoutSessionParams {
   /** Must contain the literal `{CHECKOUT_SESSION_ID}`; the provider fills it in. */
   successUrl: string;
   cancelUrl: string;
-  /** 30 min … 24 h from now. */
+  /** 30 min … 24 h from now by the provider's clock (the shop asks for 31 min). */
   expiresAt: Date;
   /** e.g. `order-<id>-checkout-<attempt>`: a retried create returns the same session. */
   idempotencyKey: string;

@@ -78,6 +78,9 @@ const noFreeIp = () => conflict('NO_FREE_IP', shopMessages.noFreeIp);
  * created afterwards. If the provider cannot be reached the order is cancelled at once, releasing the hold.
  * The price comes from the shared formula; nothing price-like is accepted from the client.
  */
+/** Lifetime of a provider checkout session (Stripe: at least 30 minutes). */
+export const CHECKOUT_SESSION_MINUTES = 31;
+
 export async function checkout(deps: ShopDeps, user: RequestUser, input: CheckoutInput): Promise<CheckoutResponse> {
   const { db, env, payments } = deps;
   const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
@@ -148,8 +151,10 @@ export async function checkout(deps: ShopDeps, user: RequestUser, input: Checkou
       customerEmail: account.email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,
-      // The provider's session ends before our hold does, so a late payment always finds its hold.
-      expiresAt: new Date(Date.now() + 30 * 60_000),
+      // Stripe refuses less than 30 minutes from *its* clock: one minute of margin for latency and clock
+      // skew (exactly 30 min failed whenever a second ticked in between). The session still ends before
+      // our hold (at least 32 min) does, so a late payment always finds its hold.
+      expiresAt: new Date(Date.now() + CHECKOUT_SESSION_MINUTES * 60_000),
       idempotencyKey: `order-${order.id}-checkout-1`,
     });
   } catch (err) {
