@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONFIG_LIMITS, LINUX_DISTROS, WINDOWS_VERSIONS } from './pricing.ts';
+import { plainText } from './text.ts';
 
 /** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8), verbatim where quoted. */
 export const shopMessages = {
@@ -199,7 +200,8 @@ export const orderLinkMessages = {
 export const OrderLinkInput = z.strictObject({
   ...serverConfigShape,
   /** A personal line above the configuration in the mail (optional). */
-  message: z.string({ error: 'Bitte geben Sie einen Text ein.' }).trim().max(2000, orderLinkMessages.messageTooLong).optional(),
+  // Multi-line text for the mail: line breaks yes, but no bidi overrides or other invisible controls.
+  message: plainText({ multiline: true, error: 'Bitte geben Sie einen Text ein.' }).trim().max(2000, orderLinkMessages.messageTooLong).optional(),
 }).refine(versionMatchesOs, versionMismatch);
 export type OrderLinkInput = z.infer<typeof OrderLinkInput>;
 

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { customerDetailMessages as dm, orderLinkMessages, parseOrderLink, type Communication, type CustomerDetail } from '@hp/contract';
+import { customerDetailMessages as dm, messages, orderLinkMessages, parseOrderLink, type Communication, type CustomerDetail } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { orders, servers, users } from '../../db/schema/index.ts';
@@ -58,6 +58,9 @@ describeEachDatabase('"Neue Bestellung": an order link from staff', (ctx) => {
     expect(mixed.statusCode).toBe(400);
     const priced = await send(employee, customer.user.id, { ...config, amountCents: 1 });
     expect(priced.statusCode).toBe(400);
+    const hidden = await send(employee, customer.user.id, { ...config, message: 'Preis: 10\u202e€ 001' });
+    expect(hidden.statusCode).toBe(400);
+    expect(hidden.json().error.message).toBe(messages.controlCharacters);
     const long = await send(employee, customer.user.id, { ...config, message: 'x'.repeat(2001) });
     expect(long.json().error.message).toBe(orderLinkMessages.messageTooLong);
     expect((await send(customer, customer.user.id, config)).statusCode).toBe(403);
