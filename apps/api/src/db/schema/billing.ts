@@ -1,33 +1,45 @@
-import { pgTable, text, timestamp, integer, uuid, index, uniqueIndex, jsonb, bigserial, bigint } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, integer, uuid, index, uniqueIndex, jsonb, bigserial, bigint, check } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
 import { nodes, servers, ipAddresses } from './infrastructure.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
 
 /**
- * An order of a new server ('new') or an upgrade/renewal of an existing one ('upgrade'). While the
- * payment is open ('pending' until holdUntil) its resources count against the node and its IP is held,
- * so nothing is sold twice. Paid → 'processing' (exactly once, see fulfilCheckout) → 'completed'.
+ * An order of one product (decision 022): a new subscription ('new') or an upgrade/renewal of an existing
+ * one ('upgrade'). While the payment is open ('pending' until holdUntil) what it needs is held (a root
+ * server: node capacity and an IPv4), so nothing is sold twice. Paid → 'processing' (exactly once, see
+ * syncCheckout) → 'completed'.
+ *
+ * The product's configuration is validated by its contract schema. A product whose configuration the
+ * database computes with keeps it in typed columns (the root server: node capacity sums); the others
+ * keep it in `config`. Each product module reads and writes its own part (modules/products).
  */
+export const PRODUCT_KINDS = ['root_server', 'webhosting'] as const;
+
 export const orders = pgTable('orders', {
   id: uuid('id').primaryKey().defaultRandom(),
   /** Shown to the customer; from orders_number_seq. */
   number: bigint('number', { mode: 'number' }).notNull().default(sql`nextval('orders_number_seq')`),
   userId: uuid('user_id').notNull().references(() => users.id),
+  product: text('product', { enum: PRODUCT_KINDS }).notNull().default('root_server'),
+  /** The configuration of products without typed columns, as their contract schema parsed it. */
+  config: jsonb('config').$type<Record<string, unknown>>(),
   kind: text('kind', { enum: ['new', 'upgrade'] }).notNull(),
   status: text('status', { enum: ['pending', 'processing', 'completed', 'cancelled', 'refunded', 'failed'] }).notNull().default('pending'),
   /** The server this order created (new, set at payment) or changes (upgrade). */
   serverId: uuid('server_id').references(() => servers.id),
-  nodeId: integer('node_id').notNull().references(() => nodes.id),
+  /** Root server: the node that holds (new) or runs (upgrade) it. */
+  nodeId: integer('node_id').references(() => nodes.id),
   /** New orders: the IPv4 held for the server. Staff may delete the address later; the order keeps its text. */
   ipAddressId: integer('ip_address_id').references(() => ipAddresses.id, { onDelete: 'set null' }),
   /** The address as it was when held or assigned: history survives the pool entry. */
   ipAddress: text('ip_address'),
-  osFamily: text('os_family', { enum: ['linux', 'windows'] }).notNull(),
-  os: text('os').notNull(),
-  cpuCores: integer('cpu_cores').notNull(),
-  ramGb: integer('ram_gb').notNull(),
-  storageGb: integer('storage_gb').notNull(),
+  /** Root server configuration (typed: capacity is summed from it). */
+  osFamily: text('os_family', { enum: ['linux', 'windows'] }),
+  os: text('os'),
+  cpuCores: integer('cpu_cores'),
+  ramGb: integer('ram_gb'),
+  storageGb: integer('storage_gb'),
   months: integer('months').notNull(),
   /** Extra capacity this order needs on the node while pending (new: all; upgrade: the growth). */
   holdCpuCores: integer('hold_cpu_cores').notNull().default(0),
@@ -59,6 +71,8 @@ export const orders = pgTable('orders', {
   index('orders_user_idx').on(t.userId, t.createdAt),
   index('orders_pending_node_idx').on(t.nodeId).where(sql`status = 'pending'`),
   index('orders_server_idx').on(t.serverId),
+  check('orders_root_server_config', sql`${t.product} <> 'root_server' or (${t.nodeId} is not null and ${t.osFamily} is not null and ${t.os} is not null and ${t.cpuCores} is not null and ${t.ramGb} is not null and ${t.storageGb} is not null)`),
+  check('orders_product_config', sql`${t.product} = 'root_server' or ${t.config} is not null`),
 ]);
 
 /** Issued invoices and credit notes. Never updated after insert; the document is the frozen content. */

@@ -7,7 +7,7 @@ import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
 import { enforceLimit } from '../../lib/rate-limit.ts';
-import { describeConfig, PRODUCT_NAME } from '../shop/product.ts';
+import { describeServerConfig, ROOT_SERVER_NAME } from '../products/root-server.ts';
 
 type OrderLinkDeps = Pick<Deps, 'db' | 'env'> & { jobs?: { kick(): void } };
 
@@ -29,7 +29,7 @@ export async function sendOrderLink(deps: OrderLinkDeps, staff: Pick<RequestUser
     ...(input.os === 'linux' ? { distro: input.distro } : { windowsVersion: input.windowsVersion }),
   };
   const osName = config.os === 'linux' ? config.distro! : config.windowsVersion!;
-  const summary = `${PRODUCT_NAME} (KVM) – ${describeConfig({ os: osName, cpuCores: config.cpu, ramGb: config.ram, storageGb: config.storage, months: config.months })}`;
+  const summary = `${ROOT_SERVER_NAME} (KVM) – ${describeServerConfig({ os: osName, cpuCores: config.cpu, ramGb: config.ram, storageGb: config.storage, months: config.months })}`;
   const link = `${deps.env.publicUrl.replace(/\/$/, '')}/shop/kvm-server?${orderLinkQuery(config)}`;
   await enqueueMail(deps.db, orderLinkMail(customer.email, customer.username, {
     summary, price: formatEuro(priceCents(config)), link, message: input.message ?? '', sentBy: staff.id,

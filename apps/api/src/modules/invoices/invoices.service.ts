@@ -13,7 +13,7 @@ import { PermanentJobError } from '../../jobs/queue.ts';
 import { invoiceMail } from '../../drivers/mail/templates.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { renderXRechnung } from './invoice-xrechnung.ts';
-import { describeConfig, PRODUCT_NAME } from '../shop/product.ts';
+import { productOfOrder } from '../products/registry.ts';
 import type { InvoiceDocument } from '../../db/schema/invoice-document.ts';
 
 
@@ -93,8 +93,7 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
     buyer: buyerOf(order, user),
     lines: [{
       id: '1',
-      name: `${PRODUCT_NAME} (KVM)${order.kind === 'upgrade' ? ' – Verlängerung/Upgrade' : ''}`,
-      description: `${describeConfig(order)}, Standort Frankfurt am Main`,
+      ...productOfOrder(order).invoiceLine(order),
       quantity: order.months,
       unitCode: 'MON',
       netCents: split.netCents,
@@ -195,7 +194,7 @@ export const toInvoiceCard = (row: InvoiceRow): InvoiceCard => ({
   id: row.id,
   number: row.number,
   kind: row.kind,
-  product: row.document.lines[0]?.name ?? PRODUCT_NAME,
+  product: row.document.lines[0]?.name ?? '–',
   date: row.issueDate,
   dueDate: row.dueDate,
   amountCents: row.kind === 'credit_note' ? -row.grossCents : row.grossCents,

@@ -4,7 +4,8 @@ import type { Deps } from '../../deps.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { PRODUCT_NAME } from '../shop/product.ts';
+import { productOfOrder } from '../products/registry.ts';
+import { serverConfigOf } from '../products/root-server.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -26,7 +27,7 @@ function toCard(o: OrderRow, server: TermEnd): OrderCard {
   return {
     id: o.id,
     number: String(o.number),
-    product: PRODUCT_NAME,
+    product: productOfOrder(o).name,
     kind: o.kind,
     status: o.status,
     date: date.toISOString(),
@@ -61,7 +62,8 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
       ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.serverId, order.serverId)).limit(1)
       : [];
   const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
-  const prices = priceBreakdown({ os: order.osFamily, cpu: order.cpuCores, ram: order.ramGb, storage: order.storageGb, months: order.months });
+  const config = serverConfigOf(order);
+  const prices = priceBreakdown({ os: config.osFamily, cpu: config.cpuCores, ram: config.ramGb, storage: config.storageGb, months: order.months });
   // Each line as charged per month: list price × 1.22 × (1 − discount), shown net of 19 % VAT like the
   // totals below, so the lines add up to the monthly net (up to rounding).
   const discount = durationDiscountPercent(order.months);
@@ -72,10 +74,10 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
   return {
     ...toCard(order, row.server),
     location: 'Frankfurt am Main',
-    os: order.os,
-    cpu: { cores: order.cpuCores, priceCents: charged(prices.monthly.cpuCents) },
-    ram: { size: order.ramGb, type: 'DDR4 ECC', priceCents: charged(prices.monthly.ramCents) },
-    storage: { size: order.storageGb, type: 'NVMe SSD', priceCents: charged(prices.monthly.storageCents) },
+    os: config.os,
+    cpu: { cores: config.cpuCores, priceCents: charged(prices.monthly.cpuCents) },
+    ram: { size: config.ramGb, type: 'DDR4 ECC', priceCents: charged(prices.monthly.ramCents) },
+    storage: { size: config.storageGb, type: 'NVMe SSD', priceCents: charged(prices.monthly.storageCents) },
     osPriceCents: charged(prices.monthly.osCents),
     network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
     discountPercent: durationDiscountPercent(order.months),

@@ -1,6 +1,7 @@
 import { defineModule } from '../../jobs/define.ts';
 import { paymentRoutes } from './payments.routes.ts';
-import { paymentHousekeeping, provisionOrderJob, simWebhookJob, syncCheckoutJob } from './payments.service.ts';
+import { paymentHousekeeping, simWebhookJob, syncCheckoutJob } from './payments.service.ts';
+import { provisionOrderJob } from '../products/root-server.ts';
 
 export const paymentsModule = defineModule({
   name: 'payments',

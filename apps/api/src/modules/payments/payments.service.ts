@@ -1,40 +1,30 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { addMonthsClamped, type PaymentResult } from '@hp/contract';
+import type { PaymentResult } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
-import { ipAddresses, invoices, orders, paymentEvents, servers, serverTasks } from '../../db/schema/index.ts';
+import { invoices, orders, paymentEvents } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { defineJob, defineSchedule } from '../../jobs/define.ts';
-import { PermanentJobError } from '../../jobs/queue.ts';
 import { signPayload } from '../../drivers/payments/signature.ts';
 import { simWebhookDelivery, type SimulatedPayments } from '../../drivers/payments/simulated.ts';
-import { provisionServer } from '../infrastructure/provision-server.ts';
 import { issueInvoiceJob } from '../invoices/invoices.service.ts';
-import { applyUpgradeJob } from '../servers/resize.ts';
-import { nextVmid, takeFreeIpv4 } from '../infrastructure/capacity.ts';
+import { productOfOrder } from '../products/registry.ts';
 
 type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
-const orderPayload = z.object({ orderId: z.string() });
 const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string() }));
-const provisionOrderKind = jobKind('provision-order', orderPayload);
 
-/** Ends a pending order and releases what it held (capacity by status, the IP explicitly). */
+/** Ends a pending order and releases what it held (capacity by status, the rest by its product). */
 export async function cancelPendingOrder(db: Db, orderId: string, reason: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [order] = await tx.update(orders).set({ status: 'cancelled', failureReason: reason })
       .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'))).returning();
     if (!order) return false;
-    if (order.ipAddressId) {
-      // Only this order's own hold (stamped with its hold_until): after a hold ran out the address may
-      // already be held by a newer order, which must keep it.
-      await tx.update(ipAddresses).set({ reservedUntil: null })
-        .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId), eq(ipAddresses.reservedUntil, order.holdUntil)));
-    }
+    await productOfOrder(order).release(tx, order);
     return true;
   });
 }
@@ -113,46 +103,8 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
     }).where(and(eq(orders.id, order.id), eq(orders.status, 'pending'))).returning();
     if (!paid) return false;
 
-    if (paid.kind === 'new') {
-      const periodEnd = addMonthsClamped(now, paid.months);
-      const vmid = await nextVmid(tx);
-      // The held IP, unless it was somehow given away (hold expired under clock skew): then any free one.
-      let ip: { id: number; address: string } | null = null;
-      if (paid.ipAddressId) {
-        const [held] = await tx.select({ id: ipAddresses.id, address: ipAddresses.address, serverId: ipAddresses.serverId }).from(ipAddresses)
-          .where(eq(ipAddresses.id, paid.ipAddressId)).for('update');
-        if (held && !held.serverId) ip = held;
-      }
-      if (ip === null) {
-        ip = (await takeFreeIpv4(tx)) ?? null;
-        const ipId = ip?.id ?? null;
-        deps.log?.warn({ orderId: paid.id, heldIp: paid.ipAddressId, fallbackIp: ipId }, ipId === null ? 'paid order without a free IP: staff must assign one' : 'held IP was gone; another free IP assigned');
-      }
-      const [server] = await tx.insert(servers).values({
-        vmid, name: `srv-${vmid}`, ownerId: paid.userId, nodeId: paid.nodeId, os: paid.os,
-        cpuCores: paid.cpuCores, ramGb: paid.ramGb, storageGb: paid.storageGb, status: 'provisioning', expiresAt: periodEnd,
-      }).returning({ id: servers.id });
-      if (ip !== null) await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
-      await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { orderId: paid.id } });
-      await tx.update(orders).set({ serverId: server!.id, periodStart: now, periodEnd, ipAddressId: ip?.id ?? null, ipAddress: ip?.address ?? null }).where(eq(orders.id, paid.id));
-      await enqueue(tx, provisionOrderKind, { orderId: paid.id }, { dedupeKey: `provision:${paid.id}` });
-    } else {
-      const [server] = await tx.select().from(servers).where(eq(servers.id, paid.serverId!)).for('update');
-      if (!server || server.deletedAt) {
-        // Deleted between checkout and payment (e.g. grace period ended): staff must refund.
-        await tx.update(orders).set({ status: 'failed', failureReason: 'server deleted before payment' }).where(eq(orders.id, paid.id));
-        return true;
-      }
-      const from = server.expiresAt && server.expiresAt > now ? server.expiresAt : now;
-      const periodEnd = addMonthsClamped(from, paid.months);
-      await tx.update(servers).set({
-        cpuCores: paid.cpuCores, ramGb: paid.ramGb, storageGb: Math.max(server.storageGb, paid.storageGb),
-        expiresAt: periodEnd, expiryReminderStage: 0,
-      }).where(eq(servers.id, server.id));
-      await tx.insert(serverTasks).values({ serverId: server.id, kind: 'upgrade', status: 'running', progress: 0, payload: { orderId: paid.id } });
-      await tx.update(orders).set({ periodStart: from, periodEnd }).where(eq(orders.id, paid.id));
-      await enqueue(tx, applyUpgradeJob, { orderId: paid.id }, { dedupeKey: `upgrade:${paid.id}` });
-    }
+    // A subscription that vanished before the payment fails the order (staff refunds): no invoice.
+    if (await productOfOrder(paid).fulfil(tx, paid, { now, log: deps.log }) === 'failed') return true;
     await enqueue(tx, issueInvoiceJob, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
     return true;
   });
@@ -198,7 +150,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
     amountCents: order.amountCents,
     date: (order.paidAt ?? order.createdAt).toISOString(),
     orderStatus: order.status,
-    product: 'Root Server',
+    product: productOfOrder(order).name,
     kind: order.kind,
     serverId: order.serverId,
     invoiceId: invoice?.id ?? null,
@@ -234,20 +186,6 @@ export async function syncStalePendingOrders(deps: PaymentDeps, limit = 50) {
 /** A webhook said "look again": fetch the session from the provider and apply what it says. */
 export const syncCheckoutJob = defineJob(syncCheckoutKind, async (deps, { sessionId }) => {
   await syncCheckout(deps, sessionId);
-});
-
-/** Builds the server of a paid order and completes (or fails) the order with the outcome. */
-export const provisionOrderJob = defineJob(provisionOrderKind, async (deps, { orderId }) => {
-  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order?.serverId) throw new PermanentJobError('order has no server');
-  const outcome = await provisionServer(deps, order.serverId);
-  const [server] = await deps.db.select({ status: servers.status, message: servers.statusMessage }).from(servers).where(eq(servers.id, order.serverId));
-  if (outcome === 'online' || server?.status === 'online') {
-    await deps.db.update(orders).set({ status: 'completed', completedAt: new Date() }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
-  } else if (outcome === 'failed' || server?.status === 'failed') {
-    // Paid but not delivered: staff sees the failed server and the order; the customer sees the message.
-    await deps.db.update(orders).set({ status: 'failed', failureReason: server?.message ?? 'provisioning failed' }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
-  }
 });
 
 /**

@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, isNotNull } from 'drizzle-orm';
 import {
-  LINUX_DISTROS, WINDOWS_VERSIONS, priceCents, shopMessages, splitGross,
+  LINUX_DISTROS, WINDOWS_VERSIONS, shopMessages,
   type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -8,13 +8,13 @@ import { ipAddresses, orders, servers, users } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { PaymentProviderError } from '../../drivers/payments/payments.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { fits, lockNodeFree, placeOnNode, takeFreeIpv4 } from '../infrastructure/capacity.ts';
 import { cancelPendingOrder, syncCheckout } from '../payments/payments.service.ts';
-import { describeConfig, PRODUCT_NAME } from './product.ts';
+import type { ProductModule } from '../products/product-module.ts';
+import { osFamilyOf, rootServerProduct } from '../products/root-server.ts';
 
 type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'>;
 
-export const osFamilyOf = (os: string): 'linux' | 'windows' => (os.toLowerCase().startsWith('windows') ? 'windows' : 'linux');
+export { osFamilyOf };
 
 async function findOwnServer(db: ShopDeps['db'], user: RequestUser, serverId: string) {
   // Shared users operate a server but see no billing: only the owner may renew or upgrade it.
@@ -52,12 +52,10 @@ export const MAX_OPEN_CHECKOUTS = 3;
  * older one is ended at the provider and then settled like any other session, so a payment that
  * arrived meanwhile is still fulfilled and an unpaid one releases its hold.
  */
-async function replaceSameOpenCheckout(deps: ShopDeps, user: RequestUser, input: CheckoutInput) {
-  const os = input.serverId ? undefined : input.os === 'windows' ? input.windowsVersion! : input.distro!;
+async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, product: ProductModule<I>, input: I) {
   const same = await deps.db.select({ sessionId: orders.paymentSessionId }).from(orders).where(and(
-    eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()), isNotNull(orders.paymentSessionId),
-    input.serverId ? eq(orders.serverId, input.serverId) : and(eq(orders.kind, 'new'), eq(orders.os, os!)),
-    eq(orders.osFamily, input.os), eq(orders.cpuCores, input.cpu), eq(orders.ramGb, input.ram), eq(orders.storageGb, input.storage), eq(orders.months, input.months),
+    eq(orders.userId, user.id), eq(orders.product, product.kind), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()), isNotNull(orders.paymentSessionId),
+    product.sameOrder(input),
   ));
   for (const { sessionId } of same) {
     try {
@@ -69,26 +67,23 @@ async function replaceSameOpenCheckout(deps: ShopDeps, user: RequestUser, input:
   }
 }
 
-const notEnoughResources = () => conflict('NOT_ENOUGH_RESOURCES', shopMessages.notEnoughResources);
-const noFreeIp = () => conflict('NO_FREE_IP', shopMessages.noFreeIp);
-
-/**
- * Places the order and opens the payment. One transaction decides capacity and the IP (node row lock,
- * IP row lock with SKIP LOCKED) and stores the pending order with its hold; the payment session is
- * created afterwards. If the provider cannot be reached the order is cancelled at once, releasing the hold.
- * The price comes from the shared formula; nothing price-like is accepted from the client.
- */
 /** Lifetime of a provider checkout session (Stripe: at least 30 minutes). */
 export const CHECKOUT_SESSION_MINUTES = 31;
 
-export async function checkout(deps: ShopDeps, user: RequestUser, input: CheckoutInput): Promise<CheckoutResponse> {
+/**
+ * Places the order of any product and opens the payment. One transaction takes the customer's row lock
+ * (open-checkout cap), lets the product check and hold what it needs (decision 022) and stores the
+ * pending order with its hold; the payment session is created afterwards. If the provider cannot be
+ * reached the order is cancelled at once, releasing the hold. The price comes from the product's shared
+ * formula; nothing price-like is accepted from the client.
+ */
+export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: ProductModule<I>, input: I): Promise<CheckoutResponse> {
   const { db, env, payments } = deps;
   const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
   if (!account) throw notFound();
   const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
-  const want = { cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage };
 
-  await replaceSameOpenCheckout(deps, user, input);
+  await replaceSameOpenCheckout(deps, user, product, input);
 
   const order = await db.transaction(async (tx) => {
     // One customer's checkouts take turns, so parallel requests cannot slip past the cap.
@@ -96,48 +91,10 @@ export async function checkout(deps: ShopDeps, user: RequestUser, input: Checkou
     const [open] = await tx.select({ n: count() }).from(orders)
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date())));
     if ((open?.n ?? 0) >= MAX_OPEN_CHECKOUTS) throw conflict('TOO_MANY_OPEN_CHECKOUTS', shopMessages.tooManyOpenCheckouts);
-
-    if (input.serverId) {
-      const [server] = await tx.select().from(servers)
-        .where(and(eq(servers.id, input.serverId), eq(servers.ownerId, user.id), isNull(servers.deletedAt))).for('update');
-      if (!server) throw notFound();
-      if (server.status === 'provisioning' || server.status === 'failed') throw conflict('SERVER_NOT_READY', shopMessages.serverNotUpgradable);
-      if (input.storage < server.storageGb) throw new AppError(400, 'STORAGE_SHRINK', shopMessages.storageShrink);
-      if (osFamilyOf(server.os) !== input.os) throw new AppError(400, 'OS_MISMATCH', shopMessages.osMismatch);
-      const growth = {
-        cpuCores: Math.max(0, input.cpu - server.cpuCores),
-        ramGb: Math.max(0, input.ram - server.ramGb),
-        storageGb: Math.max(0, input.storage - server.storageGb),
-      };
-      const locked = await lockNodeFree(tx, server.nodeId);
-      if (!locked || !fits(growth, locked.free)) throw notEnoughResources();
-      const gross = priceCents({ os: input.os, cpu: input.cpu, ram: input.ram, storage: input.storage, months: input.months });
-      const split = splitGross(gross);
-      const [row] = await tx.insert(orders).values({
-        userId: user.id, kind: 'upgrade', serverId: server.id, nodeId: server.nodeId,
-        // The installed system stays; a different one is a reinstall, not an order.
-        osFamily: input.os, os: server.os,
-        cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage, months: input.months,
-        holdCpuCores: growth.cpuCores, holdRamGb: growth.ramGb, holdStorageGb: growth.storageGb, holdUntil,
-        amountCents: gross, netCents: split.netCents, vatCents: split.vatCents, paymentProvider: payments.kind,
-      }).returning();
-      return row!;
-    }
-
-    const node = await placeOnNode(tx, want);
-    if (!node) throw notEnoughResources();
-    const ip = await takeFreeIpv4(tx);
-    if (!ip) throw noFreeIp();
-    const os = input.os === 'windows' ? input.windowsVersion! : input.distro!;
-    const gross = priceCents({ os: input.os, cpu: input.cpu, ram: input.ram, storage: input.storage, months: input.months });
-    const split = splitGross(gross);
+    const reserved = await product.reserve(tx, { userId: user.id, holdUntil }, input);
     const [row] = await tx.insert(orders).values({
-      userId: user.id, kind: 'new', nodeId: node.id, ipAddressId: ip.id, ipAddress: ip.address,
-      osFamily: input.os, os, cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage, months: input.months,
-      holdCpuCores: want.cpuCores, holdRamGb: want.ramGb, holdStorageGb: want.storageGb, holdUntil,
-      amountCents: gross, netCents: split.netCents, vatCents: split.vatCents, paymentProvider: payments.kind,
+      ...reserved, userId: user.id, product: product.kind, holdUntil, paymentProvider: payments.kind,
     }).returning();
-    await tx.update(ipAddresses).set({ reservedUntil: holdUntil }).where(eq(ipAddresses.id, ip.id));
     return row!;
   });
 
@@ -147,7 +104,7 @@ export async function checkout(deps: ShopDeps, user: RequestUser, input: Checkou
       orderId: order.id,
       amountCents: order.amountCents,
       currency: 'eur',
-      productName: `${PRODUCT_NAME} (KVM) – ${describeConfig(order)}${order.kind === 'upgrade' ? ' (Verlängerung/Upgrade)' : ''}`,
+      productName: product.paymentLine(order),
       customerEmail: account.email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,
@@ -165,3 +122,6 @@ export async function checkout(deps: ShopDeps, user: RequestUser, input: Checkou
   await db.update(orders).set({ paymentSessionId: session.id, paymentUrl: session.url }).where(eq(orders.id, order.id));
   return { orderId: order.id, sessionId: session.id, url: session.url };
 }
+
+/** The root server configurator's checkout (new server, or upgrade/renewal of one's own). */
+export const checkout = (deps: ShopDeps, user: RequestUser, input: CheckoutInput) => placeOrder(deps, user, rootServerProduct, input);

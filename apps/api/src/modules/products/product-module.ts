@@ -1,0 +1,59 @@
+import type { SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { orders } from '../../db/schema/index.ts';
+
+/**
+ * The port every product implements (decision 022). Checkout, payment fulfilment, invoicing and the
+ * order pages are product-neutral and call these steps; what a product holds, creates and is called
+ * lives in its module. The root server is the first product, web hosting the second.
+ */
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderValues = typeof orders.$inferInsert;
+export type ProductKind = OrderRow['product'];
+
+/** What a product's reserve step writes into the new order: its configuration, its holds and the price. */
+export type ReservedOrder = Omit<OrderValues, 'id' | 'number' | 'userId' | 'product' | 'holdUntil' | 'paymentProvider' | 'status'>;
+
+export interface ReserveContext {
+  userId: string;
+  /** Until when a pending order holds what it reserved. */
+  holdUntil: Date;
+}
+
+export interface FulfilContext {
+  now: Date;
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
+export interface InvoiceLineText {
+  name: string;
+  description: string;
+}
+
+export interface ProductModule<Input> {
+  kind: ProductKind;
+  /** The product's name on orders, payment pages and invoices. */
+  name: string;
+  /**
+   * Runs inside the checkout transaction, after the customer's row lock and the open-checkout cap:
+   * validates the (contract-parsed) input against the current state, holds what the order needs (row
+   * locks; a conflict throws an AppError) and returns the order's configuration and price (integer
+   * cents, from the product's price function in packages/contract).
+   */
+  reserve(tx: Tx, ctx: ReserveContext, input: Input): Promise<ReservedOrder>;
+  /** The open orders that are "the same purchase again" (second tab, back button): replaced, not stacked. */
+  sameOrder(input: Input): SQL | undefined;
+  /** Gives back what a pending order held when it is cancelled (capacity held by status needs nothing). */
+  release(tx: Tx, order: OrderRow): Promise<void>;
+  /** The line on the provider's payment page. */
+  paymentLine(order: OrderRow): string;
+  /** The invoice line (the quantity is the term in months). */
+  invoiceLine(order: OrderRow): InvoiceLineText;
+  /**
+   * Runs inside the one transaction that moved the order from pending to processing (exactly once):
+   * creates the subscription ('new') or extends/changes it ('upgrade'), sets the order's period and
+   * enqueues the delivery job, which completes the order. 'failed': the order was marked failed
+   * instead (e.g. the subscription to renew is gone) and is not invoiced.
+   */
+  fulfil(tx: Tx, order: OrderRow, ctx: FulfilContext): Promise<'delivering' | 'failed'>;
+}

@@ -1,0 +1,15 @@
+import type { OrderRow, ProductKind, ProductModule } from './product-module.ts';
+import { rootServerProduct } from './root-server.ts';
+
+/** Every product the shop sells, by kind (decision 022). */
+const products: { [K in ProductKind]?: ProductModule<never> } = {
+  root_server: rootServerProduct as ProductModule<never>,
+};
+
+export function productOf(kind: ProductKind): ProductModule<never> {
+  const product = products[kind];
+  if (!product) throw new Error(`no product module for ${kind}`);
+  return product;
+}
+
+export const productOfOrder = (order: Pick<OrderRow, 'product'>) => productOf(order.product);
