@@ -24,3 +24,4 @@ export * from './customers.ts';
 export * from './invoices.ts';
 export * from './privacy.ts';
 export * from './statistics.ts';
+export * from './hosting.ts';

@@ -1,0 +1,285 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+import { coded } from './codes.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordMeetsRules, registrationPasswordRules } from './password.ts';
+import { durationDiscountPercent } from './pricing.ts';
+
+/**
+ * Web hosting (public spec §2.5, portal spec "Web hosting package page" and §9; issue 12; decision 022).
+ * Plans are configured data shared by the shop page and the API; the price function is the product's.
+ */
+export const HOSTING_PLAN_IDS = ['starter', 'professional', 'business'] as const;
+export type HostingPlanId = (typeof HOSTING_PLAN_IDS)[number];
+
+export interface HostingPlan {
+  id: HostingPlanId;
+  name: string;
+  /** MB, as the panel counts quotas */
+  storageMb: number;
+  trafficMb: number;
+  databases: number;
+  /** Domains including the primary one */
+  domains: number;
+  phpVersions: string[];
+  /** Gross per month, in cents, before the duration discount */
+  monthlyCents: number;
+}
+
+/** Portal spec §9 sample: Professional, 10 databases, PHP 7.4–8.2, 50,000 MB storage, 100,000 MB traffic. */
+export const HOSTING_PLANS: Record<HostingPlanId, HostingPlan> = {
+  starter: { id: 'starter', name: 'Starter', storageMb: 10_000, trafficMb: 50_000, databases: 2, domains: 1, phpVersions: ['8.1', '8.2'], monthlyCents: 399 },
+  professional: { id: 'professional', name: 'Professional', storageMb: 50_000, trafficMb: 100_000, databases: 10, domains: 5, phpVersions: ['7.4', '8.0', '8.1', '8.2'], monthlyCents: 799 },
+  business: { id: 'business', name: 'Business', storageMb: 150_000, trafficMb: 500_000, databases: 50, domains: 20, phpVersions: ['7.4', '8.0', '8.1', '8.2'], monthlyCents: 1499 },
+};
+
+export const HOSTING_MONTHS = { min: 1, max: 12 } as const;
+
+/** Gross cents for the whole term: monthly × months, less the same duration discount as the server. */
+export function hostingPriceCents(config: { plan: HostingPlanId; months: number }): number {
+  const discount = durationDiscountPercent(config.months);
+  return Math.round((HOSTING_PLANS[config.plan].monthlyCents * config.months * (100 - discount)) / 100);
+}
+
+export const hostingMessages = {
+  domainInvalid: 'Bitte geben Sie einen gültigen Domainnamen ein (z. B. meine-firma.de).',
+  subdomainInvalid: 'Die Subdomain darf nur Kleinbuchstaben, Ziffern und Bindestriche enthalten (3–40 Zeichen, nicht mit Bindestrich beginnend oder endend).',
+  domainTaken: 'Diese Domain wird bereits von einem anderen Hosting-Paket verwendet.',
+  noSlot: 'Derzeit ist auf unseren Hosting-Servern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.',
+  notRenewable: 'Dieses Hosting-Paket kann derzeit nicht verlängert werden.',
+  planRequired: 'Bitte wählen Sie einen Tarif.',
+  domainLimit: 'Ihr Tarif enthält keine weiteren Domains. Bitte wechseln Sie in einen größeren Tarif.',
+  databaseLimit: 'Ihr Tarif enthält keine weiteren Datenbanken.',
+  nameInvalid: 'Der Name darf nur Kleinbuchstaben, Ziffern und Unterstriche enthalten (3–16 Zeichen, beginnend mit einem Buchstaben).',
+  phpVersionUnknown: 'Diese PHP-Version wird für Ihr Paket nicht angeboten.',
+  notActive: 'Das Hosting-Paket ist nicht aktiv. Bitte verlängern Sie es oder warten Sie, bis die Einrichtung abgeschlossen ist.',
+  appUnsupported: 'Die Ein-Klick-Installation wird von diesem Hosting-Server nicht angeboten.',
+  saved: 'Die Änderung wurde gespeichert. Der Webserver übernimmt sie innerhalb etwa einer Minute.',
+} as const;
+
+/** WHATWG URL, present in browsers and Node; the contract compiles without DOM or Node types. */
+declare const URL: new (input: string) => { hostname: string };
+
+/** Lower-case ASCII hostname with at least two labels; IDN (Umlaute) are converted to punycode. */
+export function normaliseDomain(raw: string): string | null {
+  const text = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (!text || text.length > 253 || /[\s/:@?#\\]/.test(text)) return null;
+  let ascii: string;
+  try {
+    ascii = new URL(`http://${text}`).hostname;
+  } catch {
+    return null;
+  }
+  const labels = ascii.split('.');
+  if (labels.length < 2) return null;
+  const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+  if (!labels.every((l) => label.test(l))) return null;
+  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(labels[labels.length - 1]!)) return null;
+  return ascii;
+}
+
+const Domain = z.string({ error: hostingMessages.domainInvalid }).max(253, hostingMessages.domainInvalid)
+  .transform((v, ctx) => {
+    const d = normaliseDomain(v);
+    if (!d) ctx.addIssue({ code: 'custom', message: hostingMessages.domainInvalid });
+    return d ?? '';
+  });
+const Subdomain = z.string({ error: hostingMessages.subdomainInvalid }).trim().toLowerCase()
+  .regex(/^(?!-)[a-z0-9-]{3,40}(?<!-)$/, hostingMessages.subdomainInvalid);
+
+export const HostingCheckoutInput = z.strictObject({
+  plan: z.enum(HOSTING_PLAN_IDS, { error: hostingMessages.planRequired }),
+  months: z.number({ error: 'Laufzeit: Bitte geben Sie eine Zahl an.' }).int({ error: 'Laufzeit: Bitte geben Sie eine ganze Zahl an.' })
+    .min(HOSTING_MONTHS.min, { error: 'Laufzeit: mindestens 1.' }).max(HOSTING_MONTHS.max, { error: 'Laufzeit: höchstens 12.' }),
+  /** A free subdomain of the provider, or the customer's own domain (they point its DNS to us). */
+  domainType: z.enum(['subdomain', 'own'], { error: 'Bitte wählen Sie, welche Domain Ihr Paket nutzt.' }),
+  subdomain: Subdomain.optional(),
+  domain: Domain.optional(),
+  acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
+  /** Set to renew an existing package (the plan stays; a renewal extends from the old end). */
+  packageId: z.uuid({ error: 'Ungültige Paket-ID.' }).optional(),
+}).refine((v) => v.packageId !== undefined || (v.domainType === 'subdomain' ? v.subdomain !== undefined : v.domain !== undefined), {
+  error: 'Bitte geben Sie die Domain bzw. Subdomain für Ihr Paket an.', path: ['domain'],
+});
+export type HostingCheckoutInput = z.infer<typeof HostingCheckoutInput>;
+
+/** What the shop page needs besides the plans: the provider's subdomain base and whether a slot is free. */
+export const HostingShopInfo = z.object({
+  subdomainBase: z.string(),
+  available: z.boolean(),
+  renewal: z.object({ packageId: z.string(), name: z.string(), plan: z.enum(HOSTING_PLAN_IDS), primaryDomain: z.string(), expiresAt: z.string().nullable() }).nullable(),
+});
+export type HostingShopInfo = z.infer<typeof HostingShopInfo>;
+
+// ── The package page ────────────────────────────────────────────────────────────────────────────────
+
+export const HOSTING_STATUS = ['provisioning', 'active', 'suspended', 'failed'] as const;
+export type HostingStatus = (typeof HOSTING_STATUS)[number];
+export const HOSTING_STATUS_LABEL: Record<HostingStatus, string> = {
+  provisioning: 'Wird eingerichtet', active: 'Aktiv', suspended: 'Gesperrt', failed: 'Fehlgeschlagen',
+};
+
+export const SslState = z.enum(['none', 'pending', 'active', 'failed']);
+export const SSL_LABEL: Record<z.infer<typeof SslState>, string> = {
+  none: 'Kein SSL', pending: 'Wird ausgestellt …', active: "Let's Encrypt aktiv", failed: 'Ausstellung fehlgeschlagen',
+};
+
+export const MEMORY_LIMITS = [128, 256, 512] as const;
+export const EXECUTION_TIMES = [30, 60, 120, 300] as const;
+export const BACKUP_FREQUENCIES = ['daily', 'weekly', 'monthly', 'none'] as const;
+export const BACKUP_FREQUENCY_LABEL: Record<(typeof BACKUP_FREQUENCIES)[number], string> = {
+  daily: 'Täglich', weekly: 'Wöchentlich', monthly: 'Monatlich', none: 'Deaktiviert',
+};
+export const RETENTION_DAYS = [7, 14, 30, 90] as const;
+
+/**
+ * The panel keeps a number of copies, not days (decision 022): the copies that cover the chosen days at
+ * the chosen frequency, capped at the panel's largest allowed count (30).
+ */
+export function retentionCopies(frequency: (typeof BACKUP_FREQUENCIES)[number], days: number): number {
+  const allowed = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30];
+  const per = frequency === 'daily' ? 1 : frequency === 'weekly' ? 7 : 30;
+  const wanted = Math.max(1, Math.ceil(days / per));
+  return allowed.find((n) => n >= wanted) ?? 30;
+}
+/** The days the stored copies really cover (shown next to the choice). */
+export function retentionCoveredDays(frequency: (typeof BACKUP_FREQUENCIES)[number], copies: number): number {
+  const per = frequency === 'daily' ? 1 : frequency === 'weekly' ? 7 : 30;
+  return copies * per;
+}
+
+export const HostingDomainView = z.object({
+  id: z.string(), domain: z.string(), type: z.enum(['primary', 'addon']), directory: z.string(), ssl: SslState,
+});
+export const HostingApp = z.object({
+  kind: z.enum(['wordpress', 'joomla']),
+  version: z.string(),
+  latestVersion: z.string(),
+  state: z.enum(['installing', 'installed', 'updating', 'failed']),
+  plugins: z.array(z.object({ name: z.string(), version: z.string(), update: z.enum(['none', 'available', 'critical']), active: z.boolean() })),
+  themes: z.array(z.object({ name: z.string(), version: z.string(), active: z.boolean(), update: z.enum(['none', 'available']) })),
+});
+export type HostingApp = z.infer<typeof HostingApp>;
+
+export const HostingCard = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(HOSTING_PLAN_IDS),
+  planName: z.string(),
+  status: z.enum(HOSTING_STATUS),
+  statusMessage: z.string().nullable(),
+  primaryDomain: z.string(),
+  expiresAt: z.string().nullable(),
+  /** owner: renews and sees billing; shared: operates the package */
+  access: z.enum(['owner', 'shared']),
+});
+export type HostingCard = z.infer<typeof HostingCard>;
+export const HostingList = z.object({ items: z.array(HostingCard) });
+export type HostingList = z.infer<typeof HostingList>;
+
+export const HostingDetail = HostingCard.extend({
+  /** The number customers quote to support ("Hosting ID"). */
+  hostingId: z.string(),
+  limits: z.object({ storageMb: z.number(), trafficMb: z.number(), databases: z.number(), domains: z.number() }),
+  phpVersions: z.array(z.string()),
+  /** null while the package is not active or the panel is unreachable (then panelError says why). */
+  site: z.object({
+    phpVersion: z.string(),
+    memoryLimitMb: z.number(),
+    maxExecutionTimeS: z.number(),
+    ssl: SslState,
+    backupFrequency: z.enum(BACKUP_FREQUENCIES),
+    backupCopies: z.number(),
+    /** The retention choice that maps to the stored copy count (decision 022). */
+    retentionDays: z.number(),
+    pendingChanges: z.boolean(),
+    usage: z.object({ diskUsedMb: z.number(), diskQuotaMb: z.number(), trafficThisMonthMb: z.number(), trafficQuotaMb: z.number() }),
+    domains: z.array(HostingDomainView),
+    databasesUsed: z.number(),
+    ftp: z.object({ host: z.string(), username: z.string(), port: z.number(), directory: z.string() }),
+    phpMyAdminUrl: z.string(),
+    panelUrl: z.string(),
+    app: HostingApp.nullable(),
+  }).nullable(),
+  panelError: z.string().nullable(),
+  websiteType: z.enum(['standard', 'wordpress', 'joomla']),
+  capabilities: z.object({ apps: z.boolean(), backupNow: z.boolean(), htaccess: z.boolean() }),
+  /** Which panel runs the package: shown on the "cPanel" button and in honest notes. */
+  panelName: z.string(),
+});
+export type HostingDetail = z.infer<typeof HostingDetail>;
+
+export const HostingIdParams = z.object({ id: z.uuid({ error: 'Hosting-Paket nicht gefunden.' }) });
+export const HostingItemParams = HostingIdParams.extend({ itemId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Ungültige ID.') });
+
+const HostingPassword = z.string({ error: messages.passwordRequired })
+  .min(1, messages.passwordRequired)
+  .refine((pw) => [...pw].length >= PASSWORD_MIN && [...pw].length <= PASSWORD_MAX, coded('PASSWORT_TO_SHORT'))
+  .refine((pw) => passwordMeetsRules(pw, registrationPasswordRules), messages.passwordRulesUnmet)
+  // The panel stores it in config files and SQL: no control characters or quotes that break them.
+  .refine((pw) => !/[\p{Cc}'"\\`]/u.test(pw), 'Das Passwort darf keine Anführungszeichen, Backslashes oder Steuerzeichen enthalten.');
+export const HostingPasswordInput = z.strictObject({ password: HostingPassword, confirmPassword: z.string({ error: messages.passwordRequired }) })
+  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsDiffer, path: ['confirmPassword'] });
+export type HostingPasswordInput = z.infer<typeof HostingPasswordInput>;
+
+const DbName = z.string({ error: hostingMessages.nameInvalid }).trim().toLowerCase().regex(/^[a-z][a-z0-9_]{2,15}$/, hostingMessages.nameInvalid);
+export const CreateDatabaseInput = z.strictObject({ name: DbName, password: HostingPassword, confirmPassword: z.string({ error: messages.passwordRequired }) })
+  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsDiffer, path: ['confirmPassword'] });
+export type CreateDatabaseInput = z.infer<typeof CreateDatabaseInput>;
+
+export const HostingDatabases = z.object({
+  /** Names carry the package prefix (e.g. "c12_"), added by us: the panel adds none. */
+  prefix: z.string(),
+  databases: z.array(z.object({ id: z.string(), name: z.string(), user: z.string().nullable(), userId: z.string().nullable(), sizeMb: z.number().nullable() })),
+  users: z.array(z.object({ id: z.string(), name: z.string() })),
+  limit: z.number(),
+  phpMyAdminUrl: z.string(),
+});
+export type HostingDatabases = z.infer<typeof HostingDatabases>;
+
+export const AddDomainInput = z.strictObject({ domain: Domain });
+export type AddDomainInput = z.infer<typeof AddDomainInput>;
+
+export const PhpSettingsInput = z.strictObject({
+  phpVersion: z.string().regex(/^\d\.\d$/, hostingMessages.phpVersionUnknown).optional(),
+  memoryLimitMb: z.union(MEMORY_LIMITS.map((n) => z.literal(n)), { error: 'Bitte wählen Sie 128, 256 oder 512 MB.' }).optional(),
+  maxExecutionTimeS: z.union(EXECUTION_TIMES.map((n) => z.literal(n)), { error: 'Bitte wählen Sie 30, 60, 120 oder 300 Sekunden.' }).optional(),
+});
+export type PhpSettingsInput = z.infer<typeof PhpSettingsInput>;
+
+export const BackupScheduleInput = z.strictObject({
+  frequency: z.enum(BACKUP_FREQUENCIES, { error: 'Bitte wählen Sie eine Häufigkeit.' }),
+  retentionDays: z.union(RETENTION_DAYS.map((n) => z.literal(n)), { error: 'Bitte wählen Sie 7, 14, 30 oder 90 Tage.' }),
+});
+export type BackupScheduleInput = z.infer<typeof BackupScheduleInput>;
+
+export const HostingBackups = z.object({
+  items: z.array(z.object({ id: z.string(), date: z.string(), sizeBytes: z.number(), content: z.enum(['web', 'mysql']), automatic: z.boolean() })),
+  /** A restore is queued and not yet done. */
+  restorePending: z.boolean(),
+});
+export type HostingBackups = z.infer<typeof HostingBackups>;
+export const BackupDownloadResult = z.object({ kind: z.enum(['ftp', 'url']), path: z.string().nullable(), url: z.string().nullable() });
+
+export const InstallAppInput = z.strictObject({ kind: z.enum(['wordpress', 'joomla'], { error: 'Bitte wählen Sie eine Anwendung.' }) });
+export type InstallAppInput = z.infer<typeof InstallAppInput>;
+
+// ── Staff: hosting servers (panel servers with slot capacity) ───────────────────────────────────────
+
+export const HostingServerInput = z.strictObject({
+  name: z.string({ error: 'Bitte geben Sie einen Namen an.' }).trim().min(2, 'Bitte geben Sie einen Namen an (mindestens 2 Zeichen).').max(60, 'Höchstens 60 Zeichen.'),
+  hostname: z.string({ error: 'Bitte geben Sie den Hostnamen an.' }).transform((v, ctx) => {
+    const d = normaliseDomain(v);
+    if (!d) ctx.addIssue({ code: 'custom', message: 'Bitte geben Sie einen gültigen Hostnamen an (z. B. web1.example.com).' });
+    return d ?? '';
+  }),
+  panelServerId: z.string({ error: 'Bitte geben Sie die Server-ID im Panel an.' }).trim().regex(/^\d{1,9}$/, 'Die Server-ID im Panel ist eine Zahl (ISPConfig: System → Server).'),
+  slots: z.number({ error: 'Bitte geben Sie die Anzahl Pakete an.' }).int('Bitte eine ganze Zahl.').min(1, 'Mindestens 1 Paket.').max(10_000, 'Höchstens 10.000 Pakete.'),
+});
+export type HostingServerInput = z.infer<typeof HostingServerInput>;
+export const HostingServerView = z.object({
+  id: z.number(), name: z.string(), hostname: z.string(), panelServerId: z.string(), slots: z.number(),
+  used: z.number(), held: z.number(), createdAt: z.string(),
+});
+export type HostingServerView = z.infer<typeof HostingServerView>;
+export const HostingServerList = z.object({ items: z.array(HostingServerView), panel: z.string() });
+export type HostingServerList = z.infer<typeof HostingServerList>;
