@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
+import { createHostingDriver } from './drivers/hosting/index.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import type { JobDeps, ModuleManifest } from './jobs/define.ts';
@@ -58,7 +59,11 @@ const baselineSecurityHeaders = {
 
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+/** Drivers an entry point may leave out get their embedded default (the hosting panel: simulated). */
+export type AppDeps = Omit<Deps, 'hosting'> & Partial<Pick<Deps, 'hosting'>>;
+
+export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
+  const deps: Deps = { ...given, hosting: given.hosting ?? createHostingDriver(given.env, given.db) };
   const app = Fastify({
     logger: {
       level: deps.env.logLevel,
