@@ -8,6 +8,7 @@
  * Plain node:http on 127.0.0.1 with a random port.
  */
 import http from 'node:http';
+import https from 'node:https';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
@@ -28,6 +29,8 @@ export interface FakeIspConfigOptions {
   phpMyAdminUrl?: string;
   /** Wall clock (ms) the fake adds its own offset to (advanceClock). */
   now?: () => number;
+  /** Serve https with this certificate (the panel's usual self-signed one) instead of plain http. */
+  tls?: { cert: Buffer | string; key: Buffer | string };
 }
 
 class Fault extends Error {
@@ -321,7 +324,7 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     return handler(params);
   }
 
-  const server = http.createServer((req, res) => {
+  const handle: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -346,12 +349,13 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(envelope));
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     remoteUser: FAKE_REMOTE_USER,
     cronTick,
