@@ -8,12 +8,14 @@ import http from 'node:http';
 import { PinnedAgent, createNodeFetch, type ProxmoxFetch } from '../../hypervisor/proxmox/proxmox-transport.ts';
 import { HostingError, hostingMessages, type HostingErrorCode } from '../hosting.ts';
 
-export interface IspConfigClientConfig {
+/** How the driver reaches one panel (env wiring fills it from the hosting server's settings). */
+export interface IspConfigConfig {
   /** Panel base URL, e.g. https://panel.example.net:8080 */
   url: string;
+  /** Remote user (System → Remote Users), not a panel login. */
   username: string;
   password: string;
-  /** SHA-256 fingerprint of the panel certificate (https only). */
+  /** SHA-256 fingerprint of the panel certificate (pinned; https only, panels are usually self-signed). */
   fingerprint: string;
   /** Budget for one call including a needed login and the single retry (default 10 s). */
   timeoutMs?: number;
@@ -79,7 +81,7 @@ interface Envelope {
 
 export type IspConfigClient = ReturnType<typeof createIspConfigClient>;
 
-export function createIspConfigClient(config: IspConfigClientConfig, opts: IspConfigClientOptions = {}) {
+export function createIspConfigClient(config: IspConfigConfig, opts: IspConfigClientOptions = {}) {
   const timeoutMs = config.timeoutMs ?? 10_000;
   const now = opts.now ?? Date.now;
   const endpoint = `${config.url.replace(/\/+$/, '')}/remote/json.php`;
@@ -155,7 +157,8 @@ export function createIspConfigClient(config: IspConfigClientConfig, opts: IspCo
 
   /**
    * Calls one remote function with the session id added. A session the panel already dropped (restart,
-   * clock skew, an admin's logout) is renewed once and the call repeated; anything else fails as mapped.
+   * clock skew, an admin's logout) is renewed once and the call repeated: the panel checks the session
+   * before it does anything, so repeating a write is safe. Anything else fails as mapped.
    */
   async function call<T>(method: string, params: IspConfigParams = {}): Promise<T> {
     const controller = new AbortController();

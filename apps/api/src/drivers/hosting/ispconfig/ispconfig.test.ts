@@ -69,6 +69,22 @@ describe('ispconfig driver against the fake panel', () => {
     expect(ftp).toMatchObject({ username: s.username, uid: site.system_user, gid: site.system_group, dir: site.document_root });
   });
 
+  it('two parallel createAccount calls for one username end with one client, one site, one FTP user', async () => {
+    const s = spec();
+    const [a, b] = await Promise.all([driver().createAccount(s), driver().createAccount(s)]);
+    expect(b).toEqual(a);
+    expect(fake.rows('client').filter((c) => c.username === s.username)).toHaveLength(1);
+    expect(fake.rows('web_domain').filter((d) => d.domain === s.primaryDomain)).toHaveLength(1);
+    expect(fake.rows('ftp_user').filter((f) => f.username === s.username)).toHaveLength(1);
+  });
+
+  it('a primary domain held by another client is DUPLICATE', async () => {
+    const taken = spec();
+    await driver().createAccount(taken);
+    const err = await rejection(driver().createAccount(spec({ primaryDomain: taken.primaryDomain })));
+    expect(err.code).toBe('DUPLICATE');
+  });
+
   it('a session the panel dropped is renewed with exactly one login and the call succeeds', async () => {
     const hosting = driver();
     const ref = await hosting.createAccount(spec());

@@ -12,22 +12,12 @@
  */
 import {
   BACKUP_COPIES, HostingError, hostingMessages,
-  type FtpAccount, type HostingAccountRef, type HostingBackup, type HostingDatabase, type HostingDatabaseUser,
+  type CreateAccountSpec, type FtpAccount, type HostingAccountRef, type HostingBackup, type HostingDatabase, type HostingDatabaseUser,
   type HostingDomain, type HostingDriver, type PanelServerRef, type SiteInfo, type SslState,
 } from '../hosting.ts';
-import { createIspConfigClient, type IspConfigClientOptions } from './ispconfig-client.ts';
+import { createIspConfigClient, type IspConfigClientOptions, type IspConfigConfig } from './ispconfig-client.ts';
 
-export interface IspConfigConfig {
-  /** Panel base URL, e.g. https://panel.example.net:8080 */
-  url: string;
-  /** Remote user (System → Remote Users), not a panel login. */
-  username: string;
-  password: string;
-  /** SHA-256 fingerprint of the panel certificate (pinned; https only). */
-  fingerprint: string;
-  /** Budget per call (default 10 s). */
-  timeoutMs?: number;
-}
+export type { IspConfigConfig } from './ispconfig-client.ts';
 
 type Row = Record<string, unknown>;
 
@@ -207,12 +197,26 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     return row;
   }
 
-  async function findOrAddClient(spec: Parameters<HostingDriver['createAccount']>[0]): Promise<number> {
-    const [known] = rowsOf(await call('client_get', { client_id: { username: spec.username } }));
-    if (known) return num(known.client_id);
+  /**
+   * createAccount's steps: reuse what exists, add what is missing. When a parallel createAccount for the
+   * same username adds it first, the panel answers DUPLICATE and the winner's object is taken, as a retry would.
+   */
+  async function findOrAdd(find: () => Promise<Row | undefined>, add: () => Promise<unknown>, idKey: string): Promise<number> {
+    const found = await find();
+    if (found) return num(found[idKey]);
+    try {
+      return num(await add());
+    } catch (err) {
+      const winner = err instanceof HostingError && err.code === 'DUPLICATE' ? await find() : undefined;
+      if (!winner) throw err;
+      return num(winner[idKey]);
+    }
+  }
+
+  async function addClient(spec: CreateAccountSpec) {
     const templates = rowsOf(await call('client_templates_get_all'));
     const template = templates.find((t) => text(t.template_name) === spec.plan.name);
-    return num(await call('client_add', {
+    return call('client_add', {
       reseller_id: 0,
       params: {
         company_name: '', contact_name: spec.contactName, email: spec.email, username: spec.username, password: spec.password,
@@ -222,7 +226,40 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
         limit_web_domain: 1, limit_web_aliasdomain: Math.max(0, spec.plan.domains - 1), limit_web_quota: spec.plan.storageMb,
         limit_traffic_quota: spec.plan.trafficMb, limit_database: spec.plan.databases, web_php_options: 'php-fpm', default_webserver: serverId(spec),
       },
-    }));
+    });
+  }
+
+  async function addSite(spec: CreateAccountSpec, clientId: number) {
+    return call('sites_web_domain_add', {
+      client_id: clientId,
+      params: {
+        server_id: serverId(spec), ip_address: '*', ipv6_address: '', domain: spec.primaryDomain.toLowerCase(), type: 'vhost', parent_domain_id: 0, vhost_type: 'name',
+        hd_quota: spec.plan.storageMb, traffic_quota: spec.plan.trafficMb, cgi: 'n', ssi: 'n', suexec: 'y', errordocs: 1, subdomain: 'www',
+        php: 'php-fpm', server_php_id: await phpIdFor(spec, spec.phpVersion), ssl: 'n', ssl_letsencrypt: 'n', allow_override: 'All',
+        pm: 'ondemand', pm_max_children: 10, pm_start_servers: 2, pm_min_spare_servers: 1, pm_max_spare_servers: 5, pm_process_idle_timeout: 10, pm_max_requests: 0,
+        log_retention: 10, backup_interval: 'none', backup_copies: 1, custom_php_ini: '', traffic_quota_lock: 'n', http_port: 80, https_port: 443, active: 'y',
+      },
+    });
+  }
+
+  /** The site of that domain, if it exists; one of another client means the domain is taken. */
+  async function findSite(spec: CreateAccountSpec, ref: HostingAccountRef): Promise<Row | undefined> {
+    const [row] = rowsOf(await call('sites_web_domain_get', { primary_id: { domain: spec.primaryDomain.toLowerCase() } }));
+    if (row && num(row.sys_groupid) !== (await groupId(ref))) {
+      throw new HostingError('DUPLICATE', hostingMessages.DUPLICATE, `domain ${spec.primaryDomain} belongs to another client`);
+    }
+    return row;
+  }
+
+  async function addFtpUser(spec: CreateAccountSpec, ref: HostingAccountRef) {
+    const row = await site(ref);
+    return call('sites_ftp_user_add', {
+      client_id: num(ref.clientId),
+      params: {
+        server_id: serverId(spec), parent_domain_id: num(ref.siteId), username: spec.username, password: spec.password, quota_size: -1, active: 'y',
+        uid: row.system_user, gid: row.system_group, dir: row.document_root, quota_files: -1, ul_ratio: -1, dl_ratio: -1, ul_bandwidth: -1, dl_bandwidth: -1,
+      },
+    });
   }
 
   return {
@@ -246,38 +283,11 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     },
 
     async createAccount(spec) {
-      const clientId = num(await findOrAddClient(spec));
+      const findClient = async () => rowsOf(await call('client_get', { client_id: { username: spec.username } }))[0];
+      const clientId = await findOrAdd(findClient, () => addClient(spec), 'client_id');
       const ref: HostingAccountRef = { serverId: spec.serverId, clientId: String(clientId), siteId: '' };
-      const [existingSite] = rowsOf(await call('sites_web_domain_get', { primary_id: { domain: spec.primaryDomain.toLowerCase() } }));
-      let siteId: number;
-      if (existingSite) {
-        if (num(existingSite.sys_groupid) !== (await groupId(ref))) {
-          throw new HostingError('DUPLICATE', hostingMessages.DUPLICATE, `domain ${spec.primaryDomain} belongs to another client`);
-        }
-        siteId = num(existingSite.domain_id);
-      } else {
-        siteId = num(await call('sites_web_domain_add', {
-          client_id: clientId,
-          params: {
-            server_id: serverId(spec), ip_address: '*', ipv6_address: '', domain: spec.primaryDomain.toLowerCase(), type: 'vhost', parent_domain_id: 0, vhost_type: 'name',
-            hd_quota: spec.plan.storageMb, traffic_quota: spec.plan.trafficMb, cgi: 'n', ssi: 'n', suexec: 'y', errordocs: 1, subdomain: 'www',
-            php: 'php-fpm', server_php_id: await phpIdFor(spec, spec.phpVersion), ssl: 'n', ssl_letsencrypt: 'n', allow_override: 'All',
-            pm: 'ondemand', pm_max_children: 10, pm_start_servers: 2, pm_min_spare_servers: 1, pm_max_spare_servers: 5, pm_process_idle_timeout: 10, pm_max_requests: 0,
-            log_retention: 10, backup_interval: 'none', backup_copies: 1, custom_php_ini: '', traffic_quota_lock: 'n', http_port: 80, https_port: 443, active: 'y',
-          },
-        }));
-      }
-      ref.siteId = String(siteId);
-      if (!(await ftpUser(ref))) {
-        const row = await site(ref);
-        await call('sites_ftp_user_add', {
-          client_id: clientId,
-          params: {
-            server_id: serverId(spec), parent_domain_id: siteId, username: spec.username, password: spec.password, quota_size: -1, active: 'y',
-            uid: row.system_user, gid: row.system_group, dir: row.document_root, quota_files: -1, ul_ratio: -1, dl_ratio: -1, ul_bandwidth: -1, dl_bandwidth: -1,
-          },
-        });
-      }
+      ref.siteId = String(await findOrAdd(() => findSite(spec, ref), () => addSite(spec, clientId), 'domain_id'));
+      await findOrAdd(() => ftpUser(ref), () => addFtpUser(spec, ref), 'ftp_user_id');
       return ref;
     },
 
