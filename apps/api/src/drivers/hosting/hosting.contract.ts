@@ -128,9 +128,13 @@ export function describeHostingContract(name: string, setup: () => Promise<Hosti
       await expectHostingError(hosting.addDomain(ref, addon), 'DUPLICATE');
       await expectHostingError(hosting.addDomain(ref, site.primaryDomain), 'DUPLICATE');
 
+      // An addon's id is no site of its own.
+      await expectHostingError(hosting.getSite({ ...ref, siteId: added.id }), 'NOT_FOUND');
+
       await hosting.deleteDomain(ref, added.id);
       expect((await hosting.listDomains(ref)).map((d) => d.domain)).not.toContain(addon);
       await expectHostingError(hosting.deleteDomain(ref, added.id), 'NOT_FOUND');
+      await expectHostingError(hosting.requestSsl(ref, added.id), 'NOT_FOUND');
     });
 
     it("Let's Encrypt: pending right after the request, active once the panel applied it", async () => {

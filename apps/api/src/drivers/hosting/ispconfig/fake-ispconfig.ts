@@ -88,8 +88,8 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     return id;
   }
 
-  function get(table: Table, primary: unknown, where: (r: Row) => boolean = () => true): Row | Row[] {
-    const rows = [...tables[table].values()].filter(where);
+  function get(table: Table, primary: unknown): Row | Row[] {
+    const rows = [...tables[table].values()];
     if (primary === -1 || primary === '-1') return rows.map(render);
     if (primary && typeof primary === 'object') {
       const filter = Object.entries(primary as Row);
@@ -105,10 +105,10 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     return row;
   }
 
-  function update(table: Table, id: unknown, params: Row, where: (r: Row) => boolean = () => true) {
+  function update(table: Table, id: unknown, params: Row) {
     const row = tables[table].get(int(id));
     // Like remoting_lib's UPDATE … WHERE id: an unknown id changes nothing and says so only by "0 rows".
-    if (!row || !where(row)) return 0;
+    if (!row) return 0;
     const old = { ...row };
     // remoting_lib fills unsent fields from the form's defaults, not from the stored row.
     if (table === 'web_domain') for (const [k, v] of Object.entries(PM_DEFAULTS_ON_UPDATE)) if (!(k in params)) row[k] = v;
@@ -131,7 +131,6 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
   }
 
   const isVhost = (r: Row) => r.type === 'vhost';
-  const isVhostAlias = (r: Row) => r.type === 'vhostalias';
   const str = (v: unknown, fallback = '') => (v === undefined || v === null ? fallback : String(v));
 
   function addWebDomain(clientId: number, params: Row, type: 'vhost' | 'vhostalias'): number {
@@ -196,12 +195,13 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
       return true;
     },
     sites_web_domain_add: (p) => addWebDomain(int(p.client_id), (p.params ?? {}) as Row, 'vhost'),
-    sites_web_domain_get: (p) => get('web_domain', p.primary_id, isVhost),
-    sites_web_domain_update: (p) => update('web_domain', p.primary_id, (p.params ?? {}) as Row, isVhost),
+    // Like remoting_lib, the web_domain functions read and write any row of the table, whatever its type.
+    sites_web_domain_get: (p) => get('web_domain', p.primary_id),
+    sites_web_domain_update: (p) => update('web_domain', p.primary_id, (p.params ?? {}) as Row),
     sites_web_domain_delete: (p) => remove('web_domain', p.primary_id),
     sites_web_vhost_aliasdomain_add: (p) => addWebDomain(int(p.client_id), (p.params ?? {}) as Row, 'vhostalias'),
-    sites_web_vhost_aliasdomain_get: (p) => get('web_domain', p.primary_id, isVhostAlias),
-    sites_web_vhost_aliasdomain_update: (p) => update('web_domain', p.primary_id, (p.params ?? {}) as Row, isVhostAlias),
+    sites_web_vhost_aliasdomain_get: (p) => get('web_domain', p.primary_id),
+    sites_web_vhost_aliasdomain_update: (p) => update('web_domain', p.primary_id, (p.params ?? {}) as Row),
     sites_web_vhost_aliasdomain_delete: (p) => remove('web_domain', p.primary_id),
     server_get_php_versions: (p) => {
       const rows = phpVersions.filter((v) => v.server_id === int(p.server_id));

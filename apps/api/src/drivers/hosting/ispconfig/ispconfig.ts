@@ -82,7 +82,8 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
   /**
    * Domains we asked Let's Encrypt for. After a failed issuance the panel's row looks exactly like a
    * domain nobody asked for (ssl_letsencrypt 'n', ssl back to 'n'); only this memory tells "failed" from
-   * "none". It is per process: after a restart a failure shows as 'none' (no certificate, which is true).
+   * "none". It is per process: after a restart a failure shows as 'none' (no certificate, which is true),
+   * and a request still queued shows as 'active' until the cron has run it.
    */
   const sslRequested = new Set<string>();
 
@@ -91,7 +92,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
 
   async function site(ref: HostingAccountRef): Promise<Row> {
     const row = await call<unknown>('sites_web_domain_get', { primary_id: num(ref.siteId) });
-    if (!isRow(row)) throw notFound(`site ${ref.siteId}`);
+    if (!isRow(row) || row.type !== 'vhost') throw notFound(`site ${ref.siteId}`);
     return row;
   }
 
@@ -152,12 +153,13 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
   }
 
   async function aliasDomains(ref: HostingAccountRef): Promise<Row[]> {
-    return rowsOf(await call('sites_web_vhost_aliasdomain_get', { primary_id: { parent_domain_id: num(ref.siteId) } })).sort(byId('domain_id'));
+    // The *_get functions read the whole web_domain table: without the type, subdomains would come along.
+    return rowsOf(await call('sites_web_vhost_aliasdomain_get', { primary_id: { parent_domain_id: num(ref.siteId), type: 'vhostalias' } })).sort(byId('domain_id'));
   }
 
   async function ownAlias(ref: HostingAccountRef, domainId: string): Promise<Row> {
     const row = await call<unknown>('sites_web_vhost_aliasdomain_get', { primary_id: num(domainId) });
-    if (!isRow(row) || text(row.parent_domain_id) !== ref.siteId) throw notFound(`domain ${domainId} of site ${ref.siteId}`);
+    if (!isRow(row) || row.type !== 'vhostalias' || text(row.parent_domain_id) !== ref.siteId) throw notFound(`domain ${domainId} of site ${ref.siteId}`);
     return row;
   }
 
@@ -244,7 +246,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
 
   /** The site of that domain, if it exists; one of another client means the domain is taken. */
   async function findSite(spec: CreateAccountSpec, ref: HostingAccountRef): Promise<Row | undefined> {
-    const [row] = rowsOf(await call('sites_web_domain_get', { primary_id: { domain: spec.primaryDomain.toLowerCase() } }));
+    const [row] = rowsOf(await call('sites_web_domain_get', { primary_id: { domain: spec.primaryDomain.toLowerCase(), type: 'vhost' } }));
     if (row && num(row.sys_groupid) !== (await groupId(ref))) {
       throw new HostingError('DUPLICATE', hostingMessages.DUPLICATE, `domain ${spec.primaryDomain} belongs to another client`);
     }
