@@ -30,11 +30,11 @@ export interface IspConfigClientOptions {
 export type IspConfigParams = Record<string, unknown>;
 
 /** ISPConfig ends every session 1800 s after login, however busy it was. */
-export const SESSION_LIFETIME_MS = 1800_000;
+const SESSION_LIFETIME_MS = 1800_000;
 /** Log in again this long before the panel would expire the session, so no call runs into it. */
 const SESSION_MARGIN_MS = 60_000;
 
-export const PANEL_TEXT = {
+const PANEL_TEXT = {
   sessionExpired: 'The Session is expired or does not exist.',
   loginFailed: 'The login failed. Username or password wrong.',
   permissionDenied: 'You do not have the permissions to access this function.',
@@ -185,5 +185,5 @@ export function createIspConfigClient(config: IspConfigConfig, opts: IspConfigCl
     }
   }
 
-  return { call, endpoint, timeoutMs };
+  return { call };
 }
