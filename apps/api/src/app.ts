@@ -23,6 +23,7 @@ import { serversModule } from './modules/servers/servers.module.ts';
 import { shopModule } from './modules/shop/shop.module.ts';
 import { paymentsModule } from './modules/payments/payments.module.ts';
 import { ordersModule } from './modules/orders/orders.module.ts';
+import { hostingModule } from './modules/hosting/hosting.module.ts';
 import { invoicesModule } from './modules/invoices/invoices.module.ts';
 import { AppError } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
@@ -43,7 +44,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
  */
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
-  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
+  serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
   statisticsModule,
 ];
 

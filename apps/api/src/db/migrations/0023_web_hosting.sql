@@ -19,6 +19,8 @@ CREATE TABLE "hosting_packages" (
 	"panel_username" text NOT NULL,
 	"panel_client_id" text,
 	"panel_site_id" text,
+	"backup_retention_days" integer DEFAULT 30 NOT NULL,
+	"restore_requested_at" timestamp with time zone,
 	"expires_at" timestamp with time zone,
 	"expiry_reminder_stage" integer DEFAULT 0 NOT NULL,
 	"suspended_at" timestamp with time zone,

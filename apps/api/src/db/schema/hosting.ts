@@ -36,6 +36,10 @@ export const hostingPackages = pgTable('hosting_packages', {
   panelUsername: text('panel_username').notNull(),
   panelClientId: text('panel_client_id'),
   panelSiteId: text('panel_site_id'),
+  /** The customer's retention choice in days; the panel keeps the matching number of copies. */
+  backupRetentionDays: integer('backup_retention_days').notNull().default(30),
+  /** A restore asked for and not yet applied by the panel (progress on the Backups tab). */
+  restoreRequestedAt: timestamp('restore_requested_at', { withTimezone: true }),
   expiresAt: timestamp('expires_at', { withTimezone: true }),
   expiryReminderStage: integer('expiry_reminder_stage').notNull().default(0),
   suspendedAt: timestamp('suspended_at', { withTimezone: true }),

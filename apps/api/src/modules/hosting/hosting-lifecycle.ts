@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { HOSTING_PLANS } from '@hp/contract';
+import { HOSTING_PLANS, retentionCopies } from '@hp/contract';
 import { hostingPackages, hostingServers, orders, users } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
-import { HostingError, type HostingAccountRef } from '../../drivers/hosting/hosting.ts';
+import { HostingError, type BackupCopies, type HostingAccountRef } from '../../drivers/hosting/hosting.ts';
 import { hostingDeletedMail, hostingExpiryReminderMail, hostingSuspendedMail } from '../../drivers/mail/templates.ts';
 import { defineJob, defineSchedule, type JobDeps } from '../../jobs/define.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
@@ -49,6 +49,12 @@ export const provisionHostingJob = defineJob(provisionHostingKind, async (deps, 
       // The newest version the plan offers and the server has.
       phpVersion: plan.phpVersions.filter((v) => phpVersions.includes(v)).at(-1) ?? null,
     });
+    // The product's defaults (portal spec §9: weekly backups kept 30 days, 256 MB, 60 s) and a
+    // certificate for the primary domain, through the same calls the package page uses; a retry after
+    // a crash sets them again, which changes nothing.
+    await deps.hosting.setPhp(ref, { memoryLimitMb: 256, maxExecutionTimeS: 60 });
+    await deps.hosting.setBackupSchedule(ref, { interval: 'weekly', copies: retentionCopies('weekly', 30) as BackupCopies });
+    await deps.hosting.requestSsl(ref, ref.siteId);
     await deps.db.transaction(async (tx) => {
       await tx.update(hostingPackages).set({ panelClientId: ref.clientId, panelSiteId: ref.siteId, status: 'active', statusMessage: null })
         .where(and(eq(hostingPackages.id, pkg.id), eq(hostingPackages.status, 'provisioning')));

@@ -129,7 +129,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     if (!Number.isSafeInteger(id)) throw new HostingError('NOT_FOUND');
     return db.transaction(async (tx) => {
       const [row] = await tx.select().from(simHostingAccounts).where(eq(simHostingAccounts.id, id)).for('update');
-      if (!row || row.serverId !== ref.serverId) throw new HostingError('NOT_FOUND');
+      if (!row || row.serverId !== ref.serverId || (row.state as unknown as SimState).siteId !== ref.siteId) throw new HostingError('NOT_FOUND');
       const s = row.state as unknown as SimState;
       const before = JSON.stringify(s);
       settle(s);
@@ -173,13 +173,13 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
       const documentRoot = `/var/www/clients/client${clientId}/web${clientId}`;
       const state: SimState = {
         clientId, siteId: clientId, contactName: spec.contactName, email: spec.email, locked: false, plan: spec.plan,
-        phpVersion: spec.phpVersion, memoryLimitMb: 256, maxExecutionTimeS: 60, backupInterval: 'weekly', backupCopies: 5,
+        // A new site has the panel's defaults (ISPConfig: no certificate, no backups, PHP's own limits);
+        // provisioning sets the product's defaults through the same calls a customer uses.
+        phpVersion: spec.phpVersion, memoryLimitMb: 128, maxExecutionTimeS: 30, backupInterval: 'none', backupCopies: 1,
         lastBackupAt: created, pendingUntil: later(20_000), restoreUntil: null,
-        domains: [{ id: 'd1', domain: spec.primaryDomain, type: 'primary', documentRoot, ssl: 'pending', sslReadyAt: later(45_000) }],
-        dbUsers: [], databases: [], ftp: { id: 'f1', username: `${spec.username}_ftp` }, backups: [], app: null, nextId: 2, createdAt: created,
+        domains: [{ id: clientId, domain: spec.primaryDomain, type: 'primary', documentRoot, ssl: 'none' }],
+        dbUsers: [], databases: [], ftp: { id: `f${clientId}`, username: spec.username }, backups: [], app: null, nextId: 2, createdAt: created,
       };
-      // A first full backup right after setup, as the panel's first scheduled run would make.
-      state.backups.push(...backupPair(state, new Date(now()), true));
       await db.update(simHostingAccounts).set({ state: state as unknown as Record<string, unknown> }).where(eq(simHostingAccounts.id, row.id));
       return { serverId: spec.serverId, clientId, siteId: clientId };
     },
@@ -197,7 +197,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
       return {
         primaryDomain: primary.domain, documentRoot: primary.documentRoot, active: !s.locked, ssl: primary.ssl,
         phpVersion: s.phpVersion, memoryLimitMb: s.memoryLimitMb, maxExecutionTimeS: s.maxExecutionTimeS,
-        backupInterval: s.backupInterval, backupCopies: s.backupCopies, pendingChanges: s.pendingUntil !== null,
+        backupInterval: s.backupInterval, backupCopies: s.backupCopies, pendingChanges: s.pendingUntil !== null || s.restoreUntil !== null,
       };
     },
     async setPhp(ref, change) {
@@ -216,7 +216,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     async addDomain(ref, domain) {
       if ((await allDomains()).includes(domain)) throw new HostingError('DUPLICATE');
       return mutate(ref, (s) => {
-        const id = `d${s.nextId++}`;
+        const id = `a${s.nextId++}`;
         const d: SimDomain = { id, domain, type: 'addon', documentRoot: `${s.domains[0]!.documentRoot}/${domain}`, ssl: 'none' };
         s.domains.push(d);
         touch(s);
@@ -306,6 +306,9 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     },
     async setBackupSchedule(ref, schedule) {
       await mutate(ref, (s) => {
+        const period = schedule.interval === 'daily' ? DAY : schedule.interval === 'weekly' ? 7 * DAY : schedule.interval === 'monthly' ? 30 * DAY : 0;
+        // Switched on: the first run comes soon (the panel's next backup window), then one per period.
+        if (s.backupInterval === 'none' && period) s.lastBackupAt = new Date(now() + 60_000 / speed - period).toISOString();
         s.backupInterval = schedule.interval;
         s.backupCopies = schedule.copies;
         touch(s);
