@@ -52,7 +52,7 @@ test('register, verify the e-mail with the code from the outbox, log in and log 
 
   await login(page, username, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Meine Server' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Meine Produkte' })).toBeVisible();
   const claims = await page.evaluate(() => JSON.parse(atob(localStorage.getItem('jwt')!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))));
   expect(claims).toMatchObject({ role: 'customer' });
   expect(claims.customerId).toMatch(/^\d+$/);

@@ -77,7 +77,7 @@ test('every customer page fits a 390 px phone: dashboard, server tabs, orders, i
   await page.getByRole('button', { name: 'Seitenleiste ausklappen' }).click();
   await expect(page.getByRole('button', { name: 'Seitenleiste einklappen' })).toBeVisible();
   await expectNoSideScroll(page, 'Seitenleiste offen');
-  await page.getByRole('link', { name: 'Meine Server' }).click();
+  await page.getByRole('link', { name: 'Meine Produkte' }).click();
   await expect(page.getByRole('button', { name: 'Seitenleiste ausklappen' })).toBeVisible();
 
   // Server detail, every tab.

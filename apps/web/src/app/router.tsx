@@ -27,6 +27,7 @@ const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
 const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
+const WebhostingShopPage = lazy(() => import('../routes/shop/webhosting.tsx'));
 const ChangelogPage = lazy(() => import('../routes/public/changelog.tsx'));
 const ChangelogEntryPage = lazy(() => import('../routes/public/changelog-entry.tsx'));
 const NewestChangelogEntry = lazy(() => import('../routes/public/changelog-entry.tsx').then((m) => ({ default: m.NewestChangelogEntry })));
@@ -63,7 +64,7 @@ export function AppRoutes() {
         <Route path={paths.shop.kvmServer} element={page(<KvmConfiguratorPage />)} />
         <Route path={paths.shop.upgradeKvmServer(':serverId')} element={page(<KvmConfiguratorPage />)} />
         <Route path={paths.shop.payment} element={page(<PaymentResultPage />)} />
-        <Route path={paths.shop.webhosting} element={<ComingSoonPage product="Webhosting" />} />
+        <Route path={paths.shop.webhosting} element={page(<WebhostingShopPage />)} />
         <Route path={paths.shop.cloudStorage} element={<ComingSoonPage product="Cloud-Speicher" />} />
         <Route path={paths.shop.vdcRequest} element={<ComingSoonPage product="Virtual Data Center" />} />
         <Route path={paths.login} element={page(<LoginPage />)} />

@@ -12,7 +12,7 @@ import { paths } from '../../config/paths.ts';
 interface Entry { to: string; label: string; icon: typeof Server; end?: boolean }
 
 const customerEntries: Entry[] = [
-  { to: paths.dashboard.root, label: 'Meine Server', icon: LayoutGrid, end: true },
+  { to: paths.dashboard.root, label: 'Meine Produkte', icon: LayoutGrid, end: true },
   { to: paths.dashboard.orders, label: 'Bestellen', icon: ShoppingCart },
   { to: paths.dashboard.invoices, label: 'Rechnungen', icon: FileText },
   { to: paths.dashboard.support, label: 'Support', icon: LifeBuoy },

@@ -4,11 +4,11 @@ import type { Role } from '@hp/contract';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
 import { useSession } from '../../lib/session.ts';
-import { PlaceholderPage } from './placeholder.tsx';
 import { dashboardRoute, paths } from '../../config/paths.ts';
 
 const ProfilePage = lazy(() => import('./profile.tsx'));
-const MyServersPage = lazy(() => import('./my-servers.tsx'));
+const MyProductsPage = lazy(() => import('./my-products.tsx'));
+const WebhostingRedirect = lazy(() => import('./webhosting-redirect.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
@@ -36,7 +36,6 @@ export function RequireRole({ roles, children }: { roles: Role[]; children: Reac
 
 export const staffRoles: Role[] = ['employee', 'owner'];
 const staff = staffRoles;
-const soon = (title: string, text = 'Diese Funktion folgt mit einem der nächsten Updates.') => <PlaceholderPage title={title} text={text} />;
 
 /** Everything under /dashboard: requires a stored token (spec), otherwise /login. */
 export default function PortalRoutes() {
@@ -45,7 +44,7 @@ export default function PortalRoutes() {
   return (
     <Routes>
       <Route element={<DashboardLayout />}>
-        <Route index element={lazyPage(<MyServersPage />)} />
+        <Route index element={lazyPage(<MyProductsPage />)} />
         <Route path={dashboardRoute(paths.dashboard.profile)} element={<Suspense fallback={<Spinner />}><ProfilePage /></Suspense>} />
         <Route path={dashboardRoute(paths.dashboard.orders)} element={lazyPage(<OrdersPage />)} />
         <Route path={dashboardRoute(paths.dashboard.order(':orderId'))} element={lazyPage(<OrderDetailPage />)} />
@@ -55,7 +54,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('linux', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('windows', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={soon('Webhosting-Paket')} />
+        <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={lazyPage(<WebhostingRedirect />)} />
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerDetailPage />)}</RequireRole>} />

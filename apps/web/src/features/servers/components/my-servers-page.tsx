@@ -4,41 +4,40 @@ import { Cpu, HardDrive, MemoryStick, Network, RotateCcw, ServerOff, Settings2 }
 import { serverMessages, type ServerCard } from '@hp/contract';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
-import { PageMeta } from '../../../components/page-meta.tsx';
 import { isTransitional, useServers } from '../api/servers.ts';
 import { PowerButton, usePowerRunner } from './power-button.tsx';
 import { ServerStatusBadge } from './status-badge.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
 
-export default function MyServersPage() {
+/** The servers section of "Meine Produkte" (/dashboard): own and shared servers with power and links. */
+export function MyServersSection() {
   const servers = useServers();
   return (
-    <div className="mx-auto max-w-6xl">
-      <PageMeta title="Meine Server" />
+    <section aria-labelledby="my-servers-heading">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-bold text-slate-900">Meine Server</h1>
+        <h2 id="my-servers-heading" className="text-xl font-semibold text-slate-900">Server</h2>
         <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
       </div>
-      {servers.isPending && <div className="mt-8"><Spinner label="Lade Server..." /></div>}
+      {servers.isPending && <div className="mt-6"><Spinner label="Lade Server..." /></div>}
       {servers.isError && (
-        <Alert tone="error" className="mt-8">
+        <Alert tone="error" className="mt-6">
           {servers.error.message} <button type="button" className="font-medium underline" onClick={() => servers.refetch()}>Erneut versuchen</button>
         </Alert>
       )}
       {servers.data && servers.data.servers.length === 0 && (
-        <Card className="mt-8 flex flex-col items-center gap-3 p-10 text-center">
+        <Card className="mt-6 flex flex-col items-center gap-3 p-10 text-center">
           <ServerOff className="size-10 text-slate-400" aria-hidden="true" />
-          <h2 className="text-lg font-semibold text-slate-900">Keine Server gefunden</h2>
+          <h3 className="text-lg font-semibold text-slate-900">Keine Server gefunden</h3>
           <p className="text-slate-600">Du hast aktuell noch keinen aktiven Server.</p>
         </Card>
       )}
       {servers.data && servers.data.servers.length > 0 && (
-        <ul className="mt-8 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Server">
+        <ul className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Server">
           {servers.data.servers.map((server) => <ServerCardItem key={server.id} server={server} />)}
         </ul>
       )}
-    </div>
+    </section>
   );
 }
 
@@ -53,7 +52,7 @@ function ServerCardItem({ server }: { server: ServerCard }) {
       <Card className="flex h-full flex-col p-5">
         <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
           <div className="min-w-0">
-            <h2 className="text-lg font-semibold text-slate-900">{server.name}</h2>
+            <h3 className="text-lg font-semibold text-slate-900">{server.name}</h3>
             <p className="text-sm text-slate-600">{server.os} · ID {String(server.vmid).padStart(3, '0')}{server.access === 'shared' ? ' · geteilt' : ''}</p>
           </div>
           <ServerStatusBadge status={server.status} />

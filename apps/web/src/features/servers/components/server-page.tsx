@@ -44,7 +44,7 @@ export default function ServerDetailPage() {
   return (
     <div className="mx-auto max-w-6xl">
       <PageMeta title={detail.name} />
-      <Link to={paths.dashboard.root} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Meine Server</Link>
+      <Link to={paths.dashboard.root} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Meine Produkte</Link>
       <header className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div>
           <div className="flex flex-wrap items-center gap-3">

@@ -1,0 +1,80 @@
+import { Link } from 'react-router';
+import { CalendarClock, Globe, Settings2, Zap } from 'lucide-react';
+import { HOSTING_STATUS_LABEL, type HostingCard, type HostingStatus } from '@hp/contract';
+import { buttonClass } from '../../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { paths } from '../../../config/paths.ts';
+import { useHostingPackages } from '../api/package-list.ts';
+
+const berlinDate = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' });
+
+const tone: Record<HostingStatus, string> = {
+  active: 'bg-green-100 text-green-800',
+  provisioning: 'bg-amber-100 text-amber-900',
+  suspended: 'bg-red-100 text-red-800',
+  failed: 'bg-red-100 text-red-800',
+};
+
+export function HostingStatusBadge({ status }: { status: HostingStatus }) {
+  return <span className={cn('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', tone[status])}>{HOSTING_STATUS_LABEL[status]}</span>;
+}
+
+/** The web hosting section of "Meine Produkte" (/dashboard). */
+export function HostingPackagesSection() {
+  const list = useHostingPackages();
+  return (
+    <section aria-labelledby="my-hosting-heading">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="my-hosting-heading" className="text-xl font-semibold text-slate-900">Webhosting</h2>
+        <Link to={paths.shop.webhosting} className={buttonClass('primary', 'sm')}>Webhosting bestellen</Link>
+      </div>
+      {list.isPending && <div className="mt-6"><Spinner label="Lade Hosting-Pakete …" /></div>}
+      {list.isError && (
+        <Alert tone="error" className="mt-6">
+          {list.error.message} <button type="button" className="font-medium underline" onClick={() => list.refetch()}>Erneut versuchen</button>
+        </Alert>
+      )}
+      {list.data && list.data.items.length === 0 && (
+        <Card className="mt-6 flex flex-col items-center gap-3 p-8 text-center">
+          <Globe className="size-10 text-slate-400" aria-hidden="true" />
+          <h3 className="text-lg font-semibold text-slate-900">Keine Hosting-Pakete</h3>
+          <p className="text-slate-600">Mit einem Webhosting-Paket bringen Sie Ihre Website mit PHP, MySQL und SSL online.</p>
+        </Card>
+      )}
+      {list.data && list.data.items.length > 0 && (
+        <ul className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Hosting-Pakete">
+          {list.data.items.map((p) => <PackageCard key={p.id} pkg={p} />)}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PackageCard({ pkg }: { pkg: HostingCard }) {
+  return (
+    <li>
+      <Card className="flex h-full flex-col p-5">
+        <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
+          <div className="min-w-0">
+            <h3 className="break-all text-lg font-semibold text-slate-900">{pkg.name}</h3>
+            <p className="text-sm text-slate-600">Webhosting {pkg.planName}{pkg.access === 'shared' ? ' · geteilt' : ''}</p>
+          </div>
+          <HostingStatusBadge status={pkg.status} />
+        </div>
+        <dl className="mt-4 grid gap-2 text-sm">
+          <div className="flex items-center gap-2 text-slate-700"><Globe className="size-4 text-slate-500" aria-hidden="true" /><dt className="sr-only">Domain</dt><dd className="break-all">{pkg.primaryDomain}</dd></div>
+          <div className="flex items-center gap-2 text-slate-700"><Zap className="size-4 text-slate-500" aria-hidden="true" /><dt className="sr-only">Tarif</dt><dd>{pkg.planName}</dd></div>
+          <div className="flex items-center gap-2 text-slate-700"><CalendarClock className="size-4 text-slate-500" aria-hidden="true" /><dt className="sr-only">Läuft bis</dt><dd>Läuft bis {pkg.expiresAt ? berlinDate.format(new Date(pkg.expiresAt)) : '–'}</dd></div>
+        </dl>
+        {pkg.statusMessage && <p className="mt-3 text-sm text-slate-700">{pkg.statusMessage}</p>}
+        <div className="mt-auto flex flex-wrap gap-2 pt-5">
+          <Link to={paths.dashboard.webhosting(pkg.id)} className={buttonClass('secondary', 'sm')} aria-label={`${pkg.name} verwalten`}><Settings2 className="size-4" aria-hidden="true" /> Verwalten</Link>
+          {pkg.access === 'owner' && pkg.status !== 'provisioning' && pkg.status !== 'failed' && (
+            <Link to={`${paths.shop.webhosting}?renew=${encodeURIComponent(pkg.id)}`} className={buttonClass('outline', 'sm')}>Verlängern</Link>
+          )}
+        </div>
+      </Card>
+    </li>
+  );
+}

@@ -1,0 +1,1 @@
+export { default } from '../../features/shop/components/webhosting-shop-page.tsx';
