@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Archive, DatabaseBackup, Download, RotateCcw } from 'lucide-react';
@@ -39,6 +39,16 @@ function BackupList({ detail }: { detail: HostingDetail }) {
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const restoring = backups.data?.restorePending ?? false;
   const items = backups.data?.items ?? [];
+
+  // Announce the end of a restore this page watched running.
+  const watchedRestore = useRef(false);
+  useEffect(() => {
+    if (restoring) watchedRestore.current = true;
+    else if (watchedRestore.current && backups.isSuccess) {
+      watchedRestore.current = false;
+      toast.success('Die Wiederherstellung ist abgeschlossen.');
+    }
+  }, [restoring, backups.isSuccess]);
 
   const startDownload = (itemId: string) => {
     setDownloaded(null);

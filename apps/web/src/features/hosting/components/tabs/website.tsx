@@ -60,7 +60,7 @@ function AppSection({ detail, site }: { detail: HostingDetail; site: HostingSite
         ) : (
           <Alert tone="info" className="mt-4">
             {detail.panelName} bietet keinen Ein-Klick-Installer an. Sie können WordPress oder Joomla selbst installieren: Laden Sie die
-            Dateien per FTP in den Ordner <code className="font-mono">{site.ftp.directory}</code> hoch und legen Sie unter „Datenbanken“ eine Datenbank an.
+            Dateien per FTP in den Ordner <code className="font-mono">web</code> Ihrer Website hoch und legen Sie unter „Datenbanken“ eine Datenbank an.
           </Alert>
         )}
         {typeOpen && <WebsiteTypeDialog detail={detail} open onOpenChange={(o) => !o && setTypeOpen(false)} />}
@@ -156,7 +156,7 @@ function DomainsSection({ detail, site }: { detail: HostingDetail; site: Hosting
       <p className="mt-1 text-sm text-slate-600">{used} von {detail.limits.domains} Domains genutzt{full ? ' – Ihr Tarif enthält keine weiteren Domains.' : '.'}</p>
       <div className="mt-4">
         <DataTable caption="Domains des Pakets" rows={site.domains} rowKey={(d) => d.id} columns={[
-          { header: 'Domain', rowHeader: true, cell: (d) => <span className="break-all">{d.domain}</span> },
+          { header: 'Domain', rowHeader: true, cell: (d) => d.domain },
           { header: 'Typ', cell: (d) => (d.type === 'primary' ? 'Hauptdomain' : 'Zusatzdomain') },
           {
             header: 'SSL',
@@ -167,7 +167,7 @@ function DomainsSection({ detail, site }: { detail: HostingDetail; site: Hosting
               </div>
             ),
           },
-          { header: 'Verzeichnis', cell: (d) => <code className="break-all font-mono text-xs">{d.directory}</code> },
+          { header: 'Verzeichnis', cell: (d) => <code className="font-mono text-xs">{d.directory}</code> },
           {
             header: 'Aktionen', actions: true,
             cell: (d) => (
@@ -214,7 +214,7 @@ function HtaccessSection({ detail, site }: { detail: HostingDetail; site: Hostin
           </Alert>
         )}
         {detail.capabilities.htaccess && (
-          <p>Sie bearbeiten die Datei per FTP im Ordner <code className="font-mono">web</code> Ihrer Website ({site.ftp.directory}).</p>
+          <p>Sie bearbeiten die Datei per FTP im Ordner <code className="font-mono">web</code> Ihrer Website (<code className="break-all font-mono">{site.ftp.directory}</code>).</p>
         )}
       </div>
     </Section>
@@ -228,10 +228,10 @@ function FtpSection({ detail, site }: { detail: HostingDetail; site: HostingSite
     <Section id="ftp-heading" title="Dateien (FTP)" icon={<FolderOpen className="size-5" aria-hidden="true" />}
       actions={<Button size="sm" variant="outline" onClick={() => setOpen(true)}><KeyRound className="size-4" aria-hidden="true" /> FTP-Passwort ändern</Button>}>
       <dl className="mt-4 grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2">
-        <Info label="Host" value={<code className="font-mono">{site.ftp.host}</code>} />
-        <Info label="Benutzer" value={<code className="font-mono">{site.ftp.username}</code>} />
+        <Info label="Host" value={<code className="break-all font-mono">{site.ftp.host}</code>} />
+        <Info label="Benutzer" value={<code className="break-all font-mono">{site.ftp.username}</code>} />
         <Info label="Port" value={site.ftp.port} />
-        <Info label="Verzeichnis" value={<code className="font-mono">{site.ftp.directory}</code>} />
+        <Info label="Verzeichnis" value={<code className="break-all font-mono">{site.ftp.directory}</code>} />
       </dl>
       <p className="mt-3 text-sm text-slate-600">Verbinden Sie sich mit einem FTP-Programm (z. B. FileZilla) und verwenden Sie möglichst FTPS (explizites TLS).</p>
       <Modal open={open} onOpenChange={setOpen} title="FTP-Passwort ändern" description={`Neues Passwort für den FTP-Benutzer ${site.ftp.username}.`}>
