@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
+import { createHostingDriver } from './drivers/hosting/index.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import type { JobDeps, ModuleManifest } from './jobs/define.ts';
@@ -22,6 +23,7 @@ import { serversModule } from './modules/servers/servers.module.ts';
 import { shopModule } from './modules/shop/shop.module.ts';
 import { paymentsModule } from './modules/payments/payments.module.ts';
 import { ordersModule } from './modules/orders/orders.module.ts';
+import { hostingModule } from './modules/hosting/hosting.module.ts';
 import { invoicesModule } from './modules/invoices/invoices.module.ts';
 import { AppError } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
@@ -42,7 +44,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
  */
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
-  serversModule, shopModule, paymentsModule, ordersModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
+  serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
   statisticsModule,
 ];
 
@@ -58,7 +60,11 @@ const baselineSecurityHeaders = {
 
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+/** Drivers an entry point may leave out get their embedded default (the hosting panel: simulated). */
+export type AppDeps = Omit<Deps, 'hosting'> & Partial<Pick<Deps, 'hosting'>>;
+
+export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
+  const deps: Deps = { ...given, hosting: given.hosting ?? createHostingDriver(given.env, given.db) };
   const app = Fastify({
     logger: {
       level: deps.env.logLevel,

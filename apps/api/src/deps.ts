@@ -2,6 +2,7 @@ import type { Env } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
 import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
+import type { HostingDriver } from './drivers/hosting/hosting.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import type { JobRunner } from './jobs/queue.ts';
@@ -18,6 +19,8 @@ export interface Deps {
   db: Db;
   mail: Mailer;
   hypervisor: Hypervisor;
+  /** Web hosting panel (simulated | ispconfig). */
+  hosting: HostingDriver;
   payments: PaymentProvider;
   env: Env;
   secrets: Secrets;

@@ -23,6 +23,11 @@ export interface Env {
   /** Divides the simulated hypervisor's task durations (demo: 1; browser tests: faster). */
   simulatedSpeed: number;
   proxmox: ProxmoxConfig;
+  /** Web hosting panel: the simulated one (default) or ISPConfig 3.2 (README, "ISPConfig"). */
+  hosting: 'simulated' | 'ispconfig';
+  ispconfig: { url: string; username: string; password: string; fingerprint: string };
+  /** Free subdomains of hosting packages are <name>.<this> (its DNS points to the hosting servers). */
+  hostingSubdomainBase: string;
   payments: PaymentsConfig;
   billing: BillingConfig;
   /** How long a job claim holds without renewal; a killed process's jobs are claimed again after it. */
@@ -133,6 +138,14 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       consoleUser: source.PROXMOX_CONSOLE_USER ?? '',
       consolePassword: source.PROXMOX_CONSOLE_PASSWORD ?? '',
     },
+    hosting: source.HOSTING === 'ispconfig' ? 'ispconfig' : 'simulated',
+    ispconfig: {
+      url: (source.ISPCONFIG_URL ?? '').replace(/\/+$/, ''),
+      username: source.ISPCONFIG_USER ?? '',
+      password: source.ISPCONFIG_PASSWORD ?? '',
+      fingerprint: source.ISPCONFIG_FINGERPRINT ?? '',
+    },
+    hostingSubdomainBase: (source.HOSTING_SUBDOMAIN_BASE ?? 'musterhost-web.de').trim().toLowerCase(),
     payments: {
       provider: source.PAYMENTS === 'stripe' ? 'stripe' : 'simulated',
       stripeSecretKey: source.STRIPE_SECRET_KEY ?? '',

@@ -7,6 +7,7 @@ import { createSmtpMailer } from './drivers/mail/smtp.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
 import { buildApp } from './app.ts';
 import { createHypervisor } from './drivers/hypervisor/index.ts';
+import { createHostingDriver } from './drivers/hosting/index.ts';
 import { createPaymentProvider } from './drivers/payments/index.ts';
 import { createRealtime } from './drivers/realtime/index.ts';
 
@@ -22,8 +23,9 @@ export async function createRuntime(env: Env = readEnv()) {
   const mail = createMailer(env);
   const hypervisor = createHypervisor(env, database.db);
   const payments = createPaymentProvider(env, database.db, secrets);
+  const hosting = createHostingDriver(env, database.db);
   const realtime = createRealtime(database);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments, realtime });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, payments, realtime });
   app.addHook('onClose', async () => {
     await mail.close?.();
     await database.close();

@@ -11,6 +11,8 @@ import { users } from '../src/db/schema/index.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { openSession } from '../src/modules/auth/sessions.ts';
 import { createSimulatedHypervisor } from '../src/drivers/hypervisor/simulated/simulated.ts';
+import { createSimulatedHosting } from '../src/drivers/hosting/simulated/simulated-hosting.ts';
+import { simulatedPanelPath } from '../src/drivers/hosting/index.ts';
 import { createPaymentProvider } from '../src/drivers/payments/index.ts';
 import { createRealtime } from '../src/drivers/realtime/index.ts';
 import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
@@ -85,8 +87,9 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   const mail = new MemoryMailer();
   // Tests run the simulated hypervisor with short task durations.
   const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
+  const hosting = createSimulatedHosting(database.db, { speed: 50, panelUrl: `${env.publicUrl}${simulatedPanelPath}` });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
   opts.beforeReady?.(app);
   await app.ready();
   return {

@@ -102,6 +102,14 @@ export const HostingCheckoutInput = z.strictObject({
 });
 export type HostingCheckoutInput = z.infer<typeof HostingCheckoutInput>;
 
+/** The configuration a web hosting order stores (orders.config), parsed with this schema when read. */
+export const HostingOrderConfig = z.object({
+  plan: z.enum(HOSTING_PLAN_IDS),
+  primaryDomain: z.string(),
+  domainType: z.enum(['subdomain', 'own']),
+});
+export type HostingOrderConfig = z.infer<typeof HostingOrderConfig>;
+
 /** What the shop page needs besides the plans: the provider's subdomain base and whether a slot is free. */
 export const HostingShopInfo = z.object({
   subdomainBase: z.string(),

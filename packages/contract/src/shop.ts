@@ -135,12 +135,18 @@ export type OrderList = z.infer<typeof OrderList>;
 /** 'Server Details' of /dashboard/order/{id}: per-month prices and the gross split into net and 19 % VAT. */
 export const OrderDetail = OrderCard.extend({
   location: z.string(),
-  os: z.string(),
-  cpu: z.object({ cores: z.number().int(), priceCents: z.number().int() }),
-  ram: Resource,
-  storage: Resource,
-  osPriceCents: z.number().int(),
-  network: z.object({ ip: z.string().nullable(), bandwidth: z.string(), priceCents: z.number().int() }),
+  /** Root server orders: the configuration with its per-month prices (null for other products). */
+  os: z.string().nullable(),
+  cpu: z.object({ cores: z.number().int(), priceCents: z.number().int() }).nullable(),
+  ram: Resource.nullable(),
+  storage: Resource.nullable(),
+  osPriceCents: z.number().int().nullable(),
+  network: z.object({ ip: z.string().nullable(), bandwidth: z.string(), priceCents: z.number().int() }).nullable(),
+  /** Web hosting orders: the plan and domain (null for other products). */
+  hosting: z.object({
+    packageId: z.string().nullable(), plan: z.string(), planName: z.string(), primaryDomain: z.string(),
+    storageMb: z.number().int(), trafficMb: z.number().int(), databases: z.number().int(), domains: z.number().int(), phpVersions: z.array(z.string()),
+  }).nullable(),
   discountPercent: z.number().int(),
   netCents: z.number().int(),
   vatCents: z.number().int(),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages } from './schema/index.ts';
+import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages, hostingServers } from './schema/index.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
 import { seedChangelog } from '../modules/changelog/changelog.seed.ts';
@@ -45,6 +45,10 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
     ]).onConflictDoNothing();
     const addresses = Array.from({ length: 29 }, (_, i) => ({ address: `203.0.113.${i + 2}`, version: 'IPv4' as const, subnet: '27', gateway: '203.0.113.1' }));
     await db.insert(ipAddresses).values(addresses).onConflictDoNothing();
+  });
+  // One web hosting server of the (simulated) panel, so /shop/webhosting sells out of the box.
+  await seedOnce(db, 'demo_seeded_hosting', async () => {
+    await db.insert(hostingServers).values({ name: 'web-fra-01', hostname: 'web-fra-01.musterhost-web.de', panelServerId: '1', slots: 200 });
   });
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
   if (!marker || !fs.existsSync(credentialsFile)) await seedDemoAccounts(db, credentialsFile);

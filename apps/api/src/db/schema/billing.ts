@@ -2,6 +2,7 @@ import { pgTable, text, timestamp, integer, uuid, index, uniqueIndex, jsonb, big
 import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
 import { nodes, servers, ipAddresses } from './infrastructure.ts';
+import { hostingPackages, hostingServers } from './hosting.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
 
 /**
@@ -28,6 +29,9 @@ export const orders = pgTable('orders', {
   status: text('status', { enum: ['pending', 'processing', 'completed', 'cancelled', 'refunded', 'failed'] }).notNull().default('pending'),
   /** The server this order created (new, set at payment) or changes (upgrade). */
   serverId: uuid('server_id').references(() => servers.id),
+  /** Web hosting: the server whose slot a new order holds, and the package it created or renews. */
+  hostingServerId: integer('hosting_server_id').references(() => hostingServers.id),
+  hostingPackageId: uuid('hosting_package_id').references(() => hostingPackages.id),
   /** Root server: the node that holds (new) or runs (upgrade) it. */
   nodeId: integer('node_id').references(() => nodes.id),
   /** New orders: the IPv4 held for the server. Staff may delete the address later; the order keeps its text. */
@@ -71,6 +75,8 @@ export const orders = pgTable('orders', {
   index('orders_user_idx').on(t.userId, t.createdAt),
   index('orders_pending_node_idx').on(t.nodeId).where(sql`status = 'pending'`),
   index('orders_server_idx').on(t.serverId),
+  index('orders_pending_hosting_idx').on(t.hostingServerId).where(sql`status = 'pending'`),
+  index('orders_hosting_package_idx').on(t.hostingPackageId),
   check('orders_root_server_config', sql`${t.product} <> 'root_server' or (${t.nodeId} is not null and ${t.osFamily} is not null and ${t.os} is not null and ${t.cpuCores} is not null and ${t.ramGb} is not null and ${t.storageGb} is not null)`),
   check('orders_product_config', sql`${t.product} = 'root_server' or ${t.config} is not null`),
 ]);

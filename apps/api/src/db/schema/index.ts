@@ -8,3 +8,4 @@ export * from './tickets.ts';
 export * from './changelog.ts';
 export * from './customers.ts';
 export * from './statistics.ts';
+export * from './hosting.ts';

@@ -103,6 +103,24 @@ export const serverDeletedMail = (to: string, name: string, server: string): Mai
   text: `Hallo ${name},\n\nda die Laufzeit Ihres Servers ${server} nicht verlängert wurde, haben wir ihn nach Ablauf der Kulanzfrist gelöscht. Sie können jederzeit einen neuen Server bestellen.${signature}`,
 });
 
+export const hostingExpiryReminderMail = (to: string, name: string, pkg: string, expiresAt: Date, renewUrl: string): MailMessage => ({
+  to,
+  subject: `Ihr Hosting-Paket ${pkg} läuft am ${germanDate(expiresAt)} ab`,
+  text: `Hallo ${name},\n\ndie bezahlte Laufzeit Ihres Hosting-Pakets ${pkg} endet am ${germanDate(expiresAt)}. Danach wird die Website gesperrt.\n\nSie können das Paket hier verlängern: ${renewUrl}${signature}`,
+});
+
+export const hostingSuspendedMail = (to: string, name: string, pkg: string, deleteAt: Date, renewUrl: string): MailMessage => ({
+  to,
+  subject: `Ihr Hosting-Paket ${pkg} wurde gesperrt`,
+  text: `Hallo ${name},\n\ndie bezahlte Laufzeit Ihres Hosting-Pakets ${pkg} ist abgelaufen, deshalb ist die Website gesperrt. Dateien, Datenbanken und Backups bleiben bis zum ${germanDate(deleteAt)} erhalten; danach wird das Paket endgültig gelöscht.\n\nVerlängern Sie jetzt, um die Website sofort wieder freizuschalten: ${renewUrl}${signature}`,
+});
+
+export const hostingDeletedMail = (to: string, name: string, pkg: string): MailMessage => ({
+  to,
+  subject: `Ihr Hosting-Paket ${pkg} wurde gelöscht`,
+  text: `Hallo ${name},\n\nda die Laufzeit Ihres Hosting-Pakets ${pkg} nicht verlängert wurde, haben wir es nach Ablauf der Kulanzfrist mit allen Dateien, Datenbanken und Backups gelöscht.${signature}`,
+});
+
 // Ticket mails are plain text (no HTML part), so a title or message with markup arrives as the characters
 // the customer typed and can never become a link or a script. Internal notes are never passed in.
 

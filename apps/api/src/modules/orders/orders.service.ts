@@ -1,11 +1,12 @@
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
-import { addMonthsClamped, durationDiscountPercent, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
+import { addMonthsClamped, durationDiscountPercent, HOSTING_PLANS, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { productOfOrder } from '../products/registry.ts';
 import { serverConfigOf } from '../products/root-server.ts';
+import { hostingConfigOf } from '../hosting/hosting.product.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -62,24 +63,12 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
       ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.serverId, order.serverId)).limit(1)
       : [];
   const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
-  const config = serverConfigOf(order);
-  const prices = priceBreakdown({ os: config.osFamily, cpu: config.cpuCores, ram: config.ramGb, storage: config.storageGb, months: order.months });
-  // Each line as charged per month: list price × 1.22 × (1 − discount), shown net of 19 % VAT like the
-  // totals below, so the lines add up to the monthly net (up to rounding).
-  const discount = durationDiscountPercent(order.months);
-  const charged = (listCents: number) => Math.round((listCents * 122 * (100 - discount)) / (100 * 119));
   // 'pro Monat': the charged gross spread over the term, split like the total.
   const perMonth = splitGross(Math.round(order.amountCents / order.months));
   const total = splitGross(order.amountCents);
-  return {
+  const common = {
     ...toCard(order, row.server),
     location: 'Frankfurt am Main',
-    os: config.os,
-    cpu: { cores: config.cpuCores, priceCents: charged(prices.monthly.cpuCents) },
-    ram: { size: config.ramGb, type: 'DDR4 ECC', priceCents: charged(prices.monthly.ramCents) },
-    storage: { size: config.storageGb, type: 'NVMe SSD', priceCents: charged(prices.monthly.storageCents) },
-    osPriceCents: charged(prices.monthly.osCents),
-    network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
     discountPercent: durationDiscountPercent(order.months),
     netCents: total.netCents,
     vatCents: total.vatCents,
@@ -88,4 +77,32 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
     invoiceId: invoice?.id ?? null,
     paymentMethod: order.cardLast4 ? `${(order.cardBrand ?? 'Karte').toUpperCase()} •••• ${order.cardLast4}` : null,
   };
+  if (order.product === 'webhosting') {
+    const c = hostingConfigOf(order);
+    const plan = HOSTING_PLANS[c.plan];
+    return {
+      ...common, os: null, cpu: null, ram: null, storage: null, osPriceCents: null, network: null,
+      hosting: {
+        packageId: order.hostingPackageId, plan: c.plan, planName: plan.name, primaryDomain: c.primaryDomain,
+        storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains, phpVersions: plan.phpVersions,
+      },
+    };
+  }
+  const config = serverConfigOf(order);
+  const prices = priceBreakdown({ os: config.osFamily, cpu: config.cpuCores, ram: config.ramGb, storage: config.storageGb, months: order.months });
+  // Each line as charged per month: list price × 1.22 × (1 − discount), shown net of 19 % VAT like the
+  // totals below, so the lines add up to the monthly net (up to rounding).
+  const discount = durationDiscountPercent(order.months);
+  const charged = (listCents: number) => Math.round((listCents * 122 * (100 - discount)) / (100 * 119));
+  return {
+    ...common,
+    os: config.os,
+    cpu: { cores: config.cpuCores, priceCents: charged(prices.monthly.cpuCents) },
+    ram: { size: config.ramGb, type: 'DDR4 ECC', priceCents: charged(prices.monthly.ramCents) },
+    storage: { size: config.storageGb, type: 'NVMe SSD', priceCents: charged(prices.monthly.storageCents) },
+    osPriceCents: charged(prices.monthly.osCents),
+    network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
+    hosting: null,
+  };
 }
+

@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { orders } from '../../db/schema/index.ts';
+import type { Env } from '../../env.ts';
 
 /**
  * The port every product implements (decision 022). Checkout, payment fulfilment, invoicing and the
@@ -16,6 +17,7 @@ export type ReservedOrder = Omit<OrderValues, 'id' | 'number' | 'userId' | 'prod
 
 export interface ReserveContext {
   userId: string;
+  env: Env;
   /** Until when a pending order holds what it reserved. */
   holdUntil: Date;
 }
@@ -42,7 +44,7 @@ export interface ProductModule<Input> {
    */
   reserve(tx: Tx, ctx: ReserveContext, input: Input): Promise<ReservedOrder>;
   /** The open orders that are "the same purchase again" (second tab, back button): replaced, not stacked. */
-  sameOrder(input: Input): SQL | undefined;
+  sameOrder(input: Input, env: Env): SQL | undefined;
   /** Gives back what a pending order held when it is cancelled (capacity held by status needs nothing). */
   release(tx: Tx, order: OrderRow): Promise<void>;
   /** The line on the provider's payment page. */

@@ -55,7 +55,7 @@ export const MAX_OPEN_CHECKOUTS = 3;
 async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, product: ProductModule<I>, input: I) {
   const same = await deps.db.select({ sessionId: orders.paymentSessionId }).from(orders).where(and(
     eq(orders.userId, user.id), eq(orders.product, product.kind), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()), isNotNull(orders.paymentSessionId),
-    product.sameOrder(input),
+    product.sameOrder(input, deps.env),
   ));
   for (const { sessionId } of same) {
     try {
@@ -91,7 +91,7 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
     const [open] = await tx.select({ n: count() }).from(orders)
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date())));
     if ((open?.n ?? 0) >= MAX_OPEN_CHECKOUTS) throw conflict('TOO_MANY_OPEN_CHECKOUTS', shopMessages.tooManyOpenCheckouts);
-    const reserved = await product.reserve(tx, { userId: user.id, holdUntil }, input);
+    const reserved = await product.reserve(tx, { userId: user.id, holdUntil, env }, input);
     const [row] = await tx.insert(orders).values({
       ...reserved, userId: user.id, product: product.kind, holdUntil, paymentProvider: payments.kind,
     }).returning();

@@ -46,6 +46,34 @@ export default function OrderDetailPage() {
   );
 }
 
+const included = <span className="text-slate-600">inklusive</span>;
+const mb = (n: number) => `${n.toLocaleString('de-DE')} MB`;
+
+function hostingLines(h: NonNullable<OrderDetail['hosting']>, netPerMonthCents: number) {
+  return [
+    { label: 'Tarif', detail: `Webhosting ${h.planName}`, price: formatEuro(netPerMonthCents) },
+    { label: 'Domain', detail: h.primaryDomain, price: included },
+    { label: 'Speicher', detail: mb(h.storageMb), price: included },
+    { label: 'Traffic', detail: `${mb(h.trafficMb)} pro Monat`, price: included },
+    { label: 'Datenbanken', detail: `${h.databases} MySQL`, price: included },
+    { label: 'Domains', detail: `bis zu ${h.domains}`, price: included },
+    { label: 'PHP', detail: h.phpVersions.join(', '), price: included },
+  ];
+}
+
+function serverLines(order: OrderDetail) {
+  const { cpu, ram, storage, network } = order;
+  if (!cpu || !ram || !storage || !network) return [];
+  return [
+    { label: 'Standort', detail: order.location || 'Frankfurt am Main', price: <>{formatEuro(0)} <span className="text-slate-600">(inklusive)</span></> },
+    { label: 'CPU', detail: `${cpu.cores} ${cpu.cores === 1 ? 'Kern' : 'Kerne'}`, price: formatEuro(cpu.priceCents) },
+    { label: 'Arbeitsspeicher', detail: `${ram.size} GB ${ram.type}`, price: formatEuro(ram.priceCents) },
+    { label: 'Speicher', detail: `${storage.size} GB ${storage.type}`, price: formatEuro(storage.priceCents) },
+    { label: 'Betriebssystem', detail: order.os ?? '–', price: formatEuro(order.osPriceCents ?? 0) },
+    { label: 'Netzwerk', detail: `IP ${network.ip ?? 'wird zugewiesen'} · ${network.bandwidth}`, price: formatEuro(network.priceCents) },
+  ];
+}
+
 function OrderView({ order }: { order: OrderDetail }) {
   const perMonth = order.perMonth;
   return (
@@ -60,20 +88,13 @@ function OrderView({ order }: { order: OrderDetail }) {
       </div>
 
       <Card className="mt-6 overflow-hidden">
-        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">Server Details</h2>
+        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{order.hosting ? 'Paket-Details' : 'Server Details'}</h2>
         <DataTable
-          caption="Server Details, Preise pro Monat"
+          caption={order.hosting ? 'Paket-Details, im Paketpreis enthalten' : 'Server Details, Preise pro Monat'}
           framed={false}
           columns={lineColumns}
           rowKey={(line) => line.label}
-          rows={[
-            { label: 'Standort', detail: order.location || 'Frankfurt am Main', price: <>{formatEuro(0)} <span className="text-slate-600">(inklusive)</span></> },
-            { label: 'CPU', detail: `${order.cpu.cores} ${order.cpu.cores === 1 ? 'Kern' : 'Kerne'}`, price: formatEuro(order.cpu.priceCents) },
-            { label: 'Arbeitsspeicher', detail: `${order.ram.size} GB ${order.ram.type}`, price: formatEuro(order.ram.priceCents) },
-            { label: 'Speicher', detail: `${order.storage.size} GB ${order.storage.type}`, price: formatEuro(order.storage.priceCents) },
-            { label: 'Betriebssystem', detail: order.os, price: formatEuro(order.osPriceCents) },
-            { label: 'Netzwerk', detail: `IP ${order.network.ip ?? 'wird zugewiesen'} · ${order.network.bandwidth}`, price: formatEuro(order.network.priceCents) },
-          ]}
+          rows={order.hosting ? hostingLines(order.hosting, order.perMonth.netCents) : serverLines(order)}
         />
         <dl className="space-y-2 border-t border-slate-200 bg-slate-50/60 px-4 pb-2 pt-4 text-sm sm:px-5">
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />

@@ -1,0 +1,365 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client.ts';
+import { simHostingAccounts } from '../../../db/schema/index.ts';
+import {
+  HostingError,
+  type BackupInterval, type CreateAccountSpec, type HostingAccountRef, type HostingApp, type HostingAppKind, type HostingBackup,
+  type HostingDriver, type HostingPlanLimits, type SslState,
+} from '../hosting.ts';
+
+/**
+ * The embedded hosting panel: every account is one row of sim_hosting_accounts with its state as JSON,
+ * changed under the row lock. It behaves like ISPConfig where the product can observe it (ids, the
+ * document root layout, copy-count retention, changes and certificates that apply after a while, a
+ * restore that is queued, duplicate names) and adds what ISPConfig cannot: one-click WordPress/Joomla
+ * and "backup now" (capabilities). Timed work finishes by timestamps, read lazily, so no process has to
+ * stay alive for it; durations are realistic (SSL 45 s, panel changes 20 s, restore 30 s, install
+ * 40 s) divided by SIMULATED_SPEED.
+ */
+
+interface SimDomain { id: string; domain: string; type: 'primary' | 'addon'; documentRoot: string; ssl: SslState; sslReadyAt?: string }
+type SimBackup = HostingBackup;
+interface SimApp extends HostingApp { readyAt?: string }
+interface SimState {
+  clientId: string;
+  siteId: string;
+  contactName: string;
+  email: string;
+  locked: boolean;
+  plan: HostingPlanLimits;
+  phpVersion: string | null;
+  memoryLimitMb: number;
+  maxExecutionTimeS: number;
+  backupInterval: BackupInterval;
+  backupCopies: number;
+  lastBackupAt: string;
+  pendingUntil: string | null;
+  restoreUntil: string | null;
+  domains: SimDomain[];
+  dbUsers: { id: string; name: string }[];
+  databases: { id: string; name: string; userId: string; sizeMb: number }[];
+  ftp: { id: string; username: string };
+  backups: SimBackup[];
+  app: SimApp | null;
+  nextId: number;
+  createdAt: string;
+}
+
+export const SIM_PHP_VERSIONS = ['7.4', '8.0', '8.1', '8.2', '8.3'];
+const DAY = 86_400_000;
+const WORDPRESS = { version: '6.6.2', latest: '6.7.1' };
+const JOOMLA = { version: '5.1.4', latest: '5.2.1' };
+
+export interface SimulatedHostingOptions {
+  /** Divides the durations (demo 1, browser tests 10, API tests 50). */
+  speed?: number;
+  /** Clock (tests move it forward). */
+  now?: () => number;
+  /** Where the "panel" and phpMyAdmin buttons lead (an explanatory page of this product). */
+  panelUrl: string;
+  /** Domains whose certificate request fails (like a domain whose DNS does not point to us). */
+  failSslFor?: (domain: string) => boolean;
+}
+
+export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions): HostingDriver & { kind: 'simulated' } {
+  const speed = Math.max(1, options.speed ?? 1);
+  const now = options.now ?? (() => Date.now());
+  const later = (ms: number) => new Date(now() + ms / speed).toISOString();
+  const due = (iso: string | null | undefined) => iso !== null && iso !== undefined && Date.parse(iso) <= now();
+  const failSsl = options.failSslFor ?? ((d: string) => d.endsWith('.invalid'));
+
+  /** Applies whatever finished by now: pending changes, certificates, restores, installs, scheduled backups. */
+  function settle(s: SimState): boolean {
+    let changed = false;
+    if (s.pendingUntil && due(s.pendingUntil)) { s.pendingUntil = null; changed = true; }
+    if (s.restoreUntil && due(s.restoreUntil)) { s.restoreUntil = null; changed = true; }
+    for (const d of s.domains) {
+      if (d.ssl === 'pending' && due(d.sslReadyAt)) {
+        d.ssl = failSsl(d.domain) ? 'failed' : 'active';
+        delete d.sslReadyAt;
+        changed = true;
+      }
+    }
+    if (s.app && (s.app.state === 'installing' || s.app.state === 'updating') && due(s.app.readyAt)) {
+      if (s.app.state === 'updating') s.app.version = s.app.latestVersion;
+      s.app.state = 'installed';
+      delete s.app.readyAt;
+      changed = true;
+    }
+    const period = s.backupInterval === 'daily' ? DAY : s.backupInterval === 'weekly' ? 7 * DAY : s.backupInterval === 'monthly' ? 30 * DAY : 0;
+    if (period && !s.locked) {
+      let last = Date.parse(s.lastBackupAt);
+      for (let i = 0; i < 40 && last + period <= now(); i++) {
+        last += period;
+        s.backups.push(...backupPair(s, new Date(last), true));
+        changed = true;
+      }
+      s.lastBackupAt = new Date(last).toISOString();
+    }
+    // Retention counts copies per content, like ISPConfig's backup_copies.
+    for (const content of ['web', 'mysql'] as const) {
+      const ofKind = s.backups.filter((b) => b.content === content && b.automatic).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      const drop = new Set(ofKind.slice(s.backupCopies).map((b) => b.id));
+      if (drop.size) { s.backups = s.backups.filter((b) => !drop.has(b.id)); changed = true; }
+    }
+    return changed;
+  }
+
+  function backupPair(s: SimState, at: Date, automatic: boolean): SimBackup[] {
+    const stamp = at.toISOString().slice(0, 16).replace(/[-:T]/g, '');
+    const web = usageOf(s).diskUsedMb;
+    const list: SimBackup[] = [{ id: `b${s.nextId++}`, createdAt: at.toISOString(), sizeBytes: Math.round(web * 0.6 * 1024 * 1024), content: 'web', automatic, filename: `web_${stamp}.tar.gz` }];
+    if (s.databases.length) list.push({ id: `b${s.nextId++}`, createdAt: at.toISOString(), sizeBytes: s.databases.reduce((n, d) => n + d.sizeMb, 0) * 300_000, content: 'mysql', automatic, filename: `db_${stamp}.sql.gz` });
+    return list;
+  }
+
+  function usageOf(s: SimState) {
+    const days = Math.max(0, (now() - Date.parse(s.createdAt)) / DAY);
+    const diskUsedMb = Math.round(35 + (s.app ? (s.app.kind === 'wordpress' ? 68 : 92) : 0) + s.databases.reduce((n, d) => n + d.sizeMb, 0) + s.domains.length * 2);
+    return { diskUsedMb, diskQuotaMb: s.plan.storageMb, trafficThisMonthMb: Math.round(days * 37 + (s.app ? 120 : 4)), trafficQuotaMb: s.plan.trafficMb };
+  }
+
+  /** Reads (and settles) an account; mutate() runs the change under the row lock. */
+  async function read(ref: HostingAccountRef): Promise<SimState> {
+    return mutate(ref, () => undefined);
+  }
+
+  async function mutate<T>(ref: HostingAccountRef, change: (s: SimState) => T): Promise<T extends undefined ? SimState : T> {
+    const id = Number(ref.clientId);
+    if (!Number.isSafeInteger(id)) throw new HostingError('NOT_FOUND');
+    return db.transaction(async (tx) => {
+      const [row] = await tx.select().from(simHostingAccounts).where(eq(simHostingAccounts.id, id)).for('update');
+      if (!row || row.serverId !== ref.serverId || (row.state as unknown as SimState).siteId !== ref.siteId) throw new HostingError('NOT_FOUND');
+      const s = row.state as unknown as SimState;
+      const before = JSON.stringify(s);
+      settle(s);
+      const result = change(s);
+      if (JSON.stringify(s) !== before) {
+        await tx.update(simHostingAccounts).set({ state: s as unknown as Record<string, unknown>, updatedAt: new Date() }).where(eq(simHostingAccounts.id, id));
+      }
+      return (result === undefined ? s : result) as T extends undefined ? SimState : T;
+    });
+  }
+
+  const touch = (s: SimState) => { s.pendingUntil = later(20_000); };
+  const findDomain = (s: SimState, id: string) => {
+    const d = s.domains.find((x) => x.id === id);
+    if (!d) throw new HostingError('NOT_FOUND');
+    return d;
+  };
+  const allDomains = async () => (await db.select({ state: simHostingAccounts.state }).from(simHostingAccounts))
+    .flatMap((r) => (r.state as unknown as SimState).domains.map((d) => d.domain));
+
+  return {
+    kind: 'simulated',
+    capabilities: { apps: true, backupNow: true, htaccess: false },
+
+    async phpVersions() { return SIM_PHP_VERSIONS; },
+    async phpMyAdminUrl() { return `${options.panelUrl}/phpmyadmin`; },
+    async panelLoginUrl() { return options.panelUrl; },
+
+    async createAccount(spec: CreateAccountSpec) {
+      const [existing] = await db.select().from(simHostingAccounts).where(eq(simHostingAccounts.username, spec.username));
+      if (existing) {
+        const s = existing.state as unknown as SimState;
+        return { serverId: existing.serverId, clientId: s.clientId, siteId: s.siteId };
+      }
+      if ((await allDomains()).includes(spec.primaryDomain)) throw new HostingError('DUPLICATE');
+      const created = new Date(now()).toISOString();
+      const [row] = await db.insert(simHostingAccounts).values({ serverId: spec.serverId, username: spec.username, state: {} })
+        .onConflictDoNothing().returning({ id: simHostingAccounts.id });
+      if (!row) return this.createAccount(spec);
+      const clientId = String(row.id);
+      const documentRoot = `/var/www/clients/client${clientId}/web${clientId}`;
+      const state: SimState = {
+        clientId, siteId: clientId, contactName: spec.contactName, email: spec.email, locked: false, plan: spec.plan,
+        // A new site has the panel's defaults (ISPConfig: no certificate, no backups, PHP's own limits);
+        // provisioning sets the product's defaults through the same calls a customer uses.
+        phpVersion: spec.phpVersion, memoryLimitMb: 128, maxExecutionTimeS: 30, backupInterval: 'none', backupCopies: 1,
+        lastBackupAt: created, pendingUntil: later(20_000), restoreUntil: null,
+        domains: [{ id: clientId, domain: spec.primaryDomain, type: 'primary', documentRoot, ssl: 'none' }],
+        dbUsers: [], databases: [], ftp: { id: `f${clientId}`, username: spec.username }, backups: [], app: null, nextId: 2, createdAt: created,
+      };
+      await db.update(simHostingAccounts).set({ state: state as unknown as Record<string, unknown> }).where(eq(simHostingAccounts.id, row.id));
+      return { serverId: spec.serverId, clientId, siteId: clientId };
+    },
+
+    async suspend(ref) { await mutate(ref, (s) => { s.locked = true; touch(s); }); },
+    async unsuspend(ref) { await mutate(ref, (s) => { s.locked = false; touch(s); }); },
+    async deleteAccount(ref) {
+      const id = Number(ref.clientId);
+      if (Number.isSafeInteger(id)) await db.delete(simHostingAccounts).where(eq(simHostingAccounts.id, id));
+    },
+
+    async getSite(ref) {
+      const s = await read(ref);
+      const primary = s.domains[0]!;
+      return {
+        primaryDomain: primary.domain, documentRoot: primary.documentRoot, active: !s.locked, ssl: primary.ssl,
+        phpVersion: s.phpVersion, memoryLimitMb: s.memoryLimitMb, maxExecutionTimeS: s.maxExecutionTimeS,
+        backupInterval: s.backupInterval, backupCopies: s.backupCopies, pendingChanges: s.pendingUntil !== null || s.restoreUntil !== null,
+      };
+    },
+    async setPhp(ref, change) {
+      if (change.phpVersion && !SIM_PHP_VERSIONS.includes(change.phpVersion)) throw new HostingError('REMOTE_FAULT', undefined, 'unknown php version');
+      await mutate(ref, (s) => {
+        if (change.phpVersion !== undefined) s.phpVersion = change.phpVersion;
+        if (change.memoryLimitMb !== undefined) s.memoryLimitMb = change.memoryLimitMb;
+        if (change.maxExecutionTimeS !== undefined) s.maxExecutionTimeS = change.maxExecutionTimeS;
+        touch(s);
+      });
+    },
+
+    async listDomains(ref) {
+      return (await read(ref)).domains.map(({ sslReadyAt: _ignored, ...d }) => d);
+    },
+    async addDomain(ref, domain) {
+      if ((await allDomains()).includes(domain)) throw new HostingError('DUPLICATE');
+      return mutate(ref, (s) => {
+        const id = `a${s.nextId++}`;
+        const d: SimDomain = { id, domain, type: 'addon', documentRoot: `${s.domains[0]!.documentRoot}/${domain}`, ssl: 'none' };
+        s.domains.push(d);
+        touch(s);
+        return { id, domain, type: d.type, documentRoot: d.documentRoot, ssl: d.ssl };
+      });
+    },
+    async deleteDomain(ref, domainId) {
+      await mutate(ref, (s) => {
+        const d = findDomain(s, domainId);
+        if (d.type === 'primary') throw new HostingError('REMOTE_FAULT', undefined, 'the primary domain cannot be deleted');
+        s.domains = s.domains.filter((x) => x.id !== domainId);
+        touch(s);
+      });
+    },
+    async requestSsl(ref, domainId) {
+      await mutate(ref, (s) => {
+        const d = findDomain(s, domainId);
+        if (d.ssl === 'active' || d.ssl === 'pending') return;
+        d.ssl = 'pending';
+        d.sslReadyAt = later(45_000);
+      });
+    },
+
+    async listDatabaseUsers(ref) { return (await read(ref)).dbUsers; },
+    async createDatabaseUser(ref, name) {
+      return mutate(ref, (s) => {
+        if (s.dbUsers.some((u) => u.name === name)) throw new HostingError('DUPLICATE');
+        const user = { id: `u${s.nextId++}`, name };
+        s.dbUsers.push(user);
+        return user;
+      });
+    },
+    async setDatabaseUserPassword(ref, userId) {
+      await mutate(ref, (s) => {
+        if (!s.dbUsers.some((u) => u.id === userId)) throw new HostingError('NOT_FOUND');
+        touch(s);
+      });
+    },
+    async deleteDatabaseUser(ref, userId) {
+      await mutate(ref, (s) => {
+        if (s.databases.some((d) => d.userId === userId)) throw new HostingError('REMOTE_FAULT', undefined, 'user still owns a database');
+        s.dbUsers = s.dbUsers.filter((u) => u.id !== userId);
+      });
+    },
+    async listDatabases(ref) {
+      const s = await read(ref);
+      return s.databases.map((d) => ({ id: d.id, name: d.name, userId: d.userId, userName: s.dbUsers.find((u) => u.id === d.userId)?.name ?? null, sizeMb: d.sizeMb }));
+    },
+    async createDatabase(ref, name, userId) {
+      return mutate(ref, (s) => {
+        if (s.databases.some((d) => d.name === name)) throw new HostingError('DUPLICATE');
+        const user = s.dbUsers.find((u) => u.id === userId);
+        if (!user) throw new HostingError('NOT_FOUND');
+        const db = { id: `db${s.nextId++}`, name, userId, sizeMb: 1 };
+        s.databases.push(db);
+        return { id: db.id, name, userId, userName: user.name, sizeMb: db.sizeMb };
+      });
+    },
+    async deleteDatabase(ref, databaseId) {
+      await mutate(ref, (s) => {
+        if (!s.databases.some((d) => d.id === databaseId)) throw new HostingError('NOT_FOUND');
+        s.databases = s.databases.filter((d) => d.id !== databaseId);
+      });
+    },
+
+    async getFtpAccount(ref) {
+      const s = await read(ref);
+      return { id: s.ftp.id, username: s.ftp.username, host: `ftp.${s.domains[0]!.domain}`, port: 21, directory: s.domains[0]!.documentRoot };
+    },
+    async setFtpPassword(ref) { await mutate(ref, (s) => { touch(s); }); },
+
+    async listBackups(ref) {
+      return (await read(ref)).backups.slice().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    },
+    async restoreBackup(ref, backupId) {
+      await mutate(ref, (s) => {
+        if (!s.backups.some((b) => b.id === backupId)) throw new HostingError('NOT_FOUND');
+        if (s.restoreUntil) throw new HostingError('PENDING');
+        s.restoreUntil = later(30_000);
+      });
+    },
+    async downloadBackup(ref, backupId) {
+      const s = await read(ref);
+      const backup = s.backups.find((b) => b.id === backupId);
+      if (!backup) throw new HostingError('NOT_FOUND');
+      return { kind: 'ftp', path: `backup/${backup.filename}` };
+    },
+    async setBackupSchedule(ref, schedule) {
+      await mutate(ref, (s) => {
+        const period = schedule.interval === 'daily' ? DAY : schedule.interval === 'weekly' ? 7 * DAY : schedule.interval === 'monthly' ? 30 * DAY : 0;
+        // Switched on: the first run comes soon (the panel's next backup window), then one per period.
+        if (s.backupInterval === 'none' && period) s.lastBackupAt = new Date(now() + 60_000 / speed - period).toISOString();
+        s.backupInterval = schedule.interval;
+        s.backupCopies = schedule.copies;
+        touch(s);
+      });
+    },
+    async backupNow(ref) {
+      await mutate(ref, (s) => { s.backups.push(...backupPair(s, new Date(now()), false)); });
+    },
+
+    async usage(ref) { return usageOf(await read(ref)); },
+
+    async installApp(ref, kind: HostingAppKind) {
+      await mutate(ref, (s) => {
+        if (s.app && (s.app.state === 'installing' || s.app.state === 'updating')) throw new HostingError('PENDING');
+        const v = kind === 'wordpress' ? WORDPRESS : JOOMLA;
+        s.app = {
+          kind, version: v.version, latestVersion: v.latest, state: 'installing', readyAt: later(40_000),
+          plugins: kind === 'wordpress'
+            ? [
+              { name: 'Akismet Anti-Spam', version: '5.3.3', update: 'available', active: true },
+              { name: 'Yoast SEO', version: '23.5', update: 'none', active: true },
+              { name: 'Contact Form 7', version: '5.9.6', update: 'critical', active: false },
+            ]
+            : [],
+          themes: kind === 'wordpress'
+            ? [{ name: 'Twenty Twenty-Four', version: '1.2', active: true, update: 'none' }, { name: 'Twenty Twenty-Three', version: '1.4', active: false, update: 'available' }]
+            : [{ name: 'Cassiopeia', version: '5.1', active: true, update: 'none' }],
+        };
+        if (!s.dbUsers.some((u) => u.name.endsWith('_app'))) {
+          const user = { id: `u${s.nextId++}`, name: `c${s.clientId}_app` };
+          s.dbUsers.push(user);
+          s.databases.push({ id: `db${s.nextId++}`, name: `c${s.clientId}_app`, userId: user.id, sizeMb: 4 });
+        }
+      });
+    },
+    async getApp(ref) {
+      const app = (await read(ref)).app;
+      if (!app) return null;
+      const { readyAt: _ignored, ...rest } = app;
+      return rest;
+    },
+    async updateApp(ref) {
+      await mutate(ref, (s) => {
+        if (!s.app) throw new HostingError('NOT_FOUND');
+        if (s.app.state !== 'installed') throw new HostingError('PENDING');
+        if (s.app.version === s.app.latestVersion && s.app.plugins.every((p) => p.update === 'none')) return;
+        s.app.state = 'updating';
+        s.app.readyAt = later(30_000);
+        for (const p of s.app.plugins) p.update = 'none';
+        for (const t of s.app.themes) t.update = 'none';
+      });
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  addMonthsClamped, HOSTING_PLANS, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
+  type HostingCheckoutInput,
+} from '@hp/contract';
+import type { Tx } from '../../db/client.ts';
+import type { Env } from '../../env.ts';
+import { hostingPackages, hostingServers, orders } from '../../db/schema/index.ts';
+import { enqueue, jobKind } from '../../db/jobs.ts';
+import { AppError, conflict, notFound } from '../../http/errors.ts';
+import type { OrderRow, ProductModule } from '../products/product-module.ts';
+
+/** Web hosting (decision 022): a new order holds a package slot on a hosting server and its domain. */
+export const HOSTING_PRODUCT_NAME = 'Webhosting';
+
+export const hostingConfigOf = (order: OrderRow) => HostingOrderConfig.parse(order.config);
+
+export const provisionHostingKind = jobKind('provision-hosting', z.object({ orderId: z.string() }));
+export const unsuspendHostingKind = jobKind('unsuspend-hosting', z.object({ packageId: z.string() }));
+
+/** Packages on a server plus the slots open checkouts hold until their hold runs out. */
+export async function usedSlots(tx: Pick<Tx, 'select'>, hostingServerId: number) {
+  const [packages] = await tx.select({ n: count() }).from(hostingPackages)
+    .where(and(eq(hostingPackages.hostingServerId, hostingServerId), isNull(hostingPackages.deletedAt)));
+  const [held] = await tx.select({ n: count() }).from(orders)
+    .where(and(eq(orders.hostingServerId, hostingServerId), eq(orders.kind, 'new'), eq(orders.status, 'pending'), gt(orders.holdUntil, sql`now()`)));
+  return { used: Number(packages?.n ?? 0), held: Number(held?.n ?? 0) };
+}
+
+/**
+ * Takes a slot: candidate servers are locked one by one in id order (no deadlocks between parallel
+ * checkouts) and counted again under the lock, like nodes for root servers.
+ */
+async function takeSlot(tx: Tx) {
+  const candidates = await tx.select({ id: hostingServers.id }).from(hostingServers).where(isNull(hostingServers.deletedAt)).orderBy(hostingServers.id);
+  for (const { id } of candidates) {
+    const [server] = await tx.select().from(hostingServers).where(and(eq(hostingServers.id, id), isNull(hostingServers.deletedAt))).for('update');
+    if (!server) continue;
+    const { used, held } = await usedSlots(tx, id);
+    if (used + held < server.slots) return server;
+  }
+  return null;
+}
+
+/** Is the domain used by a live package or held by an open checkout? Serialised per domain. */
+async function domainTaken(tx: Tx, domain: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hosting-domain:${domain}`}))`);
+  const [pkg] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
+    .where(and(eq(hostingPackages.primaryDomain, domain), isNull(hostingPackages.deletedAt))).limit(1);
+  if (pkg) return true;
+  const [held] = await tx.select({ id: orders.id }).from(orders)
+    .where(and(eq(orders.product, 'webhosting'), eq(orders.kind, 'new'), eq(orders.status, 'pending'), gt(orders.holdUntil, sql`now()`),
+      sql`${orders.config}->>'primaryDomain' = ${domain}`)).limit(1);
+  return Boolean(held);
+}
+
+const primaryDomainOf = (input: HostingCheckoutInput, env: Env) => (input.domainType === 'subdomain' ? `${input.subdomain!}.${env.hostingSubdomainBase}` : input.domain!);
+
+export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
+  const describe = (order: OrderRow) => {
+    const c = hostingConfigOf(order);
+    return `Tarif ${HOSTING_PLANS[c.plan].name} · ${c.primaryDomain} · ${order.months} ${order.months === 1 ? 'Monat' : 'Monate'}`;
+  };
+  return {
+    kind: 'webhosting',
+    name: HOSTING_PRODUCT_NAME,
+
+    sameOrder(input, env) {
+      if (input.packageId) return and(eq(orders.hostingPackageId, input.packageId), eq(orders.months, input.months));
+      return and(eq(orders.kind, 'new'), eq(orders.months, input.months), sql`${orders.config}->>'primaryDomain' = ${primaryDomainOf(input, env)}`, sql`${orders.config}->>'plan' = ${input.plan}`);
+    },
+
+    async reserve(tx, { userId, env }, input) {
+      if (input.packageId) {
+        const [pkg] = await tx.select().from(hostingPackages)
+          .where(and(eq(hostingPackages.id, input.packageId), eq(hostingPackages.ownerId, userId), isNull(hostingPackages.deletedAt))).for('update');
+        if (!pkg) throw notFound('Hosting-Paket nicht gefunden.');
+        if (pkg.status === 'provisioning' || pkg.status === 'failed') throw conflict('PACKAGE_NOT_READY', hostingMessages.notRenewable);
+        // A renewal keeps the plan (a plan change would need a panel template change: not offered yet).
+        const config: HostingOrderConfig = { plan: pkg.plan, primaryDomain: pkg.primaryDomain, domainType: pkg.primaryDomain.endsWith(`.${env.hostingSubdomainBase}`) ? 'subdomain' : 'own' };
+        const gross = hostingPriceCents({ plan: pkg.plan, months: input.months });
+        const split = splitGross(gross);
+        return { kind: 'upgrade', hostingPackageId: pkg.id, hostingServerId: pkg.hostingServerId, config, months: input.months, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
+      }
+      const primaryDomain = primaryDomainOf(input, env);
+      if (input.domainType === 'own' && (primaryDomain === env.hostingSubdomainBase || primaryDomain.endsWith(`.${env.hostingSubdomainBase}`))) {
+        throw new AppError(400, 'DOMAIN_INVALID', hostingMessages.domainInvalid);
+      }
+      if (await domainTaken(tx, primaryDomain)) throw conflict('DOMAIN_TAKEN', hostingMessages.domainTaken);
+      const server = await takeSlot(tx);
+      if (!server) throw conflict('NO_HOSTING_SLOT', hostingMessages.noSlot);
+      const config: HostingOrderConfig = { plan: input.plan, primaryDomain, domainType: input.domainType };
+      const gross = hostingPriceCents({ plan: input.plan, months: input.months });
+      const split = splitGross(gross);
+      return { kind: 'new', hostingServerId: server.id, config, months: input.months, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
+    },
+
+    // The slot and the domain are held by the order's status and hold time: nothing to give back.
+    async release() {},
+
+    paymentLine(order) {
+      return `${HOSTING_PRODUCT_NAME} – ${describe(order)}${order.kind === 'upgrade' ? ' (Verlängerung)' : ''}`;
+    },
+
+    invoiceLine(order) {
+      const c = hostingConfigOf(order);
+      const plan = HOSTING_PLANS[c.plan];
+      return {
+        name: `${HOSTING_PRODUCT_NAME} ${plan.name}${order.kind === 'upgrade' ? ' – Verlängerung' : ''}`,
+        description: `${c.primaryDomain} · ${plan.storageMb.toLocaleString('de-DE')} MB Speicher · ${plan.trafficMb.toLocaleString('de-DE')} MB Traffic · ${plan.databases} Datenbanken · ${order.months} ${order.months === 1 ? 'Monat' : 'Monate'}`,
+      };
+    },
+
+    async fulfil(tx, paid, { now, log }) {
+      const config = hostingConfigOf(paid);
+      if (paid.kind === 'new') {
+        // The hold ran out and someone else took the domain meanwhile: staff refunds, nothing is built.
+        const [taken] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
+          .where(and(eq(hostingPackages.primaryDomain, config.primaryDomain), isNull(hostingPackages.deletedAt))).limit(1);
+        if (taken) {
+          await tx.update(orders).set({ status: 'failed', failureReason: 'domain taken before payment' }).where(eq(orders.id, paid.id));
+          return 'failed';
+        }
+        const { used } = await usedSlots(tx, paid.hostingServerId!);
+        const [server] = await tx.select({ slots: hostingServers.slots }).from(hostingServers).where(eq(hostingServers.id, paid.hostingServerId!));
+        if (server && used >= server.slots) log?.warn({ orderId: paid.id, hostingServerId: paid.hostingServerId }, 'paid hosting order beyond the server\'s slots (hold ran out): placed anyway');
+        const result = await tx.execute<{ n: number }>(sql`select nextval('hosting_package_number_seq')::int as n`);
+        const number = Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
+        const periodEnd = addMonthsClamped(now, paid.months);
+        const [pkg] = await tx.insert(hostingPackages).values({
+          number, ownerId: paid.userId, hostingServerId: paid.hostingServerId!, plan: config.plan, name: config.primaryDomain,
+          primaryDomain: config.primaryDomain, panelUsername: `c${number}`, expiresAt: periodEnd,
+        }).returning({ id: hostingPackages.id });
+        await tx.update(orders).set({ hostingPackageId: pkg!.id, periodStart: now, periodEnd }).where(eq(orders.id, paid.id));
+        await enqueue(tx, provisionHostingKind, { orderId: paid.id }, { dedupeKey: `provision-hosting:${paid.id}` });
+        return 'delivering';
+      }
+      const [pkg] = await tx.select().from(hostingPackages).where(eq(hostingPackages.id, paid.hostingPackageId!)).for('update');
+      if (!pkg || pkg.deletedAt) {
+        await tx.update(orders).set({ status: 'failed', failureReason: 'hosting package deleted before payment' }).where(eq(orders.id, paid.id));
+        return 'failed';
+      }
+      const from = pkg.expiresAt && pkg.expiresAt > now ? pkg.expiresAt : now;
+      const periodEnd = addMonthsClamped(from, paid.months);
+      await tx.update(hostingPackages).set({ expiresAt: periodEnd, expiryReminderStage: 0 }).where(eq(hostingPackages.id, pkg.id));
+      await tx.update(orders).set({ periodStart: from, periodEnd, status: pkg.suspendedAt ? 'processing' : 'completed', completedAt: pkg.suspendedAt ? null : now }).where(eq(orders.id, paid.id));
+      if (pkg.suspendedAt) await enqueue(tx, unsuspendHostingKind, { packageId: pkg.id }, { dedupeKey: `unsuspend-hosting:${paid.id}` });
+      return 'delivering';
+    },
+  };
+})();

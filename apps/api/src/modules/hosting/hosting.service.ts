@@ -1,0 +1,336 @@
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import {
+  HOSTING_PLANS, hostingMessages, retentionCopies,
+  type AddDomainInput, type BackupScheduleInput, type CreateDatabaseInput, type HostingBackups, type HostingCard, type HostingDatabases,
+  type HostingDetail, type PhpSettingsInput,
+} from '@hp/contract';
+import type { Deps } from '../../deps.ts';
+import { hostingAccess, hostingPackages, hostingServers, users } from '../../db/schema/index.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { RequestUser } from '../../http/auth.ts';
+import { HostingError, type BackupCopies, type HostingAccountRef, type HostingDriver } from '../../drivers/hosting/hosting.ts';
+
+/**
+ * The customer's hosting packages (decision 022). Our database knows who may see a package and its
+ * term; everything on the package page is read from and written to the panel through the driver, so
+ * what the customer sees is what the panel has. Nothing is copied, so nothing can be half-done here.
+ */
+
+type HostingDeps = Pick<Deps, 'db' | 'hosting' | 'env'> & { log?: { warn: (obj: object, msg: string) => void; error?: (obj: object, msg: string) => void } };
+type Pkg = typeof hostingPackages.$inferSelect;
+
+const PACKAGE_NOT_FOUND = 'Hosting-Paket nicht gefunden.';
+const RESTORE_WINDOW_MS = 15 * 60_000;
+
+/** A driver error as the API answers it: German message, no panel internals. */
+export function toHostingAppError(err: unknown, deps?: HostingDeps): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HostingError) {
+    if (err.code === 'AUTH') deps?.log?.error?.({ detail: err.detail }, 'hosting panel refused our remote user: check ISPCONFIG_USER and its function rights');
+    else if (err.code === 'REMOTE_FAULT') deps?.log?.warn({ detail: err.detail }, 'hosting panel refused a change');
+    const status = { UNAVAILABLE: 503, AUTH: 503, REMOTE_FAULT: 409, DUPLICATE: 409, PENDING: 409, NOT_FOUND: 404, UNSUPPORTED: 400 }[err.code];
+    return new AppError(status, `HOSTING_${err.code}`, err.message);
+  }
+  return new AppError(503, 'HOSTING_UNAVAILABLE', new HostingError('UNAVAILABLE').message);
+}
+
+async function panel<T>(deps: HostingDeps, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toHostingAppError(err, deps);
+  }
+}
+
+/** Own packages and packages shared with the user; everything else does not exist (404). */
+export async function findAccessiblePackage(deps: Pick<Deps, 'db'>, user: RequestUser, id: string) {
+  const [row] = await deps.db.select({ pkg: hostingPackages, server: hostingServers, shared: hostingAccess.userId })
+    .from(hostingPackages)
+    .innerJoin(hostingServers, eq(hostingServers.id, hostingPackages.hostingServerId))
+    .leftJoin(hostingAccess, and(eq(hostingAccess.packageId, hostingPackages.id), eq(hostingAccess.userId, user.id)))
+    .where(and(eq(hostingPackages.id, id), isNull(hostingPackages.deletedAt), or(eq(hostingPackages.ownerId, user.id), eq(hostingAccess.userId, user.id))))
+    .limit(1);
+  if (!row) throw notFound(PACKAGE_NOT_FOUND);
+  return { pkg: row.pkg, server: row.server, access: row.pkg.ownerId === user.id ? ('owner' as const) : ('shared' as const) };
+}
+
+function refOf(pkg: Pkg, server: typeof hostingServers.$inferSelect): HostingAccountRef {
+  return { serverId: server.panelServerId, clientId: pkg.panelClientId!, siteId: pkg.panelSiteId! };
+}
+
+/** A package the panel can be asked about: active (set up, not suspended). */
+async function activePackage(deps: HostingDeps, user: RequestUser, id: string) {
+  const found = await findAccessiblePackage(deps, user, id);
+  if (found.pkg.status !== 'active' || !found.pkg.panelClientId || !found.pkg.panelSiteId) throw conflict('PACKAGE_NOT_ACTIVE', hostingMessages.notActive);
+  return { ...found, ref: refOf(found.pkg, found.server) };
+}
+
+function toCard(pkg: Pkg, access: 'owner' | 'shared'): HostingCard {
+  return {
+    id: pkg.id, name: pkg.name, plan: pkg.plan, planName: HOSTING_PLANS[pkg.plan].name, status: pkg.status, statusMessage: pkg.statusMessage,
+    primaryDomain: pkg.primaryDomain, expiresAt: pkg.expiresAt?.toISOString() ?? null, access,
+  };
+}
+
+export async function listPackages(deps: Pick<Deps, 'db'>, user: RequestUser): Promise<{ items: HostingCard[] }> {
+  const rows = await deps.db.select({ pkg: hostingPackages }).from(hostingPackages)
+    .leftJoin(hostingAccess, and(eq(hostingAccess.packageId, hostingPackages.id), eq(hostingAccess.userId, user.id)))
+    .where(and(isNull(hostingPackages.deletedAt), or(eq(hostingPackages.ownerId, user.id), eq(hostingAccess.userId, user.id))))
+    .orderBy(desc(hostingPackages.createdAt));
+  return { items: rows.map(({ pkg }) => toCard(pkg, pkg.ownerId === user.id ? 'owner' : 'shared')) };
+}
+
+/** The PHP versions a package may use: its plan's, as far as the panel server offers them. */
+async function packagePhpVersions(hosting: HostingDriver, pkg: Pkg, server: typeof hostingServers.$inferSelect) {
+  const offered = await hosting.phpVersions({ serverId: server.panelServerId });
+  return HOSTING_PLANS[pkg.plan].phpVersions.filter((v) => offered.includes(v));
+}
+
+export async function getPackageDetail(deps: HostingDeps, user: RequestUser, id: string): Promise<HostingDetail> {
+  const { pkg, server, access } = await findAccessiblePackage(deps, user, id);
+  const plan = HOSTING_PLANS[pkg.plan];
+  const base = {
+    ...toCard(pkg, access),
+    hostingId: String(pkg.number),
+    limits: { storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains },
+    websiteType: pkg.websiteType,
+    capabilities: deps.hosting.capabilities,
+    panelName: deps.hosting.kind === 'ispconfig' ? 'ISPConfig' : 'Hosting-Panel (Demo)',
+  };
+  if (pkg.status !== 'active' || !pkg.panelClientId) return { ...base, phpVersions: plan.phpVersions, site: null, panelError: null };
+  const ref = refOf(pkg, server);
+  const h = deps.hosting;
+  try {
+    const [site, domains, databases, ftp, usage, phpVersions, phpMyAdminUrl, panelUrl, app] = await Promise.all([
+      h.getSite(ref), h.listDomains(ref), h.listDatabases(ref), h.getFtpAccount(ref), h.usage(ref),
+      packagePhpVersions(h, pkg, server), h.phpMyAdminUrl(ref), h.panelLoginUrl(ref), h.capabilities.apps ? h.getApp(ref) : Promise.resolve(null),
+    ]);
+    return {
+      ...base,
+      phpVersions,
+      panelError: null,
+      site: {
+        // The panel's default PHP is the newest the plan allows.
+        phpVersion: site.phpVersion ?? phpVersions.at(-1) ?? '–',
+        memoryLimitMb: site.memoryLimitMb,
+        maxExecutionTimeS: site.maxExecutionTimeS,
+        ssl: site.ssl,
+        backupFrequency: site.backupInterval,
+        backupCopies: site.backupCopies,
+        retentionDays: pkg.backupRetentionDays,
+        pendingChanges: site.pendingChanges,
+        usage,
+        domains: domains.map((d) => ({ id: d.id, domain: d.domain, type: d.type, directory: d.type === 'primary' ? `${d.documentRoot}/web` : d.documentRoot, ssl: d.ssl })),
+        databasesUsed: databases.length,
+        ftp: { host: ftp.host, username: ftp.username, port: ftp.port, directory: ftp.directory },
+        phpMyAdminUrl,
+        panelUrl,
+        app,
+      },
+    };
+  } catch (err) {
+    const appError = toHostingAppError(err, deps);
+    return { ...base, phpVersions: plan.phpVersions, site: null, panelError: appError.message };
+  }
+}
+
+export async function setPhpSettings(deps: HostingDeps, user: RequestUser, id: string, input: PhpSettingsInput) {
+  const { pkg, server, ref } = await activePackage(deps, user, id);
+  if (input.phpVersion !== undefined) {
+    const allowed = await panel(deps, () => packagePhpVersions(deps.hosting, pkg, server));
+    if (!allowed.includes(input.phpVersion)) throw badRequest('PHP_VERSION_UNKNOWN', hostingMessages.phpVersionUnknown);
+  }
+  if (input.phpVersion === undefined && input.memoryLimitMb === undefined && input.maxExecutionTimeS === undefined) {
+    throw badRequest('NOTHING_TO_CHANGE', 'Bitte wählen Sie eine Einstellung, die geändert werden soll.');
+  }
+  await panel(deps, () => deps.hosting.setPhp(ref, input));
+  return { message: hostingMessages.saved };
+}
+
+export async function addDomain(deps: HostingDeps, user: RequestUser, id: string, input: AddDomainInput) {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  const domains = await panel(deps, () => deps.hosting.listDomains(ref));
+  if (domains.length >= HOSTING_PLANS[pkg.plan].domains) throw conflict('DOMAIN_LIMIT', hostingMessages.domainLimit);
+  const base = deps.env.hostingSubdomainBase;
+  if (input.domain === base || (input.domain.endsWith(`.${base}`) && input.domain !== pkg.primaryDomain && !input.domain.endsWith(`.${pkg.primaryDomain}`))) {
+    throw badRequest('DOMAIN_INVALID', hostingMessages.domainInvalid);
+  }
+  const [other] = await deps.db.select({ id: hostingPackages.id }).from(hostingPackages)
+    .where(and(eq(hostingPackages.primaryDomain, input.domain), isNull(hostingPackages.deletedAt))).limit(1);
+  if (other || domains.some((d) => d.domain === input.domain)) throw conflict('DOMAIN_TAKEN', hostingMessages.domainTaken);
+  const added = await panel(deps, () => deps.hosting.addDomain(ref, input.domain));
+  return { id: added.id, domain: added.domain, type: added.type, directory: added.documentRoot, ssl: added.ssl };
+}
+
+export async function deleteDomain(deps: HostingDeps, user: RequestUser, id: string, domainId: string) {
+  const { ref } = await activePackage(deps, user, id);
+  const domains = await panel(deps, () => deps.hosting.listDomains(ref));
+  const domain = domains.find((d) => d.id === domainId);
+  if (!domain) throw notFound('Domain nicht gefunden.');
+  if (domain.type === 'primary') throw badRequest('PRIMARY_DOMAIN', 'Die Hauptdomain kann nicht entfernt werden.');
+  await panel(deps, () => deps.hosting.deleteDomain(ref, domainId));
+  return { message: `Die Domain ${domain.domain} wurde entfernt.` };
+}
+
+export async function requestSsl(deps: HostingDeps, user: RequestUser, id: string, domainId: string) {
+  const { ref } = await activePackage(deps, user, id);
+  const domains = await panel(deps, () => deps.hosting.listDomains(ref));
+  const domain = domains.find((d) => d.id === domainId);
+  if (!domain) throw notFound('Domain nicht gefunden.');
+  await panel(deps, () => deps.hosting.requestSsl(ref, domainId));
+  return { message: `Das Let's-Encrypt-Zertifikat für ${domain.domain} wird ausgestellt. Das dauert meist ein bis zwei Minuten; die Domain muss dafür auf unseren Server zeigen.` };
+}
+
+/** Database and user names carry the package's prefix; the panel adds none (ISPConfig facts). */
+const prefixOf = (pkg: Pkg) => `c${pkg.number}_`;
+
+export async function listDatabases(deps: HostingDeps, user: RequestUser, id: string): Promise<HostingDatabases> {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  const [databases, users_, phpMyAdminUrl] = await panel(deps, () => Promise.all([deps.hosting.listDatabases(ref), deps.hosting.listDatabaseUsers(ref), deps.hosting.phpMyAdminUrl(ref)]));
+  return {
+    prefix: prefixOf(pkg),
+    databases: databases.map((d) => ({ id: d.id, name: d.name, user: d.userName, userId: d.userId, sizeMb: d.sizeMb })),
+    users: users_.map((u) => ({ id: u.id, name: u.name })),
+    limit: HOSTING_PLANS[pkg.plan].databases,
+    phpMyAdminUrl,
+  };
+}
+
+/**
+ * Creates a database with a user of the same name. If the database cannot be created after the user
+ * was, the user is removed again: the panel keeps nothing half-made.
+ */
+export async function createDatabase(deps: HostingDeps, user: RequestUser, id: string, input: CreateDatabaseInput) {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  const existing = await panel(deps, () => deps.hosting.listDatabases(ref));
+  if (existing.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_LIMIT', hostingMessages.databaseLimit);
+  const name = `${prefixOf(pkg)}${input.name}`;
+  if (existing.some((d) => d.name === name)) throw conflict('HOSTING_DUPLICATE', new HostingError('DUPLICATE').message);
+  const dbUser = await panel(deps, () => deps.hosting.createDatabaseUser(ref, name, input.password));
+  try {
+    const created = await deps.hosting.createDatabase(ref, name, dbUser.id);
+    return { id: created.id, name: created.name, user: dbUser.name, userId: dbUser.id, sizeMb: created.sizeMb };
+  } catch (err) {
+    await deps.hosting.deleteDatabaseUser(ref, dbUser.id).catch((cleanup: unknown) =>
+      deps.log?.warn({ err: cleanup, user: dbUser.name }, 'database user left on the panel after a failed database creation'));
+    throw toHostingAppError(err, deps);
+  }
+}
+
+export async function deleteDatabase(deps: HostingDeps, user: RequestUser, id: string, databaseId: string) {
+  const { ref } = await activePackage(deps, user, id);
+  const databases = await panel(deps, () => deps.hosting.listDatabases(ref));
+  const database = databases.find((d) => d.id === databaseId);
+  if (!database) throw notFound('Datenbank nicht gefunden.');
+  await panel(deps, () => deps.hosting.deleteDatabase(ref, databaseId));
+  // Its own user (same name) goes with it; a user shared with other databases stays.
+  if (database.userId && database.userName === database.name && !databases.some((d) => d.id !== databaseId && d.userId === database.userId)) {
+    await deps.hosting.deleteDatabaseUser(ref, database.userId).catch(() => undefined);
+  }
+  return { message: `Die Datenbank ${database.name} wurde gelöscht.` };
+}
+
+export async function setDatabasePassword(deps: HostingDeps, user: RequestUser, id: string, userId: string, password: string) {
+  const { ref } = await activePackage(deps, user, id);
+  const dbUsers = await panel(deps, () => deps.hosting.listDatabaseUsers(ref));
+  const dbUser = dbUsers.find((u) => u.id === userId);
+  if (!dbUser) throw notFound('Datenbank-Benutzer nicht gefunden.');
+  await panel(deps, () => deps.hosting.setDatabaseUserPassword(ref, userId, password));
+  return { message: `Das Passwort von ${dbUser.name} wurde geändert.` };
+}
+
+export async function setFtpPassword(deps: HostingDeps, user: RequestUser, id: string, password: string) {
+  const { ref } = await activePackage(deps, user, id);
+  await panel(deps, () => deps.hosting.setFtpPassword(ref, password));
+  return { message: 'Das FTP-Passwort wurde geändert.' };
+}
+
+export async function listBackups(deps: HostingDeps, user: RequestUser, id: string): Promise<HostingBackups> {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  const [backups, site] = await panel(deps, () => Promise.all([deps.hosting.listBackups(ref), deps.hosting.getSite(ref)]));
+  const restorePending = pkg.restoreRequestedAt !== null && Date.now() - pkg.restoreRequestedAt.getTime() < RESTORE_WINDOW_MS && site.pendingChanges;
+  if (pkg.restoreRequestedAt && !restorePending) {
+    await deps.db.update(hostingPackages).set({ restoreRequestedAt: null }).where(and(eq(hostingPackages.id, pkg.id), eq(hostingPackages.restoreRequestedAt, pkg.restoreRequestedAt)));
+  }
+  return {
+    items: backups.map((b) => ({ id: b.id, date: b.createdAt, sizeBytes: b.sizeBytes, content: b.content, automatic: b.automatic })),
+    restorePending,
+  };
+}
+
+export async function restoreBackup(deps: HostingDeps, user: RequestUser, id: string, backupId: string) {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  await panel(deps, () => deps.hosting.restoreBackup(ref, backupId));
+  await deps.db.update(hostingPackages).set({ restoreRequestedAt: new Date() }).where(eq(hostingPackages.id, pkg.id));
+  return { message: 'Die Wiederherstellung wurde gestartet. Der Server spielt das Backup innerhalb weniger Minuten zurück.' };
+}
+
+export async function downloadBackup(deps: HostingDeps, user: RequestUser, id: string, backupId: string) {
+  const { ref } = await activePackage(deps, user, id);
+  const result = await panel(deps, () => deps.hosting.downloadBackup(ref, backupId));
+  return result.kind === 'ftp' ? { kind: 'ftp' as const, path: result.path, url: null } : { kind: 'url' as const, path: null, url: result.url };
+}
+
+export async function backupNow(deps: HostingDeps, user: RequestUser, id: string) {
+  const { ref } = await activePackage(deps, user, id);
+  await panel(deps, () => deps.hosting.backupNow(ref));
+  return { message: 'Das Backup wurde erstellt.' };
+}
+
+export async function setBackupSchedule(deps: HostingDeps, user: RequestUser, id: string, input: BackupScheduleInput) {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  const copies = retentionCopies(input.frequency, input.retentionDays) as BackupCopies;
+  await panel(deps, () => deps.hosting.setBackupSchedule(ref, { interval: input.frequency, copies }));
+  await deps.db.update(hostingPackages).set({ backupRetentionDays: input.retentionDays }).where(eq(hostingPackages.id, pkg.id));
+  return { message: input.frequency === 'none' ? 'Automatische Backups sind abgeschaltet.' : `Gespeichert: Der Server bewahrt die letzten ${copies} Sicherungen auf.` };
+}
+
+export async function installApp(deps: HostingDeps, user: RequestUser, id: string, kind: 'wordpress' | 'joomla') {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  if (!deps.hosting.capabilities.apps) throw badRequest('HOSTING_UNSUPPORTED', hostingMessages.appUnsupported);
+  await panel(deps, () => deps.hosting.installApp(ref, kind));
+  await deps.db.update(hostingPackages).set({ websiteType: kind }).where(eq(hostingPackages.id, pkg.id));
+  return { message: `${kind === 'wordpress' ? 'WordPress' : 'Joomla'} wird installiert. Das dauert etwa eine Minute.` };
+}
+
+export async function updateApp(deps: HostingDeps, user: RequestUser, id: string) {
+  const { ref } = await activePackage(deps, user, id);
+  if (!deps.hosting.capabilities.apps) throw badRequest('HOSTING_UNSUPPORTED', hostingMessages.appUnsupported);
+  await panel(deps, () => deps.hosting.updateApp(ref));
+  return { message: 'Die Aktualisierung läuft.' };
+}
+
+// ── Sharing (owner only), like servers ──────────────────────────────────────────────────────────────
+
+async function ownedPackage(deps: HostingDeps, user: RequestUser, id: string) {
+  const found = await findAccessiblePackage(deps, user, id);
+  if (found.access !== 'owner') throw forbidden('Nur der Inhaber kann das Paket teilen.');
+  return found.pkg;
+}
+
+export async function listShares(deps: HostingDeps, user: RequestUser, id: string) {
+  const pkg = await ownedPackage(deps, user, id);
+  const rows = await deps.db.select({ username: users.username, since: hostingAccess.createdAt }).from(hostingAccess)
+    .innerJoin(users, eq(users.id, hostingAccess.userId)).where(eq(hostingAccess.packageId, pkg.id)).orderBy(hostingAccess.createdAt);
+  return { items: rows.map((r) => ({ username: r.username, since: r.since.toISOString() })) };
+}
+
+export async function sharePackage(deps: HostingDeps, user: RequestUser, id: string, username: string) {
+  const pkg = await ownedPackage(deps, user, id);
+  const [friend] = await deps.db.select({ id: users.id, username: users.username }).from(users)
+    .where(and(sql`lower(${users.username}) = lower(${username})`, eq(users.role, 'customer'), isNull(users.disabledAt))).limit(1);
+  if (!friend) throw notFound('Benutzer nicht gefunden. Bitte prüfen Sie den Benutzernamen.');
+  if (friend.id === user.id) throw badRequest('SHARE_SELF', 'Sie können das Paket nicht mit sich selbst teilen.');
+  const inserted = await deps.db.insert(hostingAccess).values({ packageId: pkg.id, userId: friend.id }).onConflictDoNothing().returning({ since: hostingAccess.createdAt });
+  if (!inserted.length) throw conflict('SHARE_EXISTS', 'Das Paket ist bereits mit diesem Benutzer geteilt.');
+  return { username: friend.username, since: inserted[0]!.since.toISOString() };
+}
+
+export async function unsharePackage(deps: HostingDeps, user: RequestUser, id: string, username: string) {
+  const pkg = await ownedPackage(deps, user, id);
+  const [target] = await deps.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`).limit(1);
+  const removed = target
+    ? await deps.db.delete(hostingAccess).where(and(eq(hostingAccess.packageId, pkg.id), eq(hostingAccess.userId, target.id))).returning({ id: hostingAccess.userId })
+    : [];
+  if (!removed.length) throw notFound('Dieser Benutzer hat keinen Zugriff auf das Paket.');
+}
