@@ -10,9 +10,12 @@ export const getHostingDatabases = (id: string) => api<HostingDatabases>(`/hosti
 export const hostingDatabasesQueryOptions = (id: string) => queryOptions({ queryKey: key(id), queryFn: () => getHostingDatabases(id), retry: false });
 export const useHostingDatabases = (id: string, enabled = true) => useQuery({ ...hostingDatabasesQueryOptions(id), enabled });
 
-// POST /api/hosting/:id/databases — the name without prefix; a user of the same name gets the password
+export type HostingDatabase = HostingDatabases['databases'][number];
+
+// POST /api/hosting/:id/databases — the name without prefix; a user of the same name gets the password;
+// answers the new database (with the prefix)
 export const useCreateDatabase = (id: string) =>
-  useHostingMutation(id, (input: CreateDatabaseInput) => api<HostingMessage>(`/hosting/${id}/databases`, { method: 'POST', body: input }), [key(id)]);
+  useHostingMutation(id, (input: CreateDatabaseInput) => api<HostingDatabase>(`/hosting/${id}/databases`, { method: 'POST', body: input }), [key(id)]);
 
 // DELETE /api/hosting/:id/databases/:itemId
 export const useDeleteDatabase = (id: string) =>

@@ -19,8 +19,8 @@ export function CreateDatabaseDialog({ hostingId, prefix, onClose }: { hostingId
   const password = form.watch('password') ?? '';
   const submit = form.handleSubmit(async (input) => {
     try {
-      const res = await create.mutateAsync(input);
-      toast.success(res.message ?? `Die Datenbank ${prefix}${input.name} wurde angelegt.`);
+      const db = await create.mutateAsync(input);
+      toast.success(`Die Datenbank ${db.name} wurde angelegt${db.user ? `, ihr Benutzer heißt ${db.user}` : ''}.`);
       onClose();
     } catch (err) {
       form.setError('root.server', { message: errorText(err, 'Die Datenbank konnte nicht angelegt werden.') });
