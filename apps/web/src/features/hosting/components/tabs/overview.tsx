@@ -46,7 +46,7 @@ export function OverviewTab({ detail, onRestart, onTab }: { detail: HostingDetai
           <Row label="Website-Typ" value={WEBSITE_TYPE_LABEL[detail.websiteType]} />
           <Row label="PHP-Version" value={site ? `PHP ${site.phpVersion}` : '–'} />
           <Row label="Datenbanken" value={site ? `${site.databasesUsed} von ${detail.limits.databases} genutzt` : `bis zu ${detail.limits.databases}`} />
-          <Row label="Webserver" value={`Apache (verwaltet über ${detail.panelName})`} />
+          <Row label="Webserver" value={`Apache, verwaltet über ${detail.panelName}`} />
           <Row label="SSL" value={site ? <SslBadge ssl={site.ssl} /> : '–'} />
           <Row label="Laufzeit bis" value={detail.expiresAt ? formatDate(detail.expiresAt) : 'Unbefristet'} />
         </dl>

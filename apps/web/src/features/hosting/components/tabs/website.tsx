@@ -156,7 +156,7 @@ function DomainsSection({ detail, site }: { detail: HostingDetail; site: Hosting
       <p className="mt-1 text-sm text-slate-600">{used} von {detail.limits.domains} Domains genutzt{full ? ' – Ihr Tarif enthält keine weiteren Domains.' : '.'}</p>
       <div className="mt-4">
         <DataTable caption="Domains des Pakets" rows={site.domains} rowKey={(d) => d.id} columns={[
-          { header: 'Domain', rowHeader: true, cell: (d) => d.domain },
+          { header: 'Domain', rowHeader: true, className: 'whitespace-nowrap', cell: (d) => d.domain },
           { header: 'Typ', cell: (d) => (d.type === 'primary' ? 'Hauptdomain' : 'Zusatzdomain') },
           {
             header: 'SSL',
