@@ -67,8 +67,8 @@ export const paths = {
     support: '/dashboard/support',
     myTickets: '/dashboard/my-tickets',
     webhostingDetails: '/dashboard/WebDetails',
-    /** A web hosting package's page. */
-    webhosting: (packageId: string) => `/dashboard/webhosting/${packageId}`,
+    /** A customer's web hosting package page. */
+    webhosting: (hostingId: string) => `/dashboard/webhosting/${hostingId}`,
     /** A customer's server page: /dashboard/linux|windows|other/{id} by its OS (spec). */
     server: serverDetailPath,
     serverByFamily: (family: 'linux' | 'windows' | 'other', serverId: string) => `/dashboard/${family}/${serverId}`,

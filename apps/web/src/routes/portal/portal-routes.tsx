@@ -10,6 +10,7 @@ const ProfilePage = lazy(() => import('./profile.tsx'));
 const MyProductsPage = lazy(() => import('./my-products.tsx'));
 const WebhostingRedirect = lazy(() => import('./webhosting-redirect.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
+const HostingDetailPage = lazy(() => import('./hosting-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
 const CustomerDetailPage = lazy(() => import('../staff/customer-detail.tsx'));
@@ -54,6 +55,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('linux', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('windows', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.webhosting(':hostingId'))} element={lazyPage(<HostingDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={lazyPage(<WebhostingRedirect />)} />
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />

@@ -1,24 +1,13 @@
 import { Link } from 'react-router';
 import { CalendarClock, Globe, Settings2, Zap } from 'lucide-react';
-import { HOSTING_STATUS_LABEL, type HostingCard, type HostingStatus } from '@hp/contract';
+import type { HostingCard } from '@hp/contract';
 import { buttonClass } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
-import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
 import { useHostingPackages } from '../api/package-list.ts';
+import { HostingStatusBadge } from './status-badge.tsx';
 
 const berlinDate = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' });
-
-const tone: Record<HostingStatus, string> = {
-  active: 'bg-green-100 text-green-800',
-  provisioning: 'bg-amber-100 text-amber-900',
-  suspended: 'bg-red-100 text-red-800',
-  failed: 'bg-red-100 text-red-800',
-};
-
-export function HostingStatusBadge({ status }: { status: HostingStatus }) {
-  return <span className={cn('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', tone[status])}>{HOSTING_STATUS_LABEL[status]}</span>;
-}
 
 /** The web hosting section of "Meine Produkte" (/dashboard). */
 export function HostingPackagesSection() {

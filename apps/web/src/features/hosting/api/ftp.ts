@@ -1,0 +1,7 @@
+import type { HostingPasswordInput } from '@hp/contract';
+import { api } from '../../../lib/api-client.ts';
+import { type HostingMessage, useHostingMutation } from './hosting.ts';
+
+// PUT /api/hosting/:id/ftp-password
+export const useSetFtpPassword = (id: string) =>
+  useHostingMutation(id, (input: HostingPasswordInput) => api<HostingMessage>(`/hosting/${id}/ftp-password`, { method: 'PUT', body: input }));

@@ -1,0 +1,96 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { HostingBackups, HostingDetail } from '@hp/contract';
+import { setToken } from '../../../lib/session.ts';
+import { isHostingBusy } from '../api/hosting.ts';
+import HostingPage from './hosting-page.tsx';
+
+const ID = '6f1c2b1e-6a55-4d0e-9b6e-0c7f3b1d2a10';
+
+const site: NonNullable<HostingDetail['site']> = {
+  phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, ssl: 'active', backupFrequency: 'weekly', backupCopies: 5, retentionDays: 30,
+  pendingChanges: false,
+  usage: { diskUsedMb: 1200, diskQuotaMb: 50_000, trafficThisMonthMb: 300, trafficQuotaMb: 100_000 },
+  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', ssl: 'active' }],
+  databasesUsed: 0,
+  ftp: { host: 'web1.example.com', username: 'c12_ftp', port: 21, directory: '/var/www/clients/client12/web12' },
+  phpMyAdminUrl: 'https://web1.example.com/phpmyadmin/', panelUrl: 'https://web1.example.com:8080/', app: null,
+};
+/** An ISPConfig package: no one-click apps, no backup-now, no file API. */
+const detail: HostingDetail = {
+  id: ID, name: 'Webhosting Professional', plan: 'professional', planName: 'Professional', status: 'active', statusMessage: null,
+  primaryDomain: 'meine-firma.de', expiresAt: '2027-11-26T00:00:00.000Z', access: 'owner', hostingId: 'WH-1001',
+  limits: { storageMb: 50_000, trafficMb: 100_000, databases: 10, domains: 5 }, phpVersions: ['7.4', '8.0', '8.1', '8.2'],
+  site, panelError: null, websiteType: 'standard', capabilities: { apps: false, backupNow: false, htaccess: false }, panelName: 'ISPConfig',
+};
+const backups: HostingBackups = { items: [{ id: '77', date: '2026-11-20T03:00:00.000Z', sizeBytes: 52_428_800, content: 'web', automatic: true }], restorePending: false };
+
+function renderPage() {
+  vi.stubGlobal('fetch', vi.fn(async (url: string) => {
+    const body = url === `/api/hosting/${ID}` ? detail : url === `/api/hosting/${ID}/backups` ? backups : null;
+    return body ? new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
+      : new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }), { status: 404 });
+  }));
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[`/dashboard/webhosting/${ID}`]}>
+        <Routes><Route path="/dashboard/webhosting/:hostingId" element={<HostingPage />} /></Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('web hosting package page', () => {
+  beforeEach(() => setToken('token'));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+
+  it('names the panel button after the real panel and opens the site and the panel in a new tab without opener', async () => {
+    renderPage();
+    const panel = await screen.findByRole('link', { name: /ISPConfig/ });
+    expect(panel.getAttribute('href')).toBe(site.panelUrl);
+    expect(panel.getAttribute('rel')).toBe('noopener noreferrer');
+    const [website] = screen.getAllByRole('link', { name: /Website öffnen/ });
+    expect(website!.getAttribute('href')).toBe('https://meine-firma.de');
+    expect(website!.getAttribute('target')).toBe('_blank');
+  });
+
+  it('explains that no restart is needed instead of pretending to restart Apache', async () => {
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Neustart' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Apache neustarten' });
+    expect(dialog.textContent).toContain('Ein Neustart ist nicht nötig');
+    expect(dialog.textContent).toContain('Alle Änderungen sind übernommen');
+    const buttons = within(dialog).getAllByRole('button').map((b) => b.textContent?.trim());
+    expect(buttons.filter((b) => b !== '')).toEqual(['Schließen']);
+  });
+
+  it('offers no "Backup erstellen" where the panel cannot, and shows the copies the retention really keeps', async () => {
+    renderPage();
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Backups' }));
+    await screen.findByRole('table', { name: 'Backups des Pakets' });
+    expect(screen.queryByRole('button', { name: /Backup erstellen/ })).toBeNull();
+    expect(screen.getByText(/ein sofortiges Backup bietet das Panel nicht an/)).toBeTruthy();
+    // weekly × 30 days → 5 copies (the panel's allowed counts), covering 35 days
+    expect(screen.getByText(/werden 5 Kopien aufbewahrt; sie decken 35 Tage ab/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Automatische Backups'), { target: { value: 'daily' } });
+    await waitFor(() => expect(screen.getByText(/werden 30 Kopien aufbewahrt; sie decken 30 Tage ab/)).toBeTruthy());
+  });
+});
+
+describe('isHostingBusy', () => {
+  it('polls while the package is set up, a change is pending, SSL is issued or an app job runs, and not otherwise', () => {
+    expect(isHostingBusy(detail)).toBe(false);
+    expect(isHostingBusy({ ...detail, status: 'provisioning', site: null })).toBe(true);
+    expect(isHostingBusy({ ...detail, site: { ...site, pendingChanges: true } })).toBe(true);
+    expect(isHostingBusy({ ...detail, site: { ...site, domains: [{ ...site.domains[0]!, ssl: 'pending' }] } })).toBe(true);
+    expect(isHostingBusy({ ...detail, site: { ...site, app: { kind: 'wordpress', version: '6.6', latestVersion: '6.7', state: 'updating', plugins: [], themes: [] } } })).toBe(true);
+  });
+});

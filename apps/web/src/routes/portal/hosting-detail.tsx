@@ -1,0 +1,1 @@
+export { default } from '../../features/hosting/components/hosting-page.tsx';
