@@ -13,6 +13,7 @@ import { openSession } from '../src/modules/auth/sessions.ts';
 import { createSimulatedHypervisor } from '../src/drivers/hypervisor/simulated/simulated.ts';
 import { createSimulatedHosting } from '../src/drivers/hosting/simulated/simulated-hosting.ts';
 import { simulatedPanelPath } from '../src/drivers/hosting/index.ts';
+import type { HostingDriver } from '../src/drivers/hosting/hosting.ts';
 import { createPaymentProvider } from '../src/drivers/payments/index.ts';
 import { createRealtime } from '../src/drivers/realtime/index.ts';
 import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
@@ -70,6 +71,8 @@ async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: D
 export interface TestContextOptions {
   env?: NodeJS.ProcessEnv;
   payments?: (db: Database['db']) => PaymentProvider;
+  /** Another hosting driver (e.g. ISPConfig against the fake panel) instead of the simulated one. */
+  hosting?: (db: Database['db']) => HostingDriver;
   /** Use this PostgreSQL database as it is (e.g. a throwaway cluster of the test) instead of a fresh one. */
   databaseUrl?: string;
   /** Capture the log at this level instead of silencing it. */
@@ -87,7 +90,7 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   const mail = new MemoryMailer();
   // Tests run the simulated hypervisor with short task durations.
   const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
-  const hosting = createSimulatedHosting(database.db, { speed: 50, panelUrl: `${env.publicUrl}${simulatedPanelPath}` });
+  const hosting = opts.hosting ? opts.hosting(database.db) : createSimulatedHosting(database.db, { speed: 50, panelUrl: `${env.publicUrl}${simulatedPanelPath}` });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
   const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
   opts.beforeReady?.(app);
