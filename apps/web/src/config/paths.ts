@@ -80,6 +80,7 @@ export const paths = {
     staffServers: '/dashboard/servers',
     staffServer: (serverId: string) => `/dashboard/servers/${serverId}`,
     physicalServers: '/dashboard/physical-servers',
+    hostingServers: '/dashboard/hosting-servers',
     ipAddresses: '/dashboard/ipaddressmanagement',
     statistics: '/dashboard/statistics',
   },

@@ -8,6 +8,7 @@ import { dashboardRoute, paths } from '../../config/paths.ts';
 
 const ProfilePage = lazy(() => import('./profile.tsx'));
 const MyProductsPage = lazy(() => import('./my-products.tsx'));
+const HostingServersPage = lazy(() => import('../staff/hosting-servers.tsx'));
 const WebhostingRedirect = lazy(() => import('./webhosting-redirect.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const HostingDetailPage = lazy(() => import('./hosting-detail.tsx'));
@@ -64,6 +65,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.hostingServers)} element={<RequireRole roles={staff}>{lazyPage(<HostingServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.ipAddresses)} element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.statistics)} element={<RequireRole roles={['owner']}>{lazyPage(<StatisticsPage />)}</RequireRole>} />
         <Route path="*" element={<Navigate to={paths.notFound404} replace />} />

@@ -1,0 +1,1 @@
+export { default } from '../../features/infrastructure/components/hosting-server-list-page.tsx';
