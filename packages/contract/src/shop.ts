@@ -109,6 +109,8 @@ export const PaymentResult = z.object({
   product: z.string(),
   kind: z.enum(['new', 'upgrade']),
   serverId: z.string().nullable(),
+  /** Web hosting orders: the package the order created or renewed. */
+  hostingPackageId: z.string().nullable(),
   invoiceId: z.string().nullable(),
 });
 export type PaymentResult = z.infer<typeof PaymentResult>;

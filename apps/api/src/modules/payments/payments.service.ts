@@ -153,6 +153,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
     product: productOfOrder(order).name,
     kind: order.kind,
     serverId: order.serverId,
+    hostingPackageId: order.hostingPackageId,
     invoiceId: invoice?.id ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, Server, XCircle } from 'lucide-react';
+import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, Server, XCircle, Globe } from 'lucide-react';
 import { formatDayMonthYear, formatEuro, orderStatusLabels, shopMessages, type PaymentResult } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
@@ -60,7 +60,9 @@ function SuccessView({ result }: { result: PaymentResult }) {
     <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Server wird jetzt eingerichtet; Sie finden ihn gleich in Ihrem Kundenbereich.' : 'Vielen Dank. Die Änderungen an Ihrem Server werden jetzt übernommen.'}>
       <Facts result={result} />
       <div className="mt-6 flex flex-wrap gap-2">
-        {(result.kind === 'new' || result.serverId) && (
+        {result.hostingPackageId ? (
+          <Link to={paths.dashboard.webhosting(result.hostingPackageId)} className={buttonClass('primary')}><Globe className="size-4" aria-hidden="true" /> Zum Hosting-Paket</Link>
+        ) : (result.kind === 'new' || result.serverId) && (
           <Link to={paths.dashboard.root} className={buttonClass('primary')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>
         )}
         <Link to={paths.dashboard.invoices} className={buttonClass('outline')}><FileText className="size-4" aria-hidden="true" /> Rechnungen</Link>
