@@ -34,6 +34,9 @@ export const HOSTING_PLANS: Record<HostingPlanId, HostingPlan> = {
 
 export const HOSTING_MONTHS = { min: 1, max: 12 } as const;
 
+/** The PHP version a new package starts with (where its plan offers it): mature, and 8.2 is one click away. */
+export const DEFAULT_PHP_VERSION = '8.1';
+
 /** Gross cents for the whole term: monthly × months, less the same duration discount as the server. */
 export function hostingPriceCents(config: { plan: HostingPlanId; months: number }): number {
   const discount = durationDiscountPercent(config.months);

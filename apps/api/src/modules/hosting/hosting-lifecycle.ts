@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { HOSTING_PLANS, retentionCopies } from '@hp/contract';
+import { DEFAULT_PHP_VERSION, HOSTING_PLANS, retentionCopies } from '@hp/contract';
 import { hostingPackages, hostingServers, orders, users } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { HostingError, type BackupCopies, type HostingAccountRef } from '../../drivers/hosting/hosting.ts';
@@ -46,8 +46,8 @@ export const provisionHostingJob = defineJob(provisionHostingKind, async (deps, 
       serverId: server.panelServerId, username: pkg.panelUsername, password: randomToken(18), contactName: row.username, email: row.email,
       plan: { name: plan.name, storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains },
       primaryDomain: pkg.primaryDomain,
-      // The newest version the plan offers and the server has.
-      phpVersion: plan.phpVersions.filter((v) => phpVersions.includes(v)).at(-1) ?? null,
+      // The product's default where plan and server offer it, else the newest they both have.
+      phpVersion: ((offered) => (offered.includes(DEFAULT_PHP_VERSION) ? DEFAULT_PHP_VERSION : offered.at(-1) ?? null))(plan.phpVersions.filter((v) => phpVersions.includes(v))),
     });
     // The product's defaults (portal spec §9: weekly backups kept 30 days, 256 MB, 60 s) and a
     // certificate for the primary domain, through the same calls the package page uses; a retry after

@@ -51,7 +51,7 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
     expect(d).toMatchObject({ status: 'active', planName: 'Professional', hostingId: String(packages[0]!.number), limits: { databases: 10, storageMb: 50_000, trafficMb: 100_000 } });
     expect(d.phpVersions).toEqual(['7.4', '8.0', '8.1', '8.2']);
     // The product's defaults were set on the panel at provisioning (portal spec §9).
-    expect(d.site).toMatchObject({ memoryLimitMb: 256, maxExecutionTimeS: 60, backupFrequency: 'weekly', retentionDays: 30, phpVersion: '8.2' });
+    expect(d.site).toMatchObject({ memoryLimitMb: 256, maxExecutionTimeS: 60, backupFrequency: 'weekly', retentionDays: 30, phpVersion: '8.1' });
     expect(['pending', 'active']).toContain(d.site.ssl);
 
     const invoiceRows = await ctx().database.db.select().from(invoices).where(and(eq(invoices.orderId, orderId), eq(invoices.kind, 'invoice')));

@@ -41,9 +41,9 @@ export default function HostingPage() {
       <PageMeta title={detail.name} />
       <Link to={paths.dashboard.root} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"><ArrowLeft className="size-4" aria-hidden="true" /> Zur Übersicht</Link>
       <header className="mt-3 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="break-words text-2xl font-bold text-slate-900">{detail.name}</h1>
+        <div className="min-w-0 max-w-full">
+          <div className="flex min-w-0 flex-wrap items-center gap-3">
+            <h1 className="min-w-0 text-2xl font-bold text-slate-900 [overflow-wrap:anywhere]">{detail.name}</h1>
             <span aria-live="polite"><HostingStatusBadge status={detail.status} /></span>
           </div>
           <p className="mt-1 break-words text-sm text-slate-600">Hosting ID {detail.hostingId} · {detail.primaryDomain}</p>

@@ -57,7 +57,9 @@ function Checking() {
 
 function SuccessView({ result }: { result: PaymentResult }) {
   return (
-    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Server wird jetzt eingerichtet; Sie finden ihn gleich in Ihrem Kundenbereich.' : 'Vielen Dank. Die Änderungen an Ihrem Server werden jetzt übernommen.'}>
+    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.hostingPackageId
+      ? (result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Hosting-Paket wird jetzt eingerichtet; das dauert etwa eine Minute.' : 'Vielen Dank. Die Laufzeit Ihres Hosting-Pakets wurde verlängert.')
+      : result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Server wird jetzt eingerichtet; Sie finden ihn gleich in Ihrem Kundenbereich.' : 'Vielen Dank. Die Änderungen an Ihrem Server werden jetzt übernommen.'}>
       <Facts result={result} />
       <div className="mt-6 flex flex-wrap gap-2">
         {result.hostingPackageId ? (

@@ -1,0 +1,122 @@
+import { test, expect } from '@playwright/test';
+import { DEFAULT_PHP_VERSION, formatEuro, hostingPriceCents, shopMessages } from '@hp/contract';
+import { checkScreens } from './screens.ts';
+import { createVerifiedAccount, distinctClient, login, PASSWORD, payWithCard, unique } from './support.ts';
+
+const TERMS = 'Ich akzeptiere die AGB und Datenschutzbestimmungen';
+
+test('a new customer orders Professional with a subdomain, pays, and runs the package: database, PHP 8.2, WordPress, backups; another customer gets a 404', async ({ page, request, browser }) => {
+  test.setTimeout(300_000);
+  const { username } = await createVerifiedAccount(request, 'web');
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Meine Produkte' })).toBeVisible();
+  await expect(page.getByText('Keine Hosting-Pakete')).toBeVisible();
+
+  // 1. The shop: Professional is preselected, the price follows the term, a free subdomain is chosen.
+  await page.getByRole('link', { name: 'Webhosting bestellen' }).click();
+  await expect(page).toHaveURL(/\/shop\/webhosting$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Webhosting bestellen' })).toBeVisible();
+  const price = page.getByRole('status', { name: 'Gesamtpreis' });
+  await expect(price).toHaveText(formatEuro(hostingPriceCents({ plan: 'professional', months: 1 })));
+  await page.getByRole('button', { name: '6 Monate' }).click();
+  await expect(price).toHaveText(formatEuro(hostingPriceCents({ plan: 'professional', months: 6 })));
+  await expect(page.getByText('inkl. 10 % Laufzeitrabatt')).toBeVisible();
+  const sub = unique('journey');
+  await page.getByRole('textbox', { name: 'Subdomain' }).fill('Ungültig!');
+  await page.getByLabel(TERMS).check();
+  await page.getByRole('button', { name: 'Jetzt bestellen' }).click();
+  await expect(page.getByText(/Subdomain darf nur Kleinbuchstaben/).first()).toBeVisible();
+  await page.getByRole('textbox', { name: 'Subdomain' }).fill(sub);
+  await checkScreens(page, 'hosting-shop');
+  await page.getByRole('button', { name: 'Jetzt bestellen' }).click();
+
+  await payWithCard(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { level: 1, name: shopMessages.paymentSuccess })).toBeVisible({ timeout: 40_000 });
+  await page.getByRole('link', { name: 'Zum Hosting-Paket' }).click();
+
+  // 2. The package becomes active (provisioning on the simulated panel).
+  await expect(page).toHaveURL(/\/dashboard\/webhosting\/[0-9a-f-]{36}$/);
+  const packageUrl = page.url();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(sub);
+  await expect(page.getByText('Aktiv', { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(`PHP ${DEFAULT_PHP_VERSION}`).or(page.getByText(DEFAULT_PHP_VERSION, { exact: true })).first()).toBeVisible();
+  await checkScreens(page, 'hosting-overview');
+
+  // "Neustart" is honest: nothing to restart, the panel reloads by itself.
+  await page.getByRole('button', { name: 'Neustart', exact: true }).click();
+  const restart = page.getByRole('dialog', { name: 'Apache neustarten' });
+  await expect(restart).toContainText('Ein Neustart ist nicht nötig');
+  await expect(restart.getByRole('button', { name: /Neustart durchführen/ })).toHaveCount(0);
+  await restart.getByRole('button', { name: 'Schließen' }).first().click();
+
+  // 3a. A database.
+  await page.getByRole('tab', { name: 'Datenbanken' }).click();
+  await page.getByRole('button', { name: 'Datenbank erstellen' }).click();
+  const dbDialog = page.getByRole('dialog', { name: 'Datenbank erstellen' });
+  await dbDialog.getByLabel(/^Name \(ohne Präfix/).fill('shop');
+  await dbDialog.getByLabel('Passwort des Datenbankbenutzers').fill('Geheim!Passw0rt');
+  await dbDialog.getByLabel('Passwort bestätigen').fill('Geheim!Passw0rt');
+  await dbDialog.getByRole('button', { name: 'Datenbank erstellen' }).click();
+  await expect(dbDialog).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: /_shop$/ }).first()).toBeVisible();
+  await checkScreens(page, 'hosting-databases');
+
+  // 3b. PHP 8.2 through the quick action.
+  await page.getByRole('tab', { name: 'Übersicht' }).click();
+  await page.getByRole('button', { name: 'PHP-Version ändern' }).click();
+  const phpDialog = page.getByRole('dialog', { name: 'PHP Version ändern' });
+  await phpDialog.getByRole('radio', { name: /8\.2/ }).check();
+  await phpDialog.getByRole('button', { name: 'Version übernehmen' }).click();
+  await expect(phpDialog).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Einstellungen' }).click();
+  await expect(page.getByLabel('PHP-Version')).toHaveValue('8.2');
+
+  // 3c. WordPress with one click; its version appears when the install is done.
+  await page.getByRole('tab', { name: 'Übersicht' }).click();
+  await page.getByRole('button', { name: 'Website-Typ ändern' }).click();
+  const typeDialog = page.getByRole('dialog', { name: 'Website-Typ ändern' });
+  await typeDialog.getByRole('radio', { name: 'WordPress' }).check();
+  await expect(typeDialog).toContainText('überschrieben');
+  await typeDialog.getByRole('button', { name: 'WordPress installieren' }).click();
+  await expect(typeDialog).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Website' }).click();
+  await expect(page.getByText('6.6.2').first()).toBeVisible({ timeout: 60_000 });
+  await checkScreens(page, 'hosting-website');
+
+  // 4. Backup schedule (copies, honestly) and a restore with progress.
+  await page.getByRole('tab', { name: 'Backups' }).click();
+  await page.getByLabel('Automatische Backups').selectOption('daily');
+  await page.getByLabel('Aufbewahrungszeitraum').selectOption('14');
+  await expect(page.getByText(/15 (Kopien|Sicherungen)/).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Einstellungen speichern' }).click();
+  await expect(page.getByText(/letzten 15 Sicherungen/).first()).toBeVisible();
+  const restoreButton = page.getByRole('button', { name: /wiederherstellen$/ }).first();
+  await expect(restoreButton).toBeVisible({ timeout: 60_000 });
+  await restoreButton.click();
+  await page.getByRole('alertdialog').or(page.getByRole('dialog')).getByRole('button', { name: 'Wiederherstellen' }).click();
+  await expect(page.getByText(/Wiederherstellung/).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /wiederherstellen$/ }).first()).toBeEnabled({ timeout: 60_000 });
+  await checkScreens(page, 'hosting-backups');
+
+  await page.getByRole('tab', { name: 'Einstellungen' }).click();
+  await checkScreens(page, 'hosting-settings');
+
+  // The product list shows the package.
+  await page.goto('/dashboard');
+  await expect(page.getByRole('list', { name: 'Hosting-Pakete' }).getByRole('listitem')).toContainText(sub);
+  await checkScreens(page, 'my-products');
+
+  // 5. Another customer: the package does not exist for them.
+  const other = await createVerifiedAccount(request, 'webother');
+  const context = await browser.newContext();
+  const otherPage = await context.newPage();
+  await login(otherPage, other.username, PASSWORD);
+  await expect(otherPage).toHaveURL(/\/dashboard$/);
+  await otherPage.goto(packageUrl);
+  await expect(otherPage).toHaveURL(/\/404$/);
+  const token = (await (await request.post('/api/auth/login', { headers: distinctClient(), data: { username: other.username, password: PASSWORD } })).json()).token as string;
+  const id = packageUrl.split('/').at(-1)!;
+  expect((await request.get(`/api/hosting/${id}`, { headers: { authorization: `Bearer ${token}` } })).status()).toBe(404);
+  await context.close();
+});
