@@ -209,6 +209,8 @@ export const HostingDetail = HostingCard.extend({
     ftp: z.object({ host: z.string(), username: z.string(), port: z.number(), directory: z.string() }),
     phpMyAdminUrl: z.string(),
     panelUrl: z.string(),
+    /** The login name at the panel (the password is set by the customer on the settings tab). */
+    panelUsername: z.string(),
     app: HostingApp.nullable(),
   }).nullable(),
   panelError: z.string().nullable(),

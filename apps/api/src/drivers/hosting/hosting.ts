@@ -183,6 +183,8 @@ export interface HostingDriver {
 
   /** Creates client, site and FTP user. Idempotent by username: a second call returns the same ref. */
   createAccount(spec: CreateAccountSpec): Promise<HostingAccountRef>;
+  /** The password of the panel's own login for this account (the customer's "panel" button). */
+  setPanelPassword(ref: HostingAccountRef, password: string): Promise<void>;
   suspend(ref: HostingAccountRef): Promise<void>;
   unsuspend(ref: HostingAccountRef): Promise<void>;
   /** Removes everything of the account; NOT_FOUND is not an error (already gone). */

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { Deps } from '../../deps.ts';
 import {
-  communications, customerDocuments, files, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
+  communications, customerDocuments, files, hostingPackages, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
@@ -32,7 +32,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
   if (!user) throw notFound();
   const id = user.id;
 
-  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows] = await Promise.all([
+  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows, hostingRows] = await Promise.all([
     db.select().from(orders).where(eq(orders.userId, id)).orderBy(asc(orders.createdAt)),
     db.select().from(servers).where(eq(servers.ownerId, id)).orderBy(asc(servers.createdAt)),
     db.select().from(invoices).where(eq(invoices.userId, id)).orderBy(asc(invoices.createdAt), asc(invoices.number)),
@@ -44,6 +44,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
     db.select({ fileId: customerDocuments.fileId, name: files.name, contentType: files.contentType, size: files.size, description: customerDocuments.description, createdAt: customerDocuments.createdAt })
       .from(customerDocuments).innerJoin(files, eq(files.id, customerDocuments.fileId))
       .where(eq(customerDocuments.userId, id)).orderBy(asc(customerDocuments.createdAt), asc(customerDocuments.id)),
+    db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, id)).orderBy(asc(hostingPackages.createdAt)),
   ]);
   const serverIds = serverRows.map((s) => s.id);
   const invoiceIds = invoiceRows.map((i) => i.id);
@@ -73,7 +74,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       zweiFaktorAktiv: user.totpEnabled, gesperrtSeit: iso(user.disabledAt),
     },
     bestellungen: orderRows.map((o) => ({
-      nummer: o.number, art: o.kind, status: o.status, erstelltAm: iso(o.createdAt), bezahltAm: iso(o.paidAt), abgeschlossenAm: iso(o.completedAt),
+      nummer: o.number, produkt: o.product, konfiguration: o.config, art: o.kind, status: o.status, erstelltAm: iso(o.createdAt), bezahltAm: iso(o.paidAt), abgeschlossenAm: iso(o.completedAt),
       betriebssystem: o.os, cpuKerne: o.cpuCores, ramGb: o.ramGb, speicherGb: o.storageGb, laufzeitMonate: o.months, ipAdresse: o.ipAddress,
       bruttoCents: o.amountCents, nettoCents: o.netCents, umsatzsteuerCents: o.vatCents, waehrung: o.currency,
       zahlungsanbieter: o.paymentProvider, karte: o.cardBrand ? { marke: o.cardBrand, endziffern: o.cardLast4 } : null,
@@ -84,6 +85,11 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       ipAdressen: ipRows.filter((ip) => ip.serverId === s.id).map((ip) => ({ adresse: ip.address, version: ip.version })),
       sshSchluessel: s.sshKeys, firewallAktiv: s.firewallEnabled,
       erstelltAm: iso(s.createdAt), laeuftAbAm: iso(s.expiresAt), gesperrtAm: iso(s.suspendedAt), geloeschtAm: iso(s.deletedAt),
+    })),
+    webhosting: hostingRows.map((h) => ({
+      hostingId: h.number, name: h.name, tarif: h.plan, domain: h.primaryDomain, status: h.status, websiteTyp: h.websiteType,
+      panelBenutzer: h.panelUsername, backupAufbewahrungTage: h.backupRetentionDays,
+      erstelltAm: iso(h.createdAt), laeuftAbAm: iso(h.expiresAt), gesperrtAm: iso(h.suspendedAt), geloeschtAm: iso(h.deletedAt),
     })),
     rechnungen: invoiceRows.map((i) => ({
       nummer: i.number, art: i.kind === 'credit_note' ? 'Gutschrift' : 'Rechnung', datum: i.issueDate, faelligAm: i.dueDate, bruttoCents: i.grossCents,

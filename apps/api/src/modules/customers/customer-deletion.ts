@@ -3,7 +3,7 @@ import { customerDetailMessages as dm, privacyMessages as pm } from '@hp/contrac
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import {
-  auditEvents, backupCodes, communications, customerNotes, files, invoices, jobs, oneTimeCodes, orders, serverAccess, servers, ticketAttachments, ticketSecrets, tickets, users,
+  auditEvents, backupCodes, hostingAccess, hostingPackages, communications, customerNotes, files, invoices, jobs, oneTimeCodes, orders, serverAccess, servers, ticketAttachments, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
@@ -16,6 +16,9 @@ async function assertDeletable(tx: Tx, customerId: string) {
   const [activeServer] = await tx.select({ id: servers.id }).from(servers)
     .where(and(eq(servers.ownerId, customerId), isNull(servers.deletedAt))).limit(1);
   if (activeServer) throw conflict('ACTIVE_SERVERS', pm.activeServers);
+  const [activePackage] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
+    .where(and(eq(hostingPackages.ownerId, customerId), isNull(hostingPackages.deletedAt))).limit(1);
+  if (activePackage) throw conflict('ACTIVE_HOSTING', pm.activeHosting);
   const [openInvoice] = await tx.select({ id: invoices.id }).from(invoices)
     .where(and(eq(invoices.userId, customerId), eq(invoices.kind, 'invoice'), isNull(invoices.paidAt), isNull(invoices.creditedAt))).limit(1);
   if (openInvoice) throw conflict('OPEN_INVOICES', pm.openInvoices);
@@ -64,6 +67,7 @@ export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<Re
     await tx.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, customerId));
     await tx.delete(backupCodes).where(eq(backupCodes.userId, customerId));
     await tx.delete(serverAccess).where(eq(serverAccess.userId, customerId));
+    await tx.delete(hostingAccess).where(eq(hostingAccess.userId, customerId));
     await tx.delete(communications).where(eq(communications.customerId, customerId));
     await tx.delete(customerNotes).where(eq(customerNotes.customerId, customerId));
     // Mails still waiting for (or already handed to) the old address hold its text: gone with it.

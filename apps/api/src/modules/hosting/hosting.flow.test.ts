@@ -188,6 +188,22 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
     expect((await ctx().app.inject({ method: 'GET', url: `/api/hosting/${packageId}`, headers: friend.auth })).statusCode).toBe(404);
   });
 
+  it('the account cannot be deleted while a package exists; the data export lists the package', async () => {
+    await seedHostingServer(ctx());
+    const customer = await createUser(ctx());
+    const { packageId } = await buyHosting(ctx(), customer);
+    const deletion = await ctx().app.inject({ method: 'POST', url: '/api/account/deletion', headers: customer.auth, payload: { currentPassword: customer.password }, remoteAddress: '10.77.0.1' });
+    expect(deletion.statusCode).toBe(409);
+    expect(deletion.json().error.message).toContain('Hosting-Pakete');
+    const exported = await ctx().app.inject({ method: 'GET', url: '/api/account/export', headers: customer.auth });
+    expect(exported.statusCode).toBe(200);
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const data = JSON.parse(strFromU8(unzipSync(exported.rawPayload)['daten.json']!)) as { webhosting: { domain: string }[]; bestellungen: { produkt: string }[] };
+    const [pkg] = await ctx().database.db.select().from(hostingPackages).where(eq(hostingPackages.id, packageId));
+    expect(data.webhosting.map((h) => h.domain)).toEqual([pkg!.primaryDomain]);
+    expect(data.bestellungen.map((o) => o.produkt)).toEqual(['webhosting']);
+  });
+
   it('the last free slot is sold exactly once under 20 parallel checkouts', { timeout: 60_000 }, async () => {
     // Every other server is full for this test: one fresh server with one slot, all others taken.
     const { hostingServers } = await import('../../db/schema/index.ts');

@@ -64,6 +64,9 @@ export async function hostingRoutes(app: FastifyInstance) {
   u.put('/api/hosting/:id/ftp-password', { ...customer, schema: { ...doc('FTP-Passwort ändern'), params: HostingIdParams, body: HostingPasswordInput, response: { 200: MessageResult, ...errors } } },
     async (req) => { await limited(req.user); return hosting.setFtpPassword(deps, req.user, req.params.id, req.body.password); });
 
+  u.put('/api/hosting/:id/panel-password', { ...customer, schema: { ...doc('Passwort der Anmeldung am Hosting-Panel setzen'), params: HostingIdParams, body: HostingPasswordInput, response: { 200: MessageResult, ...errors } } },
+    async (req) => { await limited(req.user); return hosting.setPanelPassword(deps, req.user, req.params.id, req.body.password); });
+
   u.get('/api/hosting/:id/backups', { ...customer, schema: { ...doc('Backups und laufende Wiederherstellung'), params: HostingIdParams, response: { 200: HostingBackups, ...errors } } },
     async (req) => hosting.listBackups(deps, req.user, req.params.id));
   u.post('/api/hosting/:id/backups', { ...customer, schema: { ...doc('Backup jetzt erstellen (nur wo das Panel es anbietet)'), params: HostingIdParams, response: { 201: MessageResult, ...errors } } },

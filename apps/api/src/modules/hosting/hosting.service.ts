@@ -125,6 +125,7 @@ export async function getPackageDetail(deps: HostingDeps, user: RequestUser, id:
         ftp: { host: ftp.host, username: ftp.username, port: ftp.port, directory: ftp.directory },
         phpMyAdminUrl,
         panelUrl,
+        panelUsername: pkg.panelUsername,
         app,
       },
     };
@@ -182,7 +183,7 @@ export async function requestSsl(deps: HostingDeps, user: RequestUser, id: strin
 }
 
 /** Database and user names carry the package's prefix; the panel adds none (ISPConfig facts). */
-const prefixOf = (pkg: Pkg) => `c${pkg.number}_`;
+const prefixOf = (pkg: Pkg) => `${pkg.panelUsername}_`;
 
 export async function listDatabases(deps: HostingDeps, user: RequestUser, id: string): Promise<HostingDatabases> {
   const { pkg, ref } = await activePackage(deps, user, id);
@@ -243,6 +244,12 @@ export async function setFtpPassword(deps: HostingDeps, user: RequestUser, id: s
   const { ref } = await activePackage(deps, user, id);
   await panel(deps, () => deps.hosting.setFtpPassword(ref, password));
   return { message: 'Das FTP-Passwort wurde geändert.' };
+}
+
+export async function setPanelPassword(deps: HostingDeps, user: RequestUser, id: string, password: string) {
+  const { ref } = await activePackage(deps, user, id);
+  await panel(deps, () => deps.hosting.setPanelPassword(ref, password));
+  return { message: 'Das Panel-Passwort wurde geändert.' };
 }
 
 export async function listBackups(deps: HostingDeps, user: RequestUser, id: string): Promise<HostingBackups> {

@@ -219,9 +219,12 @@ describe('ispconfig driver against the fake panel', () => {
     expect(fake.passwordMatches(fake.row('client', ref.clientId), 'password', s.password)).toBe(true);
   });
 
-  it('password changes reach the panel for FTP and database users', async () => {
+  it('password changes reach the panel for the panel login, FTP and database users', async () => {
     const hosting = driver();
     const ref = await hosting.createAccount(spec());
+    await hosting.setPanelPassword(ref, 'Neu!Panel-1');
+    expect(fake.passwordMatches(fake.row('client', ref.clientId), 'password', 'Neu!Panel-1')).toBe(true);
+    expect(fake.row('client', ref.clientId)).toMatchObject({ locked: 'n' });
     await hosting.setFtpPassword(ref, 'Neu!Ftp-1');
     const ftp = await hosting.getFtpAccount(ref);
     expect(fake.passwordMatches(fake.row('ftp_user', ftp.id), 'password', 'Neu!Ftp-1')).toBe(true);

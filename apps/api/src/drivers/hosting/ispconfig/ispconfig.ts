@@ -293,6 +293,10 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
       return ref;
     },
 
+    async setPanelPassword(ref, password) {
+      await updateClient(ref, { password });
+    },
+
     async suspend(ref) {
       await updateClient(ref, { locked: 'y' });
     },

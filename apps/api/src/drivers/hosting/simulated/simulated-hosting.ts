@@ -22,6 +22,7 @@ type SimBackup = HostingBackup;
 interface SimApp extends HostingApp { readyAt?: string }
 interface SimState {
   clientId: string;
+  username: string;
   siteId: string;
   contactName: string;
   email: string;
@@ -172,7 +173,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
       const clientId = String(row.id);
       const documentRoot = `/var/www/clients/client${clientId}/web${clientId}`;
       const state: SimState = {
-        clientId, siteId: clientId, contactName: spec.contactName, email: spec.email, locked: false, plan: spec.plan,
+        clientId, siteId: clientId, username: spec.username, contactName: spec.contactName, email: spec.email, locked: false, plan: spec.plan,
         // A new site has the panel's defaults (ISPConfig: no certificate, no backups, PHP's own limits);
         // provisioning sets the product's defaults through the same calls a customer uses.
         phpVersion: spec.phpVersion, memoryLimitMb: 128, maxExecutionTimeS: 30, backupInterval: 'none', backupCopies: 1,
@@ -184,6 +185,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
       return { serverId: spec.serverId, clientId, siteId: clientId };
     },
 
+    async setPanelPassword(ref) { await mutate(ref, (s) => { touch(s); }); },
     async suspend(ref) { await mutate(ref, (s) => { s.locked = true; touch(s); }); },
     async unsuspend(ref) { await mutate(ref, (s) => { s.locked = false; touch(s); }); },
     async deleteAccount(ref) {
@@ -337,10 +339,12 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
             ? [{ name: 'Twenty Twenty-Four', version: '1.2', active: true, update: 'none' }, { name: 'Twenty Twenty-Three', version: '1.4', active: false, update: 'available' }]
             : [{ name: 'Cassiopeia', version: '5.1', active: true, update: 'none' }],
         };
-        if (!s.dbUsers.some((u) => u.name.endsWith('_app'))) {
-          const user = { id: `u${s.nextId++}`, name: `c${s.clientId}_app` };
+        // The application's own database, named like the customer's (panel user + suffix).
+        const appDb = `${s.username}_${kind === 'wordpress' ? 'wp' : 'joomla'}`;
+        if (!s.databases.some((d) => d.name === appDb)) {
+          const user = { id: `u${s.nextId++}`, name: appDb };
           s.dbUsers.push(user);
-          s.databases.push({ id: `db${s.nextId++}`, name: `c${s.clientId}_app`, userId: user.id, sizeMb: 4 });
+          s.databases.push({ id: `db${s.nextId++}`, name: appDb, userId: user.id, sizeMb: 4 });
         }
       });
     },

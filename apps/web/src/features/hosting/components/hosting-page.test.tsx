@@ -12,7 +12,7 @@ const ID = '6f1c2b1e-6a55-4d0e-9b6e-0c7f3b1d2a10';
 
 const site: NonNullable<HostingDetail['site']> = {
   phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, ssl: 'active', backupFrequency: 'weekly', backupCopies: 5, retentionDays: 30,
-  pendingChanges: false,
+  pendingChanges: false, panelUsername: 'c10001',
   usage: { diskUsedMb: 1200, diskQuotaMb: 50_000, trafficThisMonthMb: 300, trafficQuotaMb: 100_000 },
   domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', ssl: 'active' }],
   databasesUsed: 0,

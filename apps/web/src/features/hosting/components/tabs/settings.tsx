@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Code2, Database, FolderOpen, ShieldCheck } from 'lucide-react';
+import { Code2, Database, FolderOpen, ShieldCheck, KeyRound } from 'lucide-react';
 import { EXECUTION_TIMES, MEMORY_LIMITS, PhpSettingsInput, type HostingDetail } from '@hp/contract';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../../components/ui/card.tsx';
@@ -12,7 +12,7 @@ import { paths } from '../../../../config/paths.ts';
 import { useSchemaForm } from '../../../../lib/forms.ts';
 import { useSavePhpSettings } from '../../api/hosting.ts';
 import { useHostingDatabases, useSetDatabaseUserPassword } from '../../api/databases.ts';
-import { useSetFtpPassword } from '../../api/ftp.ts';
+import { useSetFtpPassword, useSetPanelPassword } from '../../api/ftp.ts';
 import { errorText, type HostingSite } from '../format.ts';
 import { HostingPasswordForm } from '../password-form.tsx';
 import { SiteUnavailable } from '../site-unavailable.tsx';
@@ -26,6 +26,7 @@ export function SettingsTab({ detail }: { detail: HostingDetail }) {
       {site ? (
         <>
           <PhpSection detail={detail} site={site} />
+          <PanelPasswordSection detail={detail} site={site} />
           <FtpPasswordSection detail={detail} site={site} />
           <MysqlPasswordSection detail={detail} />
         </>
@@ -88,6 +89,21 @@ function PhpSection({ detail, site }: { detail: HostingDetail; site: HostingSite
         {errors.root?.server?.message && <Alert tone="error">{errors.root.server.message}</Alert>}
         <Button type="submit" loading={save.isPending} disabled={!form.formState.isDirty}>Speichern</Button>
       </form>
+    </Card>
+  );
+}
+
+/** The panel's own login: the customer sets its password here, so the panel button leads somewhere usable. */
+function PanelPasswordSection({ detail, site }: { detail: HostingDetail; site: HostingSite }) {
+  const setPassword = useSetPanelPassword(detail.id);
+  return (
+    <Card className="p-6" role="region" aria-labelledby="panelpw-heading">
+      <h2 id="panelpw-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900"><KeyRound className="size-5" aria-hidden="true" /> Anmeldung am {detail.panelName}</h2>
+      <p className="mt-1 text-sm text-slate-600">Benutzername <code className="font-mono">{site.panelUsername}</code>. Legen Sie hier ein Passwort fest, um sich über die Schaltfläche „{detail.panelName}“ direkt im Panel anzumelden.</p>
+      <div className="mt-4 sm:max-w-md">
+        <HostingPasswordForm label="Neues Panel-Passwort" submitLabel="Panel-Passwort festlegen" successFallback="Das Panel-Passwort wurde geändert."
+          onSubmit={(input) => setPassword.mutateAsync(input)} />
+      </div>
     </Card>
   );
 }
