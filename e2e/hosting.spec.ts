@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { DEFAULT_PHP_VERSION, formatEuro, hostingPriceCents, shopMessages } from '@hp/contract';
-import { checkScreens } from './screens.ts';
+import { checkScreens, signedIn } from './screens.ts';
 import { createVerifiedAccount, distinctClient, login, PASSWORD, payWithCard, unique } from './support.ts';
 
 const TERMS = 'Ich akzeptiere die AGB und Datenschutzbestimmungen';
@@ -107,6 +107,13 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   await expect(page.getByRole('list', { name: 'Hosting-Pakete' }).getByRole('listitem')).toContainText(sub);
   await checkScreens(page, 'my-products');
 
+  // The order shows the plan and domain instead of server parts.
+  await page.getByRole('link', { name: 'Bestellen', exact: true }).click();
+  await page.getByRole('list', { name: 'Bestellungen' }).getByRole('listitem').first().getByRole('link', { name: /Details/ }).click();
+  await expect(page.getByRole('heading', { name: 'Paket-Details' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Domain/ }).first()).toContainText(sub);
+  await checkScreens(page, 'hosting-order');
+
   // 5. Another customer: the package does not exist for them.
   const other = await createVerifiedAccount(request, 'webother');
   const context = await browser.newContext();
@@ -118,5 +125,38 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   const token = (await (await request.post('/api/auth/login', { headers: distinctClient(), data: { username: other.username, password: PASSWORD } })).json()).token as string;
   const id = packageUrl.split('/').at(-1)!;
   expect((await request.get(`/api/hosting/${id}`, { headers: { authorization: `Bearer ${token}` } })).status()).toBe(404);
+  await context.close();
+});
+
+test('staff enter a hosting server with its slots, get German errors for bad input, and remove an empty one', async ({ browser }) => {
+  const { context, page } = await signedIn(browser, 'employee');
+  await page.goto('/dashboard/servers');
+  await page.getByRole('link', { name: 'Hosting-Server' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Hosting-Server' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'web-fra-01', exact: true })).toBeVisible();
+
+  const name = unique('web-e2e-');
+  await page.getByRole('button', { name: 'Hosting-Server hinzufügen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Hosting-Server hinzufügen' });
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Hostname').fill('kein host');
+  await dialog.getByLabel('Server-ID im Panel').fill('x1');
+  await dialog.getByLabel('Plätze (Pakete)').fill('0');
+  await dialog.getByRole('button', { name: 'Hinzufügen' }).click();
+  await expect(dialog.getByText('Bitte geben Sie einen gültigen Hostnamen an')).toBeVisible();
+  await expect(dialog.getByText('Die Server-ID im Panel ist eine Zahl')).toBeVisible();
+  await expect(dialog.getByText('Mindestens 1 Paket.')).toBeVisible();
+  await dialog.getByLabel('Hostname').fill(`${name}.example.net`);
+  await dialog.getByLabel('Server-ID im Panel').fill(String(1000 + Math.floor(Math.random() * 8999)));
+  await dialog.getByLabel('Plätze (Pakete)').fill('50');
+  await dialog.getByRole('button', { name: 'Hinzufügen' }).click();
+  await expect(dialog).toHaveCount(0);
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText('0 / 0 / 50');
+  await checkScreens(page, 'staff-hosting-servers');
+
+  await row.getByRole('button', { name: `Hosting-Server ${name} entfernen` }).click();
+  await page.getByRole('alertdialog').or(page.getByRole('dialog')).getByRole('button', { name: 'Entfernen' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
   await context.close();
 });

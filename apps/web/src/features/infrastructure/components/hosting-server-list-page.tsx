@@ -49,7 +49,7 @@ const columns: Column<HostingServerView>[] = [
   { header: 'Name', className: 'font-medium', cell: (s) => s.name },
   { header: 'Hostname', className: 'font-mono text-xs', cell: (s) => s.hostname },
   { header: 'Panel-Server-ID', cell: (s) => s.panelServerId },
-  { header: 'Pakete (belegt/reserviert/Plätze)', cell: (s) => <span className="whitespace-nowrap tabular-nums">{s.used} / {s.held} / {s.slots}</span> },
+  { header: 'Pakete (belegt/reserviert/Plätze)', cell: (s) => <span className="tabular-nums">{s.used} / {s.held} / {s.slots}</span> },
   { header: 'Aktionen', actions: true, className: 'text-right', cell: (s) => <DeleteButton server={s} /> },
 ];
 
