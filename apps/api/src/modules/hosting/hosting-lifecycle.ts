@@ -8,6 +8,7 @@ import { hostingDeletedMail, hostingExpiryReminderMail, hostingSuspendedMail } f
 import { defineJob, defineSchedule, type JobDeps } from '../../jobs/define.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
 import { PermanentJobError } from '../../jobs/queue.ts';
+import { runTerms, type ProductTerms } from '../products/terms.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { provisionHostingKind, unsuspendHostingKind } from './hosting.product.ts';
 
@@ -110,57 +111,28 @@ export const deleteExpiredHostingJob = defineJob(jobKind('delete-expired-hosting
   });
 });
 
+/** A package's term: locked on the panel at the end, deleted with everything after the grace period. */
+const hostingTerms: ProductTerms = {
+  table: hostingPackages,
+  columns: {
+    id: hostingPackages.id, ownerId: hostingPackages.ownerId, name: hostingPackages.name, expiresAt: hostingPackages.expiresAt,
+    suspendedAt: hostingPackages.suspendedAt, deletedAt: hostingPackages.deletedAt, reminderStage: hostingPackages.expiryReminderStage,
+  },
+  suspendable: sql`${hostingPackages.status} not in ('provisioning', 'failed')`,
+  renewUrl: (publicUrl, id) => `${publicUrl}/shop/webhosting?renew=${id}`,
+  reminderMail: (s, url) => hostingExpiryReminderMail(s.email, s.username, s.name, s.expiresAt, url),
+  suspendedMail: (s, deleteAt, url) => hostingSuspendedMail(s.email, s.username, s.name, deleteAt, url),
+  markSuspended: async (tx, s) => {
+    const [suspended] = await tx.update(hostingPackages).set({ suspendedAt: new Date(), status: 'suspended', statusMessage: 'Laufzeit abgelaufen – bitte verlängern.' })
+      .where(and(eq(hostingPackages.id, s.id), isNull(hostingPackages.suspendedAt), lte(hostingPackages.expiresAt, sql`now()`))).returning({ id: hostingPackages.id });
+    return Boolean(suspended);
+  },
+  enqueueSuspend: (tx, s) => enqueue(tx, suspendHostingJob, { packageId: s.id }, { dedupeKey: `suspend-hosting:${s.id}:${s.expiresAt.toISOString()}` }),
+  enqueueTerminate: (tx, s) => enqueue(tx, deleteExpiredHostingJob, { packageId: s.id }, { dedupeKey: `delete-hosting:${s.id}:${s.expiresAt.toISOString()}` }),
+};
+
 /** Reminders, suspension and deletion that are due now (the same thresholds and grace days as servers). */
-export async function runHostingTerms(deps: Pick<JobDeps, 'db' | 'env'>) {
-  const { db, env } = deps;
-  const renewUrl = (id: string) => `${env.publicUrl}/shop/webhosting?renew=${id}`;
-  const thresholds = env.billing.reminderDays;
-  let reminded = 0;
-  if (thresholds.length) {
-    const due = await db.select({ pkg: hostingPackages, email: users.email, username: users.username }).from(hostingPackages)
-      .innerJoin(users, eq(users.id, hostingPackages.ownerId))
-      .where(and(isNull(hostingPackages.deletedAt), isNull(hostingPackages.suspendedAt), isNotNull(hostingPackages.expiresAt),
-        sql`${hostingPackages.expiresAt} > now()`, sql`${hostingPackages.expiresAt} <= now() + (${thresholds[0]!} * interval '1 day')`,
-        sql`${hostingPackages.expiryReminderStage} < ${thresholds.length}`));
-    for (const { pkg, email, username } of due) {
-      const daysLeft = (pkg.expiresAt!.getTime() - Date.now()) / 86_400_000;
-      const stage = thresholds.filter((days) => daysLeft <= days).length;
-      if (stage <= pkg.expiryReminderStage) continue;
-      await db.transaction(async (tx) => {
-        const [moved] = await tx.update(hostingPackages).set({ expiryReminderStage: stage })
-          .where(and(eq(hostingPackages.id, pkg.id), eq(hostingPackages.expiryReminderStage, pkg.expiryReminderStage))).returning({ id: hostingPackages.id });
-        if (!moved) return;
-        await enqueueMail(tx, hostingExpiryReminderMail(email, username, pkg.name, pkg.expiresAt!, renewUrl(pkg.id)));
-        reminded++;
-      });
-    }
-  }
-
-  const ended = await db.select({ pkg: hostingPackages, email: users.email, username: users.username }).from(hostingPackages)
-    .innerJoin(users, eq(users.id, hostingPackages.ownerId))
-    .where(and(isNull(hostingPackages.deletedAt), isNull(hostingPackages.suspendedAt), isNotNull(hostingPackages.expiresAt), lte(hostingPackages.expiresAt, sql`now()`),
-      sql`${hostingPackages.status} not in ('provisioning', 'failed')`));
-  for (const { pkg, email, username } of ended) {
-    await db.transaction(async (tx) => {
-      const [suspended] = await tx.update(hostingPackages).set({ suspendedAt: new Date(), status: 'suspended', statusMessage: 'Laufzeit abgelaufen – bitte verlängern.' })
-        .where(and(eq(hostingPackages.id, pkg.id), isNull(hostingPackages.suspendedAt), lte(hostingPackages.expiresAt, sql`now()`))).returning({ id: hostingPackages.id });
-      if (!suspended) return;
-      const deleteAt = new Date(pkg.expiresAt!.getTime() + env.billing.graceDays * 86_400_000);
-      await enqueue(tx, suspendHostingJob, { packageId: pkg.id }, { dedupeKey: `suspend-hosting:${pkg.id}:${pkg.expiresAt!.toISOString()}` });
-      await enqueueMail(tx, hostingSuspendedMail(email, username, pkg.name, deleteAt, renewUrl(pkg.id)));
-    });
-  }
-
-  const graceOver = await db.select({ id: hostingPackages.id, expiresAt: hostingPackages.expiresAt }).from(hostingPackages)
-    .where(and(isNull(hostingPackages.deletedAt), isNotNull(hostingPackages.suspendedAt),
-      sql`${hostingPackages.expiresAt} + (${env.billing.graceDays} * interval '1 day') <= now()`));
-  if (graceOver.length) {
-    await db.transaction(async (tx) => {
-      for (const p of graceOver) await enqueue(tx, deleteExpiredHostingJob, { packageId: p.id }, { dedupeKey: `delete-hosting:${p.id}:${p.expiresAt!.toISOString()}` });
-    });
-  }
-  return { reminded, suspended: ended.length, deleting: graceOver.length };
-}
+export const runHostingTerms = (deps: Pick<JobDeps, 'db' | 'env'>) => runTerms(deps, hostingTerms);
 
 export const hostingTermsSchedule = defineSchedule({
   name: 'hosting-terms',

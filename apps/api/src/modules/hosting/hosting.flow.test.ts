@@ -254,4 +254,27 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
     const [renewOrder] = await db.select().from(orders).where(eq(orders.id, renewal.json().orderId));
     expect(renewOrder!.status).toBe('completed');
   });
+
+  it('after the grace period the package is deleted with its panel account, and the customer is told', { timeout: 60_000 }, async () => {
+    await seedHostingServer(ctx());
+    const customer = await createUser(ctx());
+    const { packageId } = await buyHosting(ctx(), customer);
+    const db = ctx().database.db;
+    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, packageId));
+    const graceDays = ctx().app.deps.env.billing.graceDays;
+    await db.update(hostingPackages).set({ expiresAt: new Date(Date.now() - (graceDays + 1) * 86_400_000) }).where(eq(hostingPackages.id, packageId));
+    await ctx().app.scheduler.runNow('hosting-terms');
+    await drainJobs(ctx());
+    await ctx().app.scheduler.runNow('hosting-terms');
+    await drainJobs(ctx());
+    const [gone] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, packageId));
+    expect(gone!.deletedAt).not.toBeNull();
+    const { simHostingAccounts } = await import('../../db/schema/index.ts');
+    expect(await db.select().from(simHostingAccounts).where(eq(simHostingAccounts.username, pkg!.panelUsername))).toEqual([]);
+    expect(ctx().mail.sent.some((m) => m.to === customer.email && m.subject.includes('wurde gelöscht'))).toBe(true);
+    expect((await ctx().app.inject({ method: 'GET', url: `/api/hosting/${packageId}`, headers: customer.auth })).statusCode).toBe(404);
+    // The slot is free again and the domain can be ordered anew.
+    const again = await postHostingCheckout(ctx(), customer.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: pkg!.primaryDomain.split('.')[0], acceptTerms: true });
+    expect(again.statusCode, again.body).toBe(201);
+  });
 });

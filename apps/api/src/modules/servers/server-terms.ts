@@ -6,6 +6,7 @@ import { HypervisorError } from '../../drivers/hypervisor/hypervisor.ts';
 import { expiryReminderMail, serverDeletedMail, serverSuspendedMail } from '../../drivers/mail/templates.ts';
 import { defineJob, defineSchedule, type JobDeps } from '../../jobs/define.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
+import { runTerms, type ProductTerms } from '../products/terms.ts';
 
 /**
  * The prepaid term of a server (docs/decisions/007): reminders before it ends, a stop when it ended, and
@@ -49,61 +50,25 @@ export const deleteExpiredServerJob = defineJob(jobKind('delete-expired-server',
   });
 });
 
+/** The root server's term (decision 007): stopped at the end, deleted after the grace period. */
+const serverTerms: ProductTerms = {
+  table: servers,
+  columns: { id: servers.id, ownerId: servers.ownerId, name: servers.name, expiresAt: servers.expiresAt, suspendedAt: servers.suspendedAt, deletedAt: servers.deletedAt, reminderStage: servers.expiryReminderStage },
+  suspendable: sql`${servers.status} not in ('provisioning', 'failed')`,
+  renewUrl: (publicUrl, id) => `${publicUrl}/upgrade/kvm-server/${id}`,
+  reminderMail: (s, url) => expiryReminderMail(s.email, s.username, s.name, s.expiresAt, url),
+  suspendedMail: (s, deleteAt, url) => serverSuspendedMail(s.email, s.username, s.name, deleteAt, url),
+  markSuspended: async (tx, s) => {
+    const [suspended] = await tx.update(servers).set({ suspendedAt: new Date(), statusMessage: 'Laufzeit abgelaufen – bitte verlängern.' })
+      .where(and(eq(servers.id, s.id), isNull(servers.suspendedAt), lte(servers.expiresAt, sql`now()`))).returning({ id: servers.id });
+    return Boolean(suspended);
+  },
+  enqueueSuspend: (tx, s) => enqueue(tx, suspendServerJob, { serverId: s.id }, { dedupeKey: `suspend:${s.id}:${s.expiresAt.toISOString()}` }),
+  enqueueTerminate: (tx, s) => enqueue(tx, deleteExpiredServerJob, { serverId: s.id }, { dedupeKey: `delete:${s.id}:${s.expiresAt.toISOString()}` }),
+};
+
 /** Reminders, suspension and deletion that are due now. */
-export async function runServerTerms(deps: Pick<JobDeps, 'db' | 'env'>) {
-  const { db, env } = deps;
-  const renewUrl = (id: string) => `${env.publicUrl}/upgrade/kvm-server/${id}`;
-
-  // Reminders: one mail per threshold crossed (several crossed at once → one mail).
-  const thresholds = env.billing.reminderDays;
-  let reminded = 0;
-  if (thresholds.length) {
-    const due = await db.select({ server: servers, email: users.email, username: users.username }).from(servers)
-      .innerJoin(users, eq(users.id, servers.ownerId))
-      .where(and(isNull(servers.deletedAt), isNull(servers.suspendedAt), isNotNull(servers.expiresAt),
-        sql`${servers.expiresAt} > now()`, sql`${servers.expiresAt} <= now() + (${thresholds[0]!} * interval '1 day')`,
-        sql`${servers.expiryReminderStage} < ${thresholds.length}`));
-    for (const { server, email, username } of due) {
-      const daysLeft = (server.expiresAt!.getTime() - Date.now()) / 86_400_000;
-      const stage = thresholds.filter((days) => daysLeft <= days).length;
-      if (stage <= server.expiryReminderStage) continue;
-      await db.transaction(async (tx) => {
-        const [moved] = await tx.update(servers).set({ expiryReminderStage: stage })
-          .where(and(eq(servers.id, server.id), eq(servers.expiryReminderStage, server.expiryReminderStage))).returning({ id: servers.id });
-        if (!moved) return;
-        await enqueueMail(tx, expiryReminderMail(email, username, server.name, server.expiresAt!, renewUrl(server.id)));
-        reminded++;
-      });
-    }
-  }
-
-  // Term ended: stop (suspend) the server.
-  const ended = await db.select({ server: servers, email: users.email, username: users.username }).from(servers)
-    .innerJoin(users, eq(users.id, servers.ownerId))
-    .where(and(isNull(servers.deletedAt), isNull(servers.suspendedAt), isNotNull(servers.expiresAt), lte(servers.expiresAt, sql`now()`),
-      sql`${servers.status} not in ('provisioning', 'failed')`));
-  for (const { server, email, username } of ended) {
-    await db.transaction(async (tx) => {
-      const [suspended] = await tx.update(servers).set({ suspendedAt: new Date(), statusMessage: 'Laufzeit abgelaufen – bitte verlängern.' })
-        .where(and(eq(servers.id, server.id), isNull(servers.suspendedAt), lte(servers.expiresAt, sql`now()`))).returning({ id: servers.id });
-      if (!suspended) return;
-      const deleteAt = new Date(server.expiresAt!.getTime() + env.billing.graceDays * 86_400_000);
-      await enqueue(tx, suspendServerJob, { serverId: server.id }, { dedupeKey: `suspend:${server.id}:${server.expiresAt!.toISOString()}` });
-      await enqueueMail(tx, serverSuspendedMail(email, username, server.name, deleteAt, renewUrl(server.id)));
-    });
-  }
-
-  // Grace period over: delete.
-  const graceOver = await db.select({ id: servers.id, expiresAt: servers.expiresAt }).from(servers)
-    .where(and(isNull(servers.deletedAt), isNotNull(servers.suspendedAt),
-      sql`${servers.expiresAt} + (${env.billing.graceDays} * interval '1 day') <= now()`));
-  if (graceOver.length) {
-    await db.transaction(async (tx) => {
-      for (const s of graceOver) await enqueue(tx, deleteExpiredServerJob, { serverId: s.id }, { dedupeKey: `delete:${s.id}:${s.expiresAt!.toISOString()}` });
-    });
-  }
-  return { reminded, suspended: ended.length, deleting: graceOver.length };
-}
+export const runServerTerms = (deps: Pick<JobDeps, 'db' | 'env'>) => runTerms(deps, serverTerms);
 
 export const serverTermsSchedule = defineSchedule({
   name: 'server-terms',
