@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useWatch, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
@@ -17,6 +17,7 @@ import { useSession } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useCheckout } from '../api/checkout.ts';
+import { ShopSection } from './shop-section.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
 
@@ -163,7 +164,7 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
   return (
     <form onSubmit={order} noValidate className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="space-y-6">
-        <Section title="Betriebssystem" icon={Monitor}>
+        <ShopSection title="Betriebssystem" icon={Monitor}>
           {upgrade ? (
             <div className="space-y-2">
               <p className="text-sm text-slate-700">Installiert: <span className="font-semibold text-slate-900">{upgrade.osName}</span></p>
@@ -189,9 +190,9 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
               )}
             </div>
           )}
-        </Section>
+        </ShopSection>
 
-        <Section title="Leistung" icon={Cpu}>
+        <ShopSection title="Leistung" icon={Cpu}>
           <div className="space-y-6">
             <RangeField label="CPU-Kerne" display={`${values.cpu} ${values.cpu === 1 ? 'Kern' : 'Kerne'}`} limits={CONFIG_LIMITS.cpu} value={values.cpu} registration={register('cpu', { valueAsNumber: true })} onStep={(v) => setValue('cpu', v)} />
             <RangeField label="Arbeitsspeicher (GB)" display={`${values.ram} GB`} limits={CONFIG_LIMITS.ram} value={values.ram} registration={register('ram', { valueAsNumber: true })} onStep={(v) => setValue('ram', v)} />
@@ -205,9 +206,9 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
               hint={upgrade ? `Mindestens ${storageMin} GB: ${shopMessages.storageShrink}` : 'NVMe-SSD-Speicher'}
             />
           </div>
-        </Section>
+        </ShopSection>
 
-        <Section title="Laufzeit" icon={Tag}>
+        <ShopSection title="Laufzeit" icon={Tag}>
           <RangeField
             label="Laufzeit (Monate)"
             display={`${values.months} ${values.months === 1 ? 'Monat' : 'Monate'}`}
@@ -217,7 +218,7 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
             onStep={(v) => setValue('months', v)}
             hint="Laufzeitrabatt: 5 % ab 3 Monaten, 10 % ab 6 Monaten, 15 % ab 9 Monaten."
           />
-        </Section>
+        </ShopSection>
       </div>
 
       {/* Narrow screens: the price stays in sight while the sliders are moved (the summary below announces it). */}
@@ -330,19 +331,6 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
   }
 }
 
-function Section({ title, icon: Icon, children }: { title: string; icon: typeof Cpu; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Card className="p-5 sm:p-6">
-      <section aria-labelledby={id}>
-        <h2 id={id} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-          <Icon className="size-5 text-brand-700" aria-hidden="true" /> {title}
-        </h2>
-        <div className="mt-4">{children}</div>
-      </section>
-    </Card>
-  );
-}
 
 function OsCard({ value, title, text, checked, registration }: { value: OsFamily; title: string; text: string; checked: boolean; registration: UseFormRegisterReturn }) {
   return (

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -18,6 +18,7 @@ import { useSchemaForm } from '../../../lib/forms.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
 import { useHostingCheckout, useHostingRenewal, useHostingShopInfo } from '../api/webhosting.ts';
+import { ShopSection } from './shop-section.tsx';
 
 interface Values {
   plan: HostingPlanId;
@@ -117,7 +118,7 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
     <form onSubmit={order} noValidate className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-6">
         {!available && <Alert tone="error">Derzeit ist auf unseren Hosting-Servern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.</Alert>}
-        <Section title="Tarif" icon={Zap}>
+        <ShopSection title="Tarif" icon={Zap}>
           <fieldset disabled={renewal !== null}>
             <legend className="sr-only">Tarif wählen</legend>
             <div className="grid gap-3 md:grid-cols-3">
@@ -145,9 +146,9 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
             </div>
             {renewal && <p className="mt-3 text-sm text-slate-600">Bei einer Verlängerung bleibt der Tarif erhalten.</p>}
           </fieldset>
-        </Section>
+        </ShopSection>
         {!renewal && (
-          <Section title="Domain" icon={Globe}>
+          <ShopSection title="Domain" icon={Globe}>
             <fieldset>
               <legend className="text-sm font-medium text-slate-800">Welche Domain soll Ihr Paket nutzen?</legend>
               <div className="mt-2 grid gap-3 sm:grid-cols-2">
@@ -166,9 +167,9 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
                 <Field label="Ihre Domain" autoComplete="off" placeholder="meine-firma.de" hint="Umlaute sind erlaubt (z. B. müller.de). Eine Domain registrieren Sie bei Ihrem Anbieter oder bald bei uns." error={domainError} {...register('domain')} />
               )}
             </div>
-          </Section>
+          </ShopSection>
         )}
-        <Section title="Laufzeit" icon={Tag}>
+        <ShopSection title="Laufzeit" icon={Tag}>
           <label htmlFor="hosting-months" className="flex items-center justify-between text-sm font-medium text-slate-800">
             <span>Laufzeit (Monate)</span><span className="tabular-nums text-slate-900">{v.months} {v.months === 1 ? 'Monat' : 'Monate'}</span>
           </label>
@@ -179,7 +180,7 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
               <button key={n} type="button" onClick={() => setValue('months', n)} className={cn('rounded-full border px-3 py-1 text-sm', v.months === n ? 'border-brand-600 bg-brand-50 text-brand-800' : 'border-slate-300 text-slate-700 hover:border-slate-400')}>{n} {n === 1 ? 'Monat' : 'Monate'}</button>
             ))}
           </div>
-        </Section>
+        </ShopSection>
       </div>
       <Card className="p-5 sm:p-6 lg:sticky lg:top-6">
         <h2 className="text-lg font-semibold text-slate-900">Zusammenfassung</h2>
@@ -225,17 +226,6 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
   );
 }
 
-function Section({ title, icon: Icon, children }: { title: string; icon: typeof Zap; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Card className="p-5 sm:p-6">
-      <section aria-labelledby={id}>
-        <h2 id={id} className="flex items-center gap-2 text-lg font-semibold text-slate-900"><Icon className="size-5 text-brand-700" aria-hidden="true" /> {title}</h2>
-        <div className="mt-4">{children}</div>
-      </section>
-    </Card>
-  );
-}
 
 function Choice({ checked, title, text, children }: { checked: boolean; title: string; text: string; children: ReactNode }) {
   return (
