@@ -125,6 +125,17 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   const token = (await (await request.post('/api/auth/login', { headers: distinctClient(), data: { username: other.username, password: PASSWORD } })).json()).token as string;
   const id = packageUrl.split('/').at(-1)!;
   expect((await request.get(`/api/hosting/${id}`, { headers: { authorization: `Bearer ${token}` } })).status()).toBe(404);
+
+  // Shared like a server: the owner adds the other account on the settings tab; it can then open the package.
+  await page.goto(packageUrl);
+  await page.getByRole('tab', { name: 'Einstellungen' }).click();
+  await page.getByRole('button', { name: 'Benutzer hinzufügen' }).click();
+  const shareDialog = page.getByRole('dialog', { name: 'Benutzer hinzufügen' });
+  await shareDialog.getByLabel('Benutzername').fill(other.username);
+  await shareDialog.getByRole('button', { name: 'Hinzufügen' }).click();
+  await expect(page.getByRole('region', { name: 'Zugriffsverwaltung' })).toContainText(other.username);
+  await otherPage.goto(packageUrl);
+  await expect(otherPage.getByRole('heading', { level: 1 })).toContainText(sub);
   await context.close();
 });
 

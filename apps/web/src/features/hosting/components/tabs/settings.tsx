@@ -15,6 +15,7 @@ import { useHostingDatabases, useSetDatabaseUserPassword } from '../../api/datab
 import { useSetFtpPassword, useSetPanelPassword } from '../../api/ftp.ts';
 import { errorText, type HostingSite } from '../format.ts';
 import { HostingPasswordForm } from '../password-form.tsx';
+import { HostingAccessSection } from '../access-section.tsx';
 import { SiteUnavailable } from '../site-unavailable.tsx';
 import { PendingBadge } from '../status-badge.tsx';
 
@@ -29,6 +30,7 @@ export function SettingsTab({ detail }: { detail: HostingDetail }) {
           <PanelPasswordSection detail={detail} site={site} />
           <FtpPasswordSection detail={detail} site={site} />
           <MysqlPasswordSection detail={detail} />
+          <HostingAccessSection detail={detail} />
         </>
       ) : <SiteUnavailable detail={detail} />}
       <Card className="p-6" role="region" aria-labelledby="twofa-heading">
