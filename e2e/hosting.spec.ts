@@ -102,6 +102,10 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   await page.getByRole('tab', { name: 'Einstellungen' }).click();
   await checkScreens(page, 'hosting-settings');
 
+  // The spec's /dashboard/WebDetails leads to the customer's package.
+  await page.goto('/dashboard/WebDetails');
+  await expect(page).toHaveURL(packageUrl);
+
   // The product list shows the package.
   await page.goto('/dashboard');
   await expect(page.getByRole('list', { name: 'Hosting-Pakete' }).getByRole('listitem')).toContainText(sub);
@@ -120,6 +124,9 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   const otherPage = await context.newPage();
   await login(otherPage, other.username, PASSWORD);
   await expect(otherPage).toHaveURL(/\/dashboard$/);
+  // Without a package of their own, /dashboard/WebDetails leads to the shop.
+  await otherPage.goto('/dashboard/WebDetails');
+  await expect(otherPage).toHaveURL(/\/shop\/webhosting$/);
   await otherPage.goto(packageUrl);
   await expect(otherPage).toHaveURL(/\/404$/);
   const token = (await (await request.post('/api/auth/login', { headers: distinctClient(), data: { username: other.username, password: PASSWORD } })).json()).token as string;

@@ -155,8 +155,10 @@ export const CustomerDetail = CustomerRow.extend({
   /** A staff-initiated e-mail change waiting for the new address to confirm it. */
   pendingEmail: z.object({ email: z.string(), expiresAt: z.string() }).nullable(),
   servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
+  /** Web hosting packages the customer owns (not deleted). */
+  hostingPackages: z.array(z.object({ id: z.string(), name: z.string(), planName: z.string(), status: z.string(), primaryDomain: z.string(), expiresAt: z.string().nullable() })),
   openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),
-  recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),
+  recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), product: z.string(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),
   /** Net revenue: invoices minus credit notes, in cents. */
   revenueNetCents: z.number().int(),
   /** What invoices still ask to be paid, in cents (card payments are paid at issue). */

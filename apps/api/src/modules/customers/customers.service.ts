@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { productOf } from '../products/registry.ts';
 import {
+  HOSTING_PLANS,
   customerDetailMessages as dm,
   resolvePaging,
   type CreateCustomerNoteInput,
@@ -16,7 +18,7 @@ import {
   type UpdateCustomerInput,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { auditEvents, customerNotes, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { auditEvents, customerNotes, hostingPackages, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
 import { findAudit } from '../audit/audit.service.ts';
 import { listCommunications } from './communications.ts';
 import { pendingEmailOf } from './email-change.ts';
@@ -128,12 +130,12 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   const { db } = deps;
   const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
-  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail] = await Promise.all([
+  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages] = await Promise.all([
     db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
       .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
     db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
       .where(and(eq(tickets.customerId, id), ne(tickets.status, 'closed'))).orderBy(desc(tickets.createdAt)).limit(20),
-    db.select({ id: orders.id, number: orders.number, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
+    db.select({ id: orders.id, number: orders.number, product: orders.product, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
       .where(eq(orders.userId, id)).orderBy(desc(orders.createdAt)).limit(3),
     db.select({
       revenue: sql<string>`coalesce(sum(${revenueOf}), 0)`,
@@ -143,6 +145,8 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     findAudit(db, { type: 'customer', id }, 30),
     listCommunications(deps, id),
     user.deletedAt ? null : pendingEmailOf(db, id),
+    db.select({ id: hostingPackages.id, name: hostingPackages.name, plan: hostingPackages.plan, status: hostingPackages.status, primaryDomain: hostingPackages.primaryDomain, expiresAt: hostingPackages.expiresAt })
+      .from(hostingPackages).where(and(eq(hostingPackages.ownerId, id), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number)),
   ]);
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
@@ -152,8 +156,9 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
     pendingEmail,
     servers: ownServers,
+    hostingPackages: packages.map((p) => ({ id: p.id, name: p.name, planName: HOSTING_PLANS[p.plan].name, status: p.status, primaryDomain: p.primaryDomain, expiresAt: p.expiresAt?.toISOString() ?? null })),
     openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
-    recentOrders: recentOrders.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })),
+    recentOrders: recentOrders.map((o) => ({ ...o, product: productOf(o.product).name, createdAt: o.createdAt.toISOString() })),
     revenueNetCents: Number(money?.revenue ?? 0),
     openCents: Number(money?.open ?? 0),
     notes,

@@ -72,6 +72,12 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
     const order = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
     expect(order.json()).toMatchObject({ product: 'Webhosting', cpu: null, hosting: { planName: 'Professional', packageId: packages[0]!.id } });
 
+    // Staff see the package and the order's product on the customer page.
+    const employee = await createUser(ctx(), { role: 'employee' });
+    const staffView = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${customer.user.id}`, headers: employee.auth })).json();
+    expect(staffView.hostingPackages).toEqual([expect.objectContaining({ id: packages[0]!.id, planName: 'Professional', status: 'active', primaryDomain: packages[0]!.primaryDomain })]);
+    expect(staffView.recentOrders[0]).toMatchObject({ product: 'Webhosting', kind: 'new' });
+
     // Another customer: 404 on the package, and it is not in their list.
     const stranger = await createUser(ctx());
     expect((await ctx().app.inject({ method: 'GET', url: `/api/hosting/${packages[0]!.id}`, headers: stranger.auth })).statusCode).toBe(404);

@@ -4,8 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { ArrowLeft, FilePlus2, Mail, Phone, ShoppingCart } from 'lucide-react';
 import {
-  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, orderStatusLabels, ticketStatusLabels,
-  type CustomerDetail, type OrderStatus, type TicketStatus,
+  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, HOSTING_STATUS_LABEL, orderStatusLabels, ticketStatusLabels,
+  type CustomerDetail, type HostingStatus, type OrderStatus, type TicketStatus,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -114,7 +114,7 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                 <ul className="mt-2 flex flex-col divide-y divide-slate-100 text-sm">
                   {c.recentOrders.map((o) => (
                     <li key={o.id} className="flex flex-wrap justify-between gap-2 py-2">
-                      <span>Bestellung {o.number} · {o.kind === 'upgrade' ? 'Upgrade' : 'Neuer Server'} · <time dateTime={o.createdAt}>{date(o.createdAt)}</time></span>
+                      <span>Bestellung {o.number} · {o.product}{o.kind === 'upgrade' ? ' (Verlängerung/Upgrade)' : ''} · <time dateTime={o.createdAt}>{date(o.createdAt)}</time></span>
                       <span className="flex gap-3"><span className="text-slate-700">{orderStatusLabels[o.status as OrderStatus] ?? o.status}</span><span className="font-medium tabular-nums">{formatEuro(o.grossCents)}</span></span>
                     </li>
                   ))}
@@ -122,6 +122,19 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
               )}
             </Card>
             <CustomerServersCard title="Server" servers={c.servers} />
+            <Card className="p-4">
+              <h2 className="font-semibold text-slate-900">Webhosting</h2>
+              {c.hostingPackages.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Hosting-Pakete.</p> : (
+                <ul className="mt-2 flex flex-col gap-1 text-sm">
+                  {c.hostingPackages.map((p) => (
+                    <li key={p.id} className="flex flex-wrap justify-between gap-2">
+                      <span className="break-all font-medium text-slate-900">{p.primaryDomain}</span>
+                      <span className="text-slate-700">{p.planName} · {HOSTING_STATUS_LABEL[p.status as HostingStatus] ?? p.status}{p.expiresAt ? <> · bis <time dateTime={p.expiresAt}>{date(p.expiresAt)}</time></> : null}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
             <Card className="p-4">
               <h2 className="font-semibold text-slate-900">Offene Tickets</h2>
               {c.openTickets.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine offenen Tickets.</p> : (
