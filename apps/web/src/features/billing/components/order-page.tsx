@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, FileText, RefreshCw, SearchX, Server } from 'lucide-react';
+import { ArrowLeft, FileText, RefreshCw, SearchX, Server, Globe } from 'lucide-react';
 import { billingPeriodLabel, formatDayMonthYear, formatEuro, VAT_PERCENT, type OrderDetail } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
@@ -132,6 +132,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           <div className="mt-auto flex flex-wrap gap-2">
             <Link to={paths.dashboard.invoices} className={buttonClass('ghost', 'sm')}>Alle Rechnungen</Link>
             {order.serverId && <Link to={paths.dashboard.root} className={buttonClass('secondary', 'sm')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>}
+            {order.hosting?.packageId && <Link to={paths.dashboard.webhosting(order.hosting.packageId)} className={buttonClass('secondary', 'sm')}><Globe className="size-4" aria-hidden="true" /> Zum Hosting-Paket</Link>}
           </div>
         </Card>
       </div>

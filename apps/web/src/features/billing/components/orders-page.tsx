@@ -25,7 +25,10 @@ export default function OrdersPage() {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Bestellungen</h1>
           <p className="mt-1 text-slate-700">Ihre bezahlten Bestellungen und Verlängerungen.</p>
         </div>
-        <Link to={paths.shop.kvmServer} className={buttonClass('primary')}><Plus className="size-4" aria-hidden="true" /> Neuen Server bestellen</Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to={paths.shop.kvmServer} className={buttonClass('primary')}><Plus className="size-4" aria-hidden="true" /> Neuen Server bestellen</Link>
+          <Link to={paths.shop.webhosting} className={buttonClass('outline')}><Plus className="size-4" aria-hidden="true" /> Webhosting bestellen</Link>
+        </div>
       </div>
 
       <div className="mt-6">
