@@ -43,6 +43,9 @@ export async function requestCustomerEmailChange(deps: EmailChangeDeps, staff: P
   if (counted.count > STAFF_EMAIL_CHANGES_PER_HOUR) throw tooManyRequests(counted.retryAfter, dm.tooManyEmailChanges);
 
   await deps.db.transaction(async (tx) => {
+    // Requests for one customer take turns, so each newer link really voids the older ones (a burst of
+    // parallel requests otherwise left several usable links).
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, customerId)).for('update');
     const issued = await issueCode(tx, { userId: customerId, purpose: 'staff_change_email', newEmail, ttlMinutes: STAFF_EMAIL_LINK_DAYS * 24 * 60 });
     await enqueueCodeMail(tx, issued.id);
     // The holder of the current address hears of it first: a caller who talked staff into it is noticed.
