@@ -9,6 +9,9 @@ import { loadSecrets } from '../lib/secrets.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { openSession } from '../modules/auth/sessions.ts';
 import { freePort } from '../../test/net.ts';
+import { createUser, describeEachDatabase } from '../../test/harness.ts';
+import { postHostingCheckout, seedHostingServer, unique } from '../../test/hosting.ts';
+import { drainJobs, paySimulated } from '../../test/shop.ts';
 import { freshPg, startServer, waitFor, waitForHealth } from '../../test/processes.ts';
 
 /**
@@ -109,4 +112,56 @@ describe.skipIf(!base).concurrent('web hosting fulfilment survives SIGKILL at ev
     run.child.kill('SIGTERM');
     await run.exited;
   }, 150_000);
+});
+
+/**
+ * A death *inside* the provisioning job: the simulated panel creates an account as a row and then its
+ * state. A process that dies between the two (or a failing second statement) must leave nothing a
+ * retry would take for a finished account. The moment is too short to hit with SIGKILL reliably, so a
+ * trigger fails the second statement instead, once, exactly there.
+ */
+describeEachDatabase('web hosting provisioning: a failure between the panel account row and its state', (ctx) => {
+  it('leaves no half-made account; the retry provisions the package, and other customers can still buy', { timeout: 60_000 }, async () => {
+    const db = ctx().database.db;
+    await seedHostingServer(ctx(), 10);
+    const customer = await createUser(ctx());
+    const res = await postHostingCheckout(ctx(), customer.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: unique('halb'), acceptTerms: true });
+    expect(res.statusCode, res.body).toBe(201);
+    const { orderId, sessionId } = res.json() as { orderId: string; sessionId: string };
+
+    await db.execute(sql`create or replace function hp_test_die_before_state() returns trigger language plpgsql as $$ begin raise exception 'injected: the process died here'; end $$`);
+    await db.execute(sql`create trigger hp_test_die_before_state before update on sim_hosting_accounts for each row when (old.state = '{}'::jsonb) execute function hp_test_die_before_state()`);
+    try {
+      await paySimulated(ctx(), sessionId);
+      // Due jobs only: one provisioning attempt, which dies between row and state.
+      await ctx().app.jobs.drain();
+      const [job] = await db.select().from(jobs).where(sql`${jobs.kind} = 'provision-hosting' and ${jobs.payload}->>'orderId' = ${orderId}`);
+      expect(job).toMatchObject({ status: 'queued', attempts: 1 });
+      expect(job!.lastError).toContain('update "sim_hosting_accounts" set "state"');
+      // Nothing half-made on the panel that a retry could mistake for the account.
+      expect(await db.select().from(simHostingAccounts).where(sql`${simHostingAccounts.state} = '{}'::jsonb`)).toEqual([]);
+    } finally {
+      await db.execute(sql`drop trigger if exists hp_test_die_before_state on sim_hosting_accounts`);
+      await db.execute(sql`drop function if exists hp_test_die_before_state()`);
+    }
+
+    await drainJobs(ctx());
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order!.status).toBe('completed');
+    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
+    expect(pkg).toMatchObject({ status: 'active', statusMessage: null });
+    const accounts = await db.select().from(simHostingAccounts).where(eq(simHostingAccounts.username, pkg!.panelUsername));
+    expect(accounts).toHaveLength(1);
+    expect((accounts[0]!.state as { siteId?: string }).siteId).toBe(pkg!.panelSiteId);
+    const detail = await ctx().app.inject({ method: 'GET', url: `/api/hosting/${pkg!.id}`, headers: customer.auth });
+    expect(detail.json()).toMatchObject({ status: 'active', panelError: null, site: { memoryLimitMb: 256 } });
+
+    // The next customer's provisioning reads every account's domains: it must not trip over anything left behind.
+    const next = await createUser(ctx());
+    const second = await postHostingCheckout(ctx(), next.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: unique('danach'), acceptTerms: true });
+    await paySimulated(ctx(), second.json().sessionId);
+    await drainJobs(ctx());
+    const [secondOrder] = await db.select().from(orders).where(eq(orders.id, second.json().orderId));
+    expect(secondOrder!.status).toBe('completed');
+  });
 });
