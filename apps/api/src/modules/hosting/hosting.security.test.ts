@@ -351,4 +351,43 @@ describeEachDatabase('web hosting routes: roles, ids, fuzzing, write limit (secu
     const { packageId: otherPackage } = await buyHosting(ctx(), other);
     expect((await ctx().app.inject({ method: 'PUT', url: `/api/hosting/${otherPackage}/php`, headers: other.auth, payload: { memoryLimitMb: 128 } })).statusCode).toBe(200);
   });
+
+  it('parallel creations cannot exceed the plan: 20 databases and 10 domains at once on Professional (10 / 5)', { timeout: 120_000 }, async () => {
+    const customer = await createUser(ctx());
+    const { packageId } = await buyHosting(ctx(), customer, { plan: 'professional' });
+    const url = `/api/hosting/${packageId}`;
+    const post = (suffix: string, payload: Record<string, unknown>) => ctx().app.inject({ method: 'POST', url: `${url}${suffix}`, headers: customer.auth, payload });
+    const refusedInGerman = (results: LightMyRequestResponse[]) => {
+      for (const r of results.filter((x) => x.statusCode !== 201)) {
+        expect(r.statusCode, r.body).toBe(409);
+        expect(problemsOf(r)).toEqual([]);
+      }
+    };
+    await resetCounter(ctx().database.db, `hosting-write:${customer.user.id}`);
+
+    const dbBurst = await Promise.all(Array.from({ length: 20 }, (_, i) => post('/databases', { name: `burst${i}`, password, confirmPassword: password })));
+    refusedInGerman(dbBurst);
+    let dbs = (await ctx().app.inject({ method: 'GET', url: `${url}/databases`, headers: customer.auth })).json();
+    expect(dbs.limit).toBe(10);
+    expect(dbs.databases.length).toBeLessThanOrEqual(10);
+    expect(dbs.databases.length).toBe(dbBurst.filter((r) => r.statusCode === 201).length);
+    // No user without its database was left behind by a refused request.
+    expect(dbs.users.length).toBe(dbs.databases.length);
+    // One after the other, the plan fills up to exactly its limit and not beyond.
+    for (let i = 0; i < 12; i++) await post('/databases', { name: `seq${i}`, password, confirmPassword: password });
+    dbs = (await ctx().app.inject({ method: 'GET', url: `${url}/databases`, headers: customer.auth })).json();
+    expect(dbs.databases.length).toBe(10);
+    const over = await post('/databases', { name: 'zuviel', password, confirmPassword: password });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().error.code).toBe('DATABASE_LIMIT');
+
+    await resetCounter(ctx().database.db, `hosting-write:${customer.user.id}`);
+    const domainBurst = await Promise.all(Array.from({ length: 10 }, () => post('/domains', { domain: `${unique('burst')}.de` })));
+    refusedInGerman(domainBurst);
+    const domainsNow = async () => (await ctx().app.inject({ method: 'GET', url, headers: customer.auth })).json().site.domains as unknown[];
+    expect((await domainsNow()).length).toBeLessThanOrEqual(5);
+    for (let i = 0; i < 6; i++) await post('/domains', { domain: `${unique('seq')}.de` });
+    expect(await domainsNow()).toHaveLength(5);
+    expect((await post('/domains', { domain: `${unique('zuviel')}.de` })).json().error.code).toBe('DOMAIN_LIMIT');
+  });
 });
