@@ -126,6 +126,27 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     expect((await call('GET', '')).json().site).toMatchObject({ phpVersion: '8.1', memoryLimitMb: 128, maxExecutionTimeS: 120 });
   });
 
+  it('parallel changes of the site (PHP, backups, PHP again) lose nothing, although each sends the whole row back', async () => {
+    const pkg = await pkgRow();
+    try {
+      const results = await Promise.all([
+        call('PUT', '/php', { memoryLimitMb: 512 }),
+        call('PUT', '/backup-schedule', { frequency: 'daily', retentionDays: 14 }),
+        call('PUT', '/php', { maxExecutionTimeS: 300 }),
+        call('PUT', '/php', { phpVersion: '8.2' }),
+      ]);
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+      const site = asText(fake.row('web_domain', pkg.panelSiteId!)!);
+      expect(String(site.custom_php_ini).split('\n').sort()).toEqual(['max_execution_time = 300', 'memory_limit = 512M']);
+      expect(site).toMatchObject({ server_php_id: '3', backup_interval: 'daily', backup_copies: '15', pm_max_children: '10', ssl_letsencrypt: 'y' });
+      expect((await call('GET', '')).json().site).toMatchObject({ phpVersion: '8.2', memoryLimitMb: 512, maxExecutionTimeS: 300, backupFrequency: 'daily', backupCopies: 15, retentionDays: 14 });
+    } finally {
+      // Back to what the later tests expect.
+      expect((await call('PUT', '/php', { phpVersion: '8.1', memoryLimitMb: 128, maxExecutionTimeS: 120 })).statusCode).toBe(200);
+      expect((await call('PUT', '/backup-schedule', { frequency: 'weekly', retentionDays: 30 })).statusCode).toBe(200);
+    }
+  });
+
   it('the panel refuses sites_database_add: 409 in German, the database user made before is removed again, our database unchanged', async () => {
     const pkg = await pkgRow();
     const name = `${'c'}${pkg.number}_shop`;
