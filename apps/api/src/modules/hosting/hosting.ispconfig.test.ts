@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { HOSTING_PLANS, retentionCopies } from '@hp/contract';
 import { createTestContext, createUser, type TestContext } from '../../../test/harness.ts';
 import { buyHosting, postHostingCheckout, unique } from '../../../test/hosting.ts';
-import { paySimulated } from '../../../test/shop.ts';
+import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { freePort } from '../../../test/net.ts';
 import { hostingPackages, hostingServers, jobs, orders } from '../../db/schema/index.ts';
 import { hostingMessages, type HostingDriver } from '../../drivers/hosting/hosting.ts';
@@ -309,5 +309,34 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     expect(asText(fake.row('client', pkg!.panelClientId!)!)).toMatchObject({ template_master: '1', limit_web_quota: String(HOSTING_PLANS.starter.storageMb) });
     const detail = await ctx.app.inject({ method: 'GET', url: `/api/hosting/${pkg!.id}`, headers: buyer.auth });
     expect(detail.json()).toMatchObject({ status: 'active', panelError: null, site: { memoryLimitMb: 256 } });
+  });
+
+  it('a panel that refuses the new account fails package and order for good, with a German message and nothing left on the panel', { timeout: 60_000 }, async () => {
+    const buyer = await createUser(ctx);
+    const res = await postHostingCheckout(ctx, buyer.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: unique('abgelehnt'), acceptTerms: true });
+    expect(res.statusCode, res.body).toBe(201);
+    const { orderId, sessionId } = res.json() as { orderId: string; sessionId: string };
+    fake.failCall('sites_web_domain_add', 'domain_error_regex<br />\r\n');
+    try {
+      await paySimulated(ctx, sessionId);
+      await drainJobs(ctx);
+    } finally {
+      fake.failCall('sites_web_domain_add', null);
+    }
+    const db = ctx.database.db;
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order!.status).toBe('failed');
+    expect(order!.failureReason).toContain('REMOTE_FAULT');
+    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
+    expect(pkg).toMatchObject({ status: 'failed', statusMessage: hostingMessages.REMOTE_FAULT, panelClientId: null });
+    // A refusal is final: the job is done, not retried, not failed.
+    const [job] = await db.select().from(jobs).where(and(eq(jobs.kind, 'provision-hosting'), sql`${jobs.payload}->>'orderId' = ${orderId}`));
+    expect(job).toMatchObject({ status: 'done', attempts: 1 });
+    // The customer sees the package as failed with the German message; no panel text.
+    const detail = await ctx.app.inject({ method: 'GET', url: `/api/hosting/${pkg!.id}`, headers: buyer.auth });
+    expect(detail.json()).toMatchObject({ status: 'failed', statusMessage: hostingMessages.REMOTE_FAULT, site: null });
+    expect(detail.body).not.toMatch(PANEL_ENGLISH);
+    expect(fake.rows('web_domain').filter((d) => d.domain === pkg!.primaryDomain)).toEqual([]);
+    // Not asserted: the panel client made before the refused site stays there without a package (staff cleans up).
   });
 });
