@@ -327,6 +327,31 @@ describeEachDatabase('web hosting routes: roles, ids, fuzzing, write limit (secu
     expect(pkg).toMatchObject({ ownerId: owner.user.id, deletedAt: null });
   });
 
+  it('fuzzes the shop checkout (customer) and the hosting-server form (employee): never 5xx, errors are German', { timeout: 300_000 }, async () => {
+    const customer = await createUser(ctx());
+    const employee = await createUser(ctx(), { role: 'employee' });
+    const problems: string[] = [];
+    const cases: [string, Record<string, string>, Record<string, unknown>][] = [
+      ['/api/shop/webhosting/checkout', customer.auth, VALID_BODY['POST /api/shop/webhosting/checkout']!],
+      ['/api/admin/hosting-servers', employee.auth, VALID_BODY['POST /api/admin/hosting-servers']!],
+    ];
+    for (const [url, auth, valid] of cases) {
+      const keys = [...Object.keys(valid), 'domain', 'packageId'];
+      const bodies: fc.Arbitrary<unknown> = fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record(Object.fromEntries(keys.map((k) => [k, anyValue])), { requiredKeys: [] }),
+        fc.tuple(fc.constantFrom(...keys), anyValue, fc.dictionary(nastyString, anyValue, { maxKeys: 2 })).map(([k, v, extra]) => ({ ...extra, ...valid, [k]: v })),
+      );
+      await fc.assert(fc.asyncProperty(bodies, async (body) => {
+        const opts: InjectOptions = { method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) ?? 'null' };
+        const res = await ctx().app.inject(opts);
+        const found = problemsOf(res);
+        if (found.length) problems.push(`${describeRequest(opts, res)}: ${found.join('; ')}`);
+      }), { numRuns: 100 });
+    }
+    expect(problems.slice(0, 20), `${problems.length} problems`).toEqual([]);
+  });
+
   it('a burst of 100 parallel PHP changes from one customer: at most 60 pass (60 per 10 min), the rest 429 in German with Retry-After', { timeout: 120_000 }, async () => {
     const customer = await createUser(ctx());
     const { packageId } = await buyHosting(ctx(), customer);
