@@ -94,7 +94,10 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     const d = detail.json();
     expect(d).toMatchObject({ status: 'active', panelName: 'ISPConfig', panelError: null, capabilities: { backupNow: false, apps: false } });
     expect(d.phpVersions).toEqual(['7.4', '8.1', '8.2']);
-    expect(d.site).toMatchObject({ phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, backupFrequency: 'weekly', backupCopies: WEEKLY_COPIES });
+    // The version provisioning chose is the one the panel's site row points to (fake: server_php_id 1..4 = 7.4, 8.1, 8.2, 8.3).
+    const chosen = ['7.4', '8.1', '8.2', '8.3'][Number(site.server_php_id) - 1];
+    expect(d.phpVersions).toContain(chosen);
+    expect(d.site).toMatchObject({ phpVersion: chosen, memoryLimitMb: 256, maxExecutionTimeS: 60, backupFrequency: 'weekly', backupCopies: WEEKLY_COPIES });
     // The certificate request waits in the panel's datalog until the server's cron ran it.
     expect(d.site.ssl).toBe('pending');
     expect(d.site.pendingChanges).toBe(true);
