@@ -9,6 +9,7 @@ import { hostingAccess, hostingPackages, hostingServers, users } from '../../db/
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { HostingError, type BackupCopies, type HostingAccountRef, type HostingDriver } from '../../drivers/hosting/hosting.ts';
+import { rowsOf } from '../../lib/rate-limit.ts';
 
 /**
  * The customer's hosting packages (decision 022). Our database knows who may see a package and its
@@ -148,8 +149,36 @@ export async function setPhpSettings(deps: HostingDeps, user: RequestUser, id: s
   return { message: hostingMessages.saved };
 }
 
+/** Longer than the panel calls of one creation can take (their time budgets); a dead process frees it after this. */
+const CREATE_LEASE_S = 60;
+
+/**
+ * One creation of a kind at a time per package, across API instances: the plan's limit is checked
+ * against the panel and then written to it, so two parallel requests would both pass the check.
+ * The lease is a row in the shared rate_limits table (like the console tokens); a second request
+ * meanwhile is told that the same kind of change is running.
+ */
+async function oneCreationAtATime<T>(deps: HostingDeps, kind: 'databases' | 'domains', pkg: Pkg, work: () => Promise<T>): Promise<T> {
+  const key = `hosting-create:${kind}:${pkg.id}`;
+  const [lease] = rowsOf(await deps.db.execute(sql`
+    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
+    on conflict (key) do update set window_start = now(), count = 1
+      where rate_limits.window_start < now() - make_interval(secs => ${CREATE_LEASE_S})
+    returning window_start::text as since`)) as { since: string }[];
+  if (!lease) throw conflict('HOSTING_PENDING', new HostingError('PENDING').message);
+  try {
+    return await work();
+  } finally {
+    await deps.db.execute(sql`delete from rate_limits where key = ${key} and window_start = ${lease.since}::timestamptz`).catch(() => undefined);
+  }
+}
+
 export async function addDomain(deps: HostingDeps, user: RequestUser, id: string, input: AddDomainInput) {
   const { pkg, ref } = await activePackage(deps, user, id);
+  return oneCreationAtATime(deps, 'domains', pkg, () => addDomainOnce(deps, pkg, ref, input));
+}
+
+async function addDomainOnce(deps: HostingDeps, pkg: Pkg, ref: HostingAccountRef, input: AddDomainInput) {
   const domains = await panel(deps, () => deps.hosting.listDomains(ref));
   if (domains.length >= HOSTING_PLANS[pkg.plan].domains) throw conflict('DOMAIN_LIMIT', hostingMessages.domainLimit);
   const base = deps.env.hostingSubdomainBase;
@@ -203,6 +232,10 @@ export async function listDatabases(deps: HostingDeps, user: RequestUser, id: st
  */
 export async function createDatabase(deps: HostingDeps, user: RequestUser, id: string, input: CreateDatabaseInput) {
   const { pkg, ref } = await activePackage(deps, user, id);
+  return oneCreationAtATime(deps, 'databases', pkg, () => createDatabaseOnce(deps, pkg, ref, input));
+}
+
+async function createDatabaseOnce(deps: HostingDeps, pkg: Pkg, ref: HostingAccountRef, input: CreateDatabaseInput) {
   const existing = await panel(deps, () => deps.hosting.listDatabases(ref));
   if (existing.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_LIMIT', hostingMessages.databaseLimit);
   const name = `${prefixOf(pkg)}${input.name}`;

@@ -74,6 +74,8 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
   const calls: string[] = [];
   let logins = 0;
   let hanging = false;
+  /** Remote functions that answer remote_fault with this text instead of running (failCall). */
+  const faults = new Map<string, string>();
   let nextActionId = 1;
 
   const ts = () => Math.floor(now() / 1000);
@@ -321,6 +323,8 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     if (!handler) throw new Fault(`Method not existing in class: ${method}`, 'invalid_method');
     const functions = remoteUsers.get(session.username)?.functions;
     if (functions && !functions.includes(method) && method !== 'logout') throw new Fault('You do not have the permissions to access this function.');
+    const fault = faults.get(method);
+    if (fault !== undefined) throw new Fault(fault);
     return handler(params);
   }
 
@@ -378,6 +382,12 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     advanceClock: (ms: number) => (clockOffset += ms),
     setRemoteUser: (user: FakeRemoteUser) => remoteUsers.set(user.username, user),
     setConfig: (section: string, key: string, value: string) => ((systemConfig[section] ??= {})[key] = value),
+    /**
+     * The remote function refuses every call with remote_fault and this text (as a server plugin or a
+     * database error of the panel would), changing nothing, until cleared with null.
+     */
+    failCall: (method: string, message: string | null = 'Could not add the record: a server plugin refused it.') =>
+      (message === null ? faults.delete(method) : faults.set(method, message)),
     /** true: requests are accepted and never answered. */
     setHanging: (on: boolean) => (hanging = on),
     close: () =>

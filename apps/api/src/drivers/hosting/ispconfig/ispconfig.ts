@@ -112,6 +112,23 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     return id;
   }
 
+  /**
+   * Changes of one site row run one after the other (in this process): each sends the whole row back
+   * (get → merge → update), so two parallel changes would each write the other's fields back stale
+   * and one would be lost although both were confirmed.
+   */
+  const siteQueues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(ref: HostingAccountRef, work: () => Promise<T>): Promise<T> {
+    const key = `${ref.serverId}:${ref.siteId}`;
+    const run = (siteQueues.get(key) ?? Promise.resolve()).then(work, work);
+    const settled = run.then(() => undefined, () => undefined);
+    siteQueues.set(key, settled);
+    void settled.then(() => {
+      if (siteQueues.get(key) === settled) siteQueues.delete(key);
+    });
+    return run;
+  }
+
   async function updateSite(ref: HostingAccountRef, row: Row, change: Row) {
     await call('sites_web_domain_update', { client_id: num(ref.clientId), primary_id: num(ref.siteId), params: { ...mergeable(row, 'domain_id'), ...change } });
   }
@@ -334,14 +351,16 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     },
 
     async setPhp(ref, change) {
-      const row = await site(ref);
       const update: Row = {};
       if (change.phpVersion !== undefined) Object.assign(update, { php: 'php-fpm', server_php_id: await phpIdFor(ref, change.phpVersion) });
       const ini: Record<string, string> = {};
       if (change.memoryLimitMb !== undefined) ini.memory_limit = `${Math.round(change.memoryLimitMb)}M`;
       if (change.maxExecutionTimeS !== undefined) ini.max_execution_time = String(Math.round(change.maxExecutionTimeS));
-      if (Object.keys(ini).length) update.custom_php_ini = setIniValues(text(row.custom_php_ini), ini);
-      if (Object.keys(update).length) await updateSite(ref, row, update);
+      await oneAtATime(ref, async () => {
+        const row = await site(ref);
+        if (Object.keys(ini).length) update.custom_php_ini = setIniValues(text(row.custom_php_ini), ini);
+        if (Object.keys(update).length) await updateSite(ref, row, update);
+      });
     },
 
     async listDomains(ref) {
@@ -368,7 +387,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
 
     async requestSsl(ref, domainId) {
       const letsEncrypt = { ssl: 'y', ssl_letsencrypt: 'y' };
-      if (domainId === ref.siteId) await updateSite(ref, await site(ref), letsEncrypt);
+      if (domainId === ref.siteId) await oneAtATime(ref, async () => updateSite(ref, await site(ref), letsEncrypt));
       else {
         const row = await ownAlias(ref, domainId);
         await call('sites_web_vhost_aliasdomain_update', { client_id: num(ref.clientId), primary_id: num(domainId), params: { ...mergeable(row, 'domain_id'), ...letsEncrypt } });
@@ -467,7 +486,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
       if (!(BACKUP_COPIES as readonly number[]).includes(schedule.copies)) {
         throw new HostingError('REMOTE_FAULT', 'Diese Anzahl an Sicherungskopien ist nicht möglich.', `backup_copies ${schedule.copies}`);
       }
-      await updateSite(ref, await site(ref), { backup_interval: schedule.interval, backup_copies: schedule.copies });
+      await oneAtATime(ref, async () => updateSite(ref, await site(ref), { backup_interval: schedule.interval, backup_copies: schedule.copies }));
     },
 
     async backupNow() {

@@ -167,22 +167,27 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
       }
       if ((await allDomains()).includes(spec.primaryDomain)) throw new HostingError('DUPLICATE');
       const created = new Date(now()).toISOString();
-      const [row] = await db.insert(simHostingAccounts).values({ serverId: spec.serverId, username: spec.username, state: {} })
-        .onConflictDoNothing().returning({ id: simHostingAccounts.id });
-      if (!row) return this.createAccount(spec);
-      const clientId = String(row.id);
-      const documentRoot = `/var/www/clients/client${clientId}/web${clientId}`;
-      const state: SimState = {
-        clientId, siteId: clientId, username: spec.username, contactName: spec.contactName, email: spec.email, locked: false, plan: spec.plan,
-        // A new site has the panel's defaults (ISPConfig: no certificate, no backups, PHP's own limits);
-        // provisioning sets the product's defaults through the same calls a customer uses.
-        phpVersion: spec.phpVersion, memoryLimitMb: 128, maxExecutionTimeS: 30, backupInterval: 'none', backupCopies: 1,
-        lastBackupAt: created, pendingUntil: later(20_000), restoreUntil: null,
-        domains: [{ id: clientId, domain: spec.primaryDomain, type: 'primary', documentRoot, ssl: 'none' }],
-        dbUsers: [], databases: [], ftp: { id: `f${clientId}`, username: spec.username }, backups: [], app: null, nextId: 2, createdAt: created,
-      };
-      await db.update(simHostingAccounts).set({ state: state as unknown as Record<string, unknown> }).where(eq(simHostingAccounts.id, row.id));
-      return { serverId: spec.serverId, clientId, siteId: clientId };
+      // Row and state in one transaction: a process that dies in between must not leave an account
+      // without state, which a retry would take for a finished one (and allDomains would trip over).
+      const ref = await db.transaction(async (tx) => {
+        const [row] = await tx.insert(simHostingAccounts).values({ serverId: spec.serverId, username: spec.username, state: {} })
+          .onConflictDoNothing().returning({ id: simHostingAccounts.id });
+        if (!row) return null;
+        const clientId = String(row.id);
+        const documentRoot = `/var/www/clients/client${clientId}/web${clientId}`;
+        const state: SimState = {
+          clientId, siteId: clientId, username: spec.username, contactName: spec.contactName, email: spec.email, locked: false, plan: spec.plan,
+          // A new site has the panel's defaults (ISPConfig: no certificate, no backups, PHP's own limits);
+          // provisioning sets the product's defaults through the same calls a customer uses.
+          phpVersion: spec.phpVersion, memoryLimitMb: 128, maxExecutionTimeS: 30, backupInterval: 'none', backupCopies: 1,
+          lastBackupAt: created, pendingUntil: later(20_000), restoreUntil: null,
+          domains: [{ id: clientId, domain: spec.primaryDomain, type: 'primary', documentRoot, ssl: 'none' }],
+          dbUsers: [], databases: [], ftp: { id: `f${clientId}`, username: spec.username }, backups: [], app: null, nextId: 2, createdAt: created,
+        };
+        await tx.update(simHostingAccounts).set({ state: state as unknown as Record<string, unknown> }).where(eq(simHostingAccounts.id, row.id));
+        return { serverId: spec.serverId, clientId, siteId: clientId };
+      });
+      return ref ?? this.createAccount(spec);
     },
 
     async setPanelPassword(ref) { await mutate(ref, (s) => { touch(s); }); },
