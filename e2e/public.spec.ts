@@ -13,7 +13,7 @@ const publicPages: [path: string, heading: RegExp][] = [
   ['/agb', /Allgemeine Geschäftsbedingungen/],
   ['/faq', /Häufig gestellte Fragen/],
   ['/status', /Systemstatus/],
-  ['/shop/webhosting', /Webhosting – bald verfügbar/],
+  ['/shop/webhosting', /Webhosting bestellen/],
   ['/shop/cloud-storage', /Cloud-Speicher – bald verfügbar/],
   ['/shop/vdc-request', /Virtual Data Center – bald verfügbar/],
   ['/login', /Login/],
