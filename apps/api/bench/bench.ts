@@ -6,6 +6,9 @@
  *     started in the same run. Target: ≥ 0.8 of its req/s, p99 ≤ 1.5× its p99.
  *  2. Login flood: p99 of GET /api/status quiet vs. while 20 connections log in (argon2id) the whole
  *     time. Target: ≤ 3× the quiet p99.
+ *  3. Web hosting: the customer's package list (GET /api/hosting) against a raw reference with the same
+ *     SQL (target as 1.), and the package page (GET /api/hosting/:id: our database plus nine calls to the
+ *     simulated panel), for orientation.
  *
  * Database: BENCH_DATABASE_URL or TEST_DATABASE_URL (a throwaway database is created), else PGlite.
  * Duration per measurement: BENCH_SECONDS (default 10).
@@ -16,6 +19,7 @@ import pg from 'pg';
 import { jwtVerify } from 'jose';
 import { sql } from 'drizzle-orm';
 import { createTestContext, createUser } from '../test/harness.ts';
+import { buyHosting, seedHostingServer } from '../test/hosting.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -54,6 +58,18 @@ if (kind === 'postgres') {
     if (!session.rows.length) return reply.code(401).send({});
     const { rows: [row] } = await pool!.query('select username, customer_number, email, phone, street, zip_code, city, country, company_name, industry, totp_enabled from users where id = $1', [payload.sub]);
     return { username: row.username, customerId: String(row.customer_number), email: row.email, phone: row.phone, street: row.street, zipCode: row.zip_code, city: row.city, country: row.country, companyName: row.company_name, industry: row.industry, mfaEnabled: row.totp_enabled };
+  });
+  reference.get('/hosting', async (req, reply) => {
+    const { payload } = await jwtVerify((req.headers.authorization ?? '').slice(7), key, { algorithms: ['HS256'] });
+    const session = await pool!.query(
+      'select u.id, u.role from sessions s join users u on u.id = s.user_id where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()',
+      [payload.sid, payload.sub],
+    );
+    if (!session.rows.length) return reply.code(401).send({});
+    const { rows } = await pool!.query(
+      `select p.* from hosting_packages p left join hosting_access a on a.package_id = p.id and a.user_id = $1
+       where p.deleted_at is null and (p.owner_id = $1 or a.user_id = $1) order by p.created_at desc`, [payload.sub]);
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, plan: r.plan, status: r.status, statusMessage: r.status_message, primaryDomain: r.primary_domain, expiresAt: r.expires_at, access: r.owner_id === payload.sub ? 'owner' : 'shared' })) };
   });
 }
 await reference.listen({ port: 0, host: '127.0.0.1' });
@@ -95,6 +111,27 @@ console.log(`   ruhig:          ${fmt(quiet)}`);
 console.log(`   bei Login-Flut: ${fmt(loud)}   (Logins: ${floodResult.requests.average.toFixed(0)}/s, p99 ${floodResult.latency.p99} ms${floodResult.non2xx ? `, non-2xx ${floodResult.non2xx}` : ''})`);
 const okFlood = loud.p99 <= Math.max(3 * quiet.p99, quiet.p99 + 5);
 console.log(`   Ziel p99 ≤ 3× ruhig: ${(loud.p99 / Math.max(quiet.p99, 1)).toFixed(2)}× ${okFlood ? 'OK' : 'VERFEHLT'}`);
+
+console.log('\n3) Webhosting: Paketliste und Paketseite (simuliertes Panel)');
+const hostingServer = await seedHostingServer(ctx, 10);
+void hostingServer;
+const buyer = { auth: headers };
+const { packageId } = await buyHosting(ctx, buyer);
+await buyHosting(ctx, buyer, { plan: 'starter' });
+await measure(`${appUrl}/api/hosting`, { headers, duration: 2 }); // warm-up
+const refList = kind === 'postgres' ? await measure(`${refUrl}/hosting`, { headers }) : null;
+const ourList = await measure(`${appUrl}/api/hosting`, { headers });
+if (refList) {
+  console.log(`   Liste, Referenz:   ${fmt(refList)}`);
+  console.log(`   Liste, Produkt:    ${fmt(ourList)}`);
+  const okRps = ourList.rps >= 0.8 * refList.rps;
+  const okP99 = ourList.p99 <= Math.max(1.5 * refList.p99, refList.p99 + 2);
+  console.log(`   Ziel ≥ 0,8× req/s: ${(ourList.rps / refList.rps).toFixed(2)}× ${okRps ? 'OK' : 'VERFEHLT'} · p99 ≤ 1,5×: ${(ourList.p99 / Math.max(refList.p99, 1)).toFixed(2)}× ${okP99 ? 'OK' : 'VERFEHLT'}`);
+} else {
+  console.log(`   Liste (PGlite):    ${fmt(ourList)}`);
+}
+const detail = await measure(`${appUrl}/api/hosting/${packageId}`, { headers });
+console.log(`   Paketseite:        ${fmt(detail)}  (zur Orientierung: mit ISPConfig bestimmt das Panel die Zeit)`);
 
 await reference.close();
 await pool?.end();
