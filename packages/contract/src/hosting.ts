@@ -47,6 +47,11 @@ export const hostingMessages = {
   domainInvalid: 'Bitte geben Sie einen gültigen Domainnamen ein (z. B. meine-firma.de).',
   subdomainInvalid: 'Die Subdomain darf nur Kleinbuchstaben, Ziffern und Bindestriche enthalten (3–40 Zeichen, nicht mit Bindestrich beginnend oder endend).',
   domainTaken: 'Diese Domain wird bereits von einem anderen Hosting-Paket verwendet.',
+  domainOwnOpenOrder: 'Für diese Domain haben Sie bereits eine offene Bestellung. Schließen Sie die Zahlung ab oder brechen Sie sie auf der Zahlungsseite ab; unbezahlte Bestellungen verfallen nach kurzer Zeit.',
+  domainOfOther: 'Diese Domain gehört zu einer Domain eines anderen Kunden und kann nicht verwendet werden.',
+  subdomainReserved: 'Diese Subdomain ist für unsere eigenen Dienste reserviert. Bitte wählen Sie einen anderen Namen.',
+  appInstalled: 'Auf diesem Paket ist bereits eine Anwendung installiert. Entfernen Sie sie zuerst per FTP oder wenden Sie sich an den Support.',
+  panelPasswordOwnerOnly: 'Nur der Inhaber des Pakets kann das Panel-Passwort festlegen.',
   noSlot: 'Derzeit ist auf unseren Hosting-Servern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.',
   notRenewable: 'Dieses Hosting-Paket kann derzeit nicht verlängert werden.',
   planRequired: 'Bitte wählen Sie einen Tarif.',
@@ -86,8 +91,11 @@ const Domain = z.string({ error: hostingMessages.domainInvalid }).max(253, hosti
     if (!d) ctx.addIssue({ code: 'custom', message: hostingMessages.domainInvalid });
     return d ?? '';
   });
+/** Names of the provider's own services under the subdomain base; hosting servers' names are checked by the API. */
+export const RESERVED_SUBDOMAINS = ['www', 'mail', 'smtp', 'imap', 'pop', 'pop3', 'ftp', 'sftp', 'webmail', 'admin', 'api', 'panel', 'cpanel', 'ispconfig', 'phpmyadmin', 'ns', 'ns1', 'ns2', 'ns3', 'dns', 'mx', 'autodiscover', 'autoconfig', 'status', 'support', 'billing', 'portal', 'login', 'secure', 'shop', 'cdn', 'static', 'assets'];
 const Subdomain = z.string({ error: hostingMessages.subdomainInvalid }).trim().toLowerCase()
-  .regex(/^(?!-)[a-z0-9-]{3,40}(?<!-)$/, hostingMessages.subdomainInvalid);
+  .regex(/^(?!-)[a-z0-9-]{3,40}(?<!-)$/, hostingMessages.subdomainInvalid)
+  .refine((v) => !RESERVED_SUBDOMAINS.includes(v), hostingMessages.subdomainReserved);
 
 export const HostingCheckoutInput = z.strictObject({
   plan: z.enum(HOSTING_PLAN_IDS, { error: hostingMessages.planRequired }),

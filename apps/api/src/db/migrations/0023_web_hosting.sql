@@ -56,7 +56,7 @@ CREATE UNIQUE INDEX "hosting_access_pk" ON "hosting_access" USING btree ("packag
 CREATE INDEX "hosting_access_user_idx" ON "hosting_access" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "hosting_packages_number_idx" ON "hosting_packages" USING btree ("number");--> statement-breakpoint
 CREATE UNIQUE INDEX "hosting_packages_username_idx" ON "hosting_packages" USING btree ("panel_username");--> statement-breakpoint
-CREATE UNIQUE INDEX "hosting_packages_domain_idx" ON "hosting_packages" USING btree ("primary_domain") WHERE deleted_at is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "hosting_packages_domain_idx" ON "hosting_packages" USING btree ("primary_domain") WHERE deleted_at is null and status <> 'failed';--> statement-breakpoint
 CREATE INDEX "hosting_packages_owner_idx" ON "hosting_packages" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "hosting_packages_server_idx" ON "hosting_packages" USING btree ("hosting_server_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sim_hosting_accounts_username_idx" ON "sim_hosting_accounts" USING btree ("username");--> statement-breakpoint

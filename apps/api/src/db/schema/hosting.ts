@@ -49,7 +49,7 @@ export const hostingPackages = pgTable('hosting_packages', {
   uniqueIndex('hosting_packages_number_idx').on(t.number),
   uniqueIndex('hosting_packages_username_idx').on(t.panelUsername),
   // One live package per primary domain: the web server cannot serve one name from two sites.
-  uniqueIndex('hosting_packages_domain_idx').on(t.primaryDomain).where(sql`deleted_at is null`),
+  uniqueIndex('hosting_packages_domain_idx').on(t.primaryDomain).where(sql`deleted_at is null and status <> 'failed'`),
   index('hosting_packages_owner_idx').on(t.ownerId),
   index('hosting_packages_server_idx').on(t.hostingServerId),
 ]);

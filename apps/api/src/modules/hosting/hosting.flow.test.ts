@@ -283,4 +283,42 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
     const again = await postHostingCheckout(ctx(), customer.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: pkg!.primaryDomain.split('.')[0], acceptTerms: true });
     expect(again.statusCode, again.body).toBe(201);
   });
+
+  it('review findings: reserved subdomains, names under another customer\'s domain, one\'s own open checkout, owner-only panel password, one app per package', { timeout: 60_000 }, async () => {
+    await seedHostingServer(ctx());
+    const alice = await createUser(ctx());
+    const bob = await createUser(ctx());
+    const www = await postHostingCheckout(ctx(), bob.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: 'www', acceptTerms: true });
+    expect(www.statusCode).toBe(400);
+    expect(www.json().error.message).toContain('reserviert');
+
+    const own = `${unique('alice')}.de`;
+    const { packageId } = await buyHosting(ctx(), alice, { plan: 'business', domainType: 'own', domain: own });
+    const under = await postHostingCheckout(ctx(), bob.auth, { plan: 'starter', months: 1, domainType: 'own', domain: `shop.${own}`, acceptTerms: true });
+    expect(under.statusCode).toBe(409);
+    expect(under.json().error.message).toContain('eines anderen Kunden');
+    const { packageId: bobPackage } = await buyHosting(ctx(), bob, { plan: 'professional' });
+    const addon = await ctx().app.inject({ method: 'POST', url: `/api/hosting/${bobPackage}/domains`, headers: bob.auth, payload: { domain: `www.${own}` } });
+    expect(addon.statusCode).toBe(409);
+    // Alice herself may use names under her domain.
+    expect((await ctx().app.inject({ method: 'POST', url: `/api/hosting/${packageId}/domains`, headers: alice.auth, payload: { domain: `www.${own}` } })).statusCode).toBe(201);
+
+    // Changing one's mind about an open checkout: told it is one's own, not "another package".
+    const sub = unique('mind');
+    expect((await postHostingCheckout(ctx(), bob.auth, { plan: 'starter', months: 2, domainType: 'subdomain', subdomain: sub, acceptTerms: true })).statusCode).toBe(201);
+    const again = await postHostingCheckout(ctx(), bob.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: sub, acceptTerms: true });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toContain('bereits eine offene Bestellung');
+
+    // Shared users operate the package but cannot take over its panel login.
+    await ctx().app.inject({ method: 'POST', url: `/api/hosting/${packageId}/access`, headers: alice.auth, payload: { username: bob.user.username } });
+    const panelPw = await ctx().app.inject({ method: 'PUT', url: `/api/hosting/${packageId}/panel-password`, headers: bob.auth, payload: { password: 'Geheim!Passw0rt', confirmPassword: 'Geheim!Passw0rt' } });
+    expect(panelPw.statusCode).toBe(403);
+
+    // One application per package.
+    expect((await ctx().app.inject({ method: 'POST', url: `/api/hosting/${packageId}/app`, headers: alice.auth, payload: { kind: 'joomla' } })).statusCode).toBe(202);
+    const second = await ctx().app.inject({ method: 'POST', url: `/api/hosting/${packageId}/app`, headers: alice.auth, payload: { kind: 'wordpress' } });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.message).toContain('bereits eine Anwendung');
+  });
 });

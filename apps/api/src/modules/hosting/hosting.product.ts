@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   addMonthsClamped, HOSTING_PLANS, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
@@ -21,8 +21,9 @@ export const unsuspendHostingKind = jobKind('unsuspend-hosting', z.object({ pack
 
 /** Packages on a server plus the slots open checkouts hold until their hold runs out. */
 export async function usedSlots(tx: Pick<Tx, 'select'>, hostingServerId: number) {
+  // A package whose set-up failed holds no slot (staff refund it; nothing runs on the panel).
   const [packages] = await tx.select({ n: count() }).from(hostingPackages)
-    .where(and(eq(hostingPackages.hostingServerId, hostingServerId), isNull(hostingPackages.deletedAt)));
+    .where(and(eq(hostingPackages.hostingServerId, hostingServerId), isNull(hostingPackages.deletedAt), ne(hostingPackages.status, 'failed')));
   const [held] = await tx.select({ n: count() }).from(orders)
     .where(and(eq(orders.hostingServerId, hostingServerId), eq(orders.kind, 'new'), eq(orders.status, 'pending'), gt(orders.holdUntil, sql`now()`)));
   return { used: Number(packages?.n ?? 0), held: Number(held?.n ?? 0) };
@@ -43,16 +44,29 @@ async function takeSlot(tx: Tx) {
   return null;
 }
 
-/** Is the domain used by a live package or held by an open checkout? Serialised per domain. */
-async function domainTaken(tx: Tx, domain: string) {
+/**
+ * Who else has the domain: a live package (as its primary domain), an open checkout, or another
+ * customer's package whose primary domain it lies under (www.their-domain.de). Serialised per domain.
+ */
+export async function domainClaim(tx: Pick<Tx, 'select' | 'execute'>, domain: string, userId: string): Promise<'taken' | 'own-order' | 'other-parent' | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hosting-domain:${domain}`}))`);
   const [pkg] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
-    .where(and(eq(hostingPackages.primaryDomain, domain), isNull(hostingPackages.deletedAt))).limit(1);
-  if (pkg) return true;
-  const [held] = await tx.select({ id: orders.id }).from(orders)
+    .where(and(eq(hostingPackages.primaryDomain, domain), isNull(hostingPackages.deletedAt), ne(hostingPackages.status, 'failed'))).limit(1);
+  if (pkg) return 'taken';
+  const [held] = await tx.select({ userId: orders.userId }).from(orders)
     .where(and(eq(orders.product, 'webhosting'), eq(orders.kind, 'new'), eq(orders.status, 'pending'), gt(orders.holdUntil, sql`now()`),
       sql`${orders.config}->>'primaryDomain' = ${domain}`)).limit(1);
-  return Boolean(held);
+  if (held) return held.userId === userId ? 'own-order' : 'taken';
+  const [parent] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
+    .where(and(isNull(hostingPackages.deletedAt), ne(hostingPackages.status, 'failed'), ne(hostingPackages.ownerId, userId),
+      sql`${domain} like '%.' || ${hostingPackages.primaryDomain}`)).limit(1);
+  return parent ? 'other-parent' : null;
+}
+
+export function domainClaimError(claim: 'taken' | 'own-order' | 'other-parent') {
+  if (claim === 'own-order') return conflict('DOMAIN_OPEN_ORDER', hostingMessages.domainOwnOpenOrder);
+  if (claim === 'other-parent') return conflict('DOMAIN_OF_OTHER', hostingMessages.domainOfOther);
+  return conflict('DOMAIN_TAKEN', hostingMessages.domainTaken);
 }
 
 const primaryDomainOf = (input: HostingCheckoutInput, env: Env) => (input.domainType === 'subdomain' ? `${input.subdomain!}.${env.hostingSubdomainBase}` : input.domain!);
@@ -87,7 +101,13 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
       if (input.domainType === 'own' && (primaryDomain === env.hostingSubdomainBase || primaryDomain.endsWith(`.${env.hostingSubdomainBase}`))) {
         throw new AppError(400, 'DOMAIN_INVALID', hostingMessages.domainInvalid);
       }
-      if (await domainTaken(tx, primaryDomain)) throw conflict('DOMAIN_TAKEN', hostingMessages.domainTaken);
+      if (input.domainType === 'subdomain') {
+        // A hosting server's own name (web-fra-01.<base>) is never a customer's site.
+        const [server] = await tx.select({ id: hostingServers.id }).from(hostingServers).where(eq(hostingServers.hostname, primaryDomain)).limit(1);
+        if (server) throw new AppError(400, 'SUBDOMAIN_RESERVED', hostingMessages.subdomainReserved);
+      }
+      const claim = await domainClaim(tx, primaryDomain, userId);
+      if (claim) throw domainClaimError(claim);
       const server = await takeSlot(tx);
       if (!server) throw conflict('NO_HOSTING_SLOT', hostingMessages.noSlot);
       const config: HostingOrderConfig = { plan: input.plan, primaryDomain, domainType: input.domainType };
@@ -117,7 +137,7 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
       if (paid.kind === 'new') {
         // The hold ran out and someone else took the domain meanwhile: staff refunds, nothing is built.
         const [taken] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
-          .where(and(eq(hostingPackages.primaryDomain, config.primaryDomain), isNull(hostingPackages.deletedAt))).limit(1);
+          .where(and(eq(hostingPackages.primaryDomain, config.primaryDomain), isNull(hostingPackages.deletedAt), ne(hostingPackages.status, 'failed'))).limit(1);
         if (taken) {
           await tx.update(orders).set({ status: 'failed', failureReason: 'domain taken before payment' }).where(eq(orders.id, paid.id));
           return 'failed';

@@ -10,6 +10,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import type { RequestUser } from '../../http/auth.ts';
 import { HostingError, type BackupCopies, type HostingAccountRef, type HostingDriver } from '../../drivers/hosting/hosting.ts';
 import { rowsOf } from '../../lib/rate-limit.ts';
+import { domainClaim, domainClaimError } from './hosting.product.ts';
 
 /**
  * The customer's hosting packages (decision 022). Our database knows who may see a package and its
@@ -185,9 +186,11 @@ async function addDomainOnce(deps: HostingDeps, pkg: Pkg, ref: HostingAccountRef
   if (input.domain === base || (input.domain.endsWith(`.${base}`) && input.domain !== pkg.primaryDomain && !input.domain.endsWith(`.${pkg.primaryDomain}`))) {
     throw badRequest('DOMAIN_INVALID', hostingMessages.domainInvalid);
   }
-  const [other] = await deps.db.select({ id: hostingPackages.id }).from(hostingPackages)
-    .where(and(eq(hostingPackages.primaryDomain, input.domain), isNull(hostingPackages.deletedAt))).limit(1);
-  if (other || domains.some((d) => d.domain === input.domain)) throw conflict('DOMAIN_TAKEN', hostingMessages.domainTaken);
+  if (domains.some((d) => d.domain === input.domain)) throw conflict('DOMAIN_TAKEN', hostingMessages.domainTaken);
+  // Another package's primary domain, another customer's open checkout for it, or a name under another
+  // customer's domain: all refused (one transaction with the checkout's per-domain lock).
+  const claim = await deps.db.transaction((tx) => domainClaim(tx, input.domain, pkg.ownerId));
+  if (claim) throw domainClaimError(claim);
   const added = await panel(deps, () => deps.hosting.addDomain(ref, input.domain));
   return { id: added.id, domain: added.domain, type: added.type, directory: added.documentRoot, ssl: added.ssl };
 }
@@ -280,7 +283,9 @@ export async function setFtpPassword(deps: HostingDeps, user: RequestUser, id: s
 }
 
 export async function setPanelPassword(deps: HostingDeps, user: RequestUser, id: string, password: string) {
-  const { ref } = await activePackage(deps, user, id);
+  const { ref, access } = await activePackage(deps, user, id);
+  // The panel login is the whole account: a shared user must not be able to keep it after the share ends.
+  if (access !== 'owner') throw forbidden(hostingMessages.panelPasswordOwnerOnly);
   await panel(deps, () => deps.hosting.setPanelPassword(ref, password));
   return { message: 'Das Panel-Passwort wurde geändert.' };
 }
@@ -322,12 +327,16 @@ export async function setBackupSchedule(deps: HostingDeps, user: RequestUser, id
   const copies = retentionCopies(input.frequency, input.retentionDays) as BackupCopies;
   await panel(deps, () => deps.hosting.setBackupSchedule(ref, { interval: input.frequency, copies }));
   await deps.db.update(hostingPackages).set({ backupRetentionDays: input.retentionDays }).where(eq(hostingPackages.id, pkg.id));
-  return { message: input.frequency === 'none' ? 'Automatische Backups sind abgeschaltet.' : `Gespeichert: Der Server bewahrt die letzten ${copies} Sicherungen auf.` };
+  return { message: input.frequency === 'none' ? 'Automatische Backups sind abgeschaltet.' : copies === 1 ? 'Gespeichert: Der Server bewahrt die letzte Sicherung auf.' : `Gespeichert: Der Server bewahrt die letzten ${copies} Sicherungen auf.` };
 }
 
 export async function installApp(deps: HostingDeps, user: RequestUser, id: string, kind: 'wordpress' | 'joomla') {
   const { pkg, ref } = await activePackage(deps, user, id);
   if (!deps.hosting.capabilities.apps) throw badRequest('HOSTING_UNSUPPORTED', hostingMessages.appUnsupported);
+  const [app, databases] = await panel(deps, () => Promise.all([deps.hosting.getApp(ref), deps.hosting.listDatabases(ref)]));
+  if (app) throw conflict('APP_INSTALLED', hostingMessages.appInstalled);
+  // The application brings its own database, which counts against the plan like any other.
+  if (databases.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_LIMIT', hostingMessages.databaseLimit);
   await panel(deps, () => deps.hosting.installApp(ref, kind));
   await deps.db.update(hostingPackages).set({ websiteType: kind }).where(eq(hostingPackages.id, pkg.id));
   return { message: `${kind === 'wordpress' ? 'WordPress' : 'Joomla'} wird installiert. Das dauert etwa eine Minute.` };
