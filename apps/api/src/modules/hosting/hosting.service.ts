@@ -67,7 +67,15 @@ async function activePackage(deps: HostingDeps, user: RequestUser, id: string) {
   return { ...found, ref: refOf(found.pkg, found.server) };
 }
 
-function toCard(pkg: Pkg, access: 'owner' | 'shared'): HostingCard {
+/** The columns a card shows: the list selects only these (bench: the package list against raw SQL). */
+const cardColumns = {
+  id: hostingPackages.id, name: hostingPackages.name, plan: hostingPackages.plan, status: hostingPackages.status,
+  statusMessage: hostingPackages.statusMessage, primaryDomain: hostingPackages.primaryDomain, expiresAt: hostingPackages.expiresAt,
+  ownerId: hostingPackages.ownerId,
+};
+type CardRow = Pick<Pkg, keyof typeof cardColumns>;
+
+function toCard(pkg: CardRow, access: 'owner' | 'shared'): HostingCard {
   return {
     id: pkg.id, name: pkg.name, plan: pkg.plan, planName: HOSTING_PLANS[pkg.plan].name, status: pkg.status, statusMessage: pkg.statusMessage,
     primaryDomain: pkg.primaryDomain, expiresAt: pkg.expiresAt?.toISOString() ?? null, access,
@@ -75,7 +83,7 @@ function toCard(pkg: Pkg, access: 'owner' | 'shared'): HostingCard {
 }
 
 export async function listPackages(deps: Pick<Deps, 'db'>, user: RequestUser): Promise<{ items: HostingCard[] }> {
-  const rows = await deps.db.select({ pkg: hostingPackages }).from(hostingPackages)
+  const rows = await deps.db.select({ pkg: cardColumns }).from(hostingPackages)
     .leftJoin(hostingAccess, and(eq(hostingAccess.packageId, hostingPackages.id), eq(hostingAccess.userId, user.id)))
     .where(and(isNull(hostingPackages.deletedAt), or(eq(hostingPackages.ownerId, user.id), eq(hostingAccess.userId, user.id))))
     .orderBy(desc(hostingPackages.createdAt));
