@@ -1,20 +1,17 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { HostingServerInput, type HostingServerView } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
 import { useCreateHostingServer, useDeleteHostingServer, useHostingServers } from '../api/hosting-servers.ts';
-import { errorMessage, iconDeleteClass } from './admin-page.tsx';
+import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 
 /** Hosting servers: servers of the web hosting panel and how many packages each may hold (decision 022). */
 export default function HostingServerListPage() {
@@ -56,15 +53,13 @@ const columns: Column<HostingServerView>[] = [
 function DeleteButton({ server }: { server: HostingServerView }) {
   const remove = useDeleteHostingServer();
   return (
-    <ConfirmDialog
+    <DeleteRecordButton
+      label={`Hosting-Server ${server.name} entfernen`}
       title="Hosting-Server entfernen?"
       description={`„${server.name}“ wird aus dem Shop genommen. Das geht nur, solange keine Hosting-Pakete darauf liegen.`}
       confirmLabel="Entfernen"
-      onConfirm={() => remove.mutateAsync(server.id).then(
-        () => toast.success(`Hosting-Server „${server.name}“ wurde entfernt.`),
-        (err: unknown) => { toast.error(errorMessage(err)); throw err; },
-      )}
-      trigger={<button type="button" className={iconDeleteClass} aria-label={`Hosting-Server ${server.name} entfernen`}><Trash2 className="size-5" aria-hidden="true" /></button>}
+      remove={() => remove.mutateAsync(server.id)}
+      removed={`Hosting-Server „${server.name}“ wurde entfernt.`}
     />
   );
 }
@@ -73,33 +68,15 @@ function AddDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open:
   const create = useCreateHostingServer();
   const form = useSchemaForm<HostingServerInput>({ resolver: zodResolver(HostingServerInput), defaultValues: { name: '', hostname: '', panelServerId: '1', slots: 100 } });
   const errors = form.formState.errors;
-  const close = (next: boolean) => {
-    if (!next) form.reset();
-    onOpenChange(next);
-  };
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const server = await create.mutateAsync(values);
-      toast.success(`Hosting-Server „${server.name}“ wurde eingetragen.`);
-      close(false);
-    } catch (err) {
-      toast.error(errorMessage(err));
-    }
-  });
   return (
-    <Modal open={open} onOpenChange={close} title="Hosting-Server hinzufügen" description="Ein Server, den Ihr Hosting-Panel bereits verwaltet (ISPConfig: System → Server). Neue Pakete werden auf den Server mit dem ersten freien Platz gelegt.">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Field label="Name" autoComplete="off" maxLength={60} error={errors.name?.message} {...form.register('name')} />
-        <Field label="Hostname" autoComplete="off" placeholder="web1.example.com" error={errors.hostname?.message} {...form.register('hostname')} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Server-ID im Panel" inputMode="numeric" autoComplete="off" error={errors.panelServerId?.message} {...form.register('panelServerId')} />
-          <Field label="Plätze (Pakete)" type="number" min={1} inputMode="numeric" error={errors.slots?.message} {...form.register('slots', { valueAsNumber: true })} />
-        </div>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
-          <Button type="submit" loading={create.isPending}>Hinzufügen</Button>
-        </div>
-      </form>
-    </Modal>
+    <AddRecordDialog open={open} onOpenChange={onOpenChange} form={form} create={create} created={(server) => `Hosting-Server „${server.name}“ wurde eingetragen.`}
+      title="Hosting-Server hinzufügen" description="Ein Server, den Ihr Hosting-Panel bereits verwaltet (ISPConfig: System → Server). Neue Pakete werden auf den Server mit dem ersten freien Platz gelegt.">
+      <Field label="Name" autoComplete="off" maxLength={60} error={errors.name?.message} {...form.register('name')} />
+      <Field label="Hostname" autoComplete="off" placeholder="web1.example.com" error={errors.hostname?.message} {...form.register('hostname')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Server-ID im Panel" inputMode="numeric" autoComplete="off" error={errors.panelServerId?.message} {...form.register('panelServerId')} />
+        <Field label="Plätze (Pakete)" type="number" min={1} inputMode="numeric" error={errors.slots?.message} {...form.register('slots', { valueAsNumber: true })} />
+      </div>
+    </AddRecordDialog>
   );
 }
