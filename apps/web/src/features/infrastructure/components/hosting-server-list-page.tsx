@@ -1,16 +1,12 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus } from 'lucide-react';
 import { HostingServerInput, type HostingServerView } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
-import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { paths } from '../../../config/paths.ts';
 import { useCreateHostingServer, useDeleteHostingServer, useHostingServers } from '../api/hosting-servers.ts';
+import { SubPageHeader } from './admin-page.tsx';
 import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 
 /** Hosting servers: servers of the web hosting panel and how many packages each may hold (decision 022). */
@@ -19,13 +15,7 @@ export default function HostingServerListPage() {
   const list = useHostingServers();
   return (
     <div className="mx-auto max-w-6xl">
-      <PageHeader
-        title="Hosting-Server"
-        description="Server des Hosting-Panels mit ihren Plätzen für Webhosting-Pakete. Offene Bestellungen reservieren einen Platz, bis ihre Zahlungsfrist abläuft."
-        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Hosting-Server hinzufügen</Button>}
-      >
-        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
-      </PageHeader>
+      <SubPageHeader title="Hosting-Server" description="Server des Hosting-Panels mit ihren Plätzen für Webhosting-Pakete. Offene Bestellungen reservieren einen Platz, bis ihre Zahlungsfrist abläuft." addLabel="Hosting-Server hinzufügen" onAdd={() => setAdding(true)} />
       {list.isPending && <div className="mt-6"><Spinner label="Lade Hosting-Server …" /></div>}
       {list.isError && <Alert tone="error" className="mt-6">Die Hosting-Server konnten nicht geladen werden. <button type="button" className="font-medium underline" onClick={() => list.refetch()}>Erneut versuchen</button></Alert>}
       {list.data && (

@@ -1,20 +1,15 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus } from 'lucide-react';
 import { CreateIpAddressInput, defaultSubnet, formatIpId, formatVmId, infrastructureMessages, ipVersions, type IpAddressRow, type IpVersionValue } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
 import { ListPage } from '../../../components/list-page/list-page.tsx';
-import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../api/ip-addresses.ts';
-import { errorMessage } from './admin-page.tsx';
+import { SubPageHeader, errorMessage } from './admin-page.tsx';
 import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 import { IpUseBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { paths } from '../../../config/paths.ts';
 
 /** The pool of IP addresses that new servers take their address from. */
 export default function IpAddressListPage() {
@@ -22,13 +17,7 @@ export default function IpAddressListPage() {
 
   return (
     <div className="mx-auto max-w-6xl">
-      <PageHeader
-        title="IP-Adressverwaltung"
-        description="Adressen, die neue Server erhalten. Belegte Adressen können nicht gelöscht werden."
-        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> IP-Adresse hinzufügen</Button>}
-      >
-        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
-      </PageHeader>
+      <SubPageHeader title="IP-Adressverwaltung" description="Adressen, die neue Server erhalten. Belegte Adressen können nicht gelöscht werden." addLabel="IP-Adresse hinzufügen" onAdd={() => setAdding(true)} />
 
       <ListPage
         useList={useIpAddresses}

@@ -1,19 +1,14 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus } from 'lucide-react';
 import { CreateNodeInput, infrastructureMessages, nodeStatuses, nodeStatusLabels, type NodeRow } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
 import { ListPage } from '../../../components/list-page/list-page.tsx';
-import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useCreateNode, useDeleteNode, useNodes } from '../api/nodes.ts';
-import { errorMessage } from './admin-page.tsx';
+import { SubPageHeader, errorMessage } from './admin-page.tsx';
 import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 import { NodeStatusBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { paths } from '../../../config/paths.ts';
 
 /** Physical servers (Proxmox nodes) with their capacity and what the virtual servers use of it. */
 export default function NodeListPage() {
@@ -21,13 +16,7 @@ export default function NodeListPage() {
 
   return (
     <div className="mx-auto max-w-6xl">
-      <PageHeader
-        title="Physische Server"
-        description="Proxmox-Nodes mit Kapazität und Auslastung durch virtuelle Server."
-        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Physischen Server hinzufügen</Button>}
-      >
-        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
-      </PageHeader>
+      <SubPageHeader title="Physische Server" description="Proxmox-Nodes mit Kapazität und Auslastung durch virtuelle Server." addLabel="Physischen Server hinzufügen" onAdd={() => setAdding(true)} />
 
       <ListPage
         useList={useNodes}
