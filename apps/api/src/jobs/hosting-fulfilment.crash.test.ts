@@ -1,18 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../db/client.ts';
-import { hostingPackages, hostingServers, invoices, jobs, orders, simHostingAccounts, users } from '../db/schema/index.ts';
-import { loadSecrets } from '../lib/secrets.ts';
-import { hashPassword } from '../lib/passwords.ts';
-import { openSession } from '../modules/auth/sessions.ts';
-import { freePort } from '../../test/net.ts';
+import { hostingPackages, hostingServers, invoices, jobs, orders, simHostingAccounts } from '../db/schema/index.ts';
 import { createUser, describeEachDatabase } from '../../test/harness.ts';
 import { postHostingCheckout, seedHostingServer, unique } from '../../test/hosting.ts';
 import { drainJobs, paySimulated } from '../../test/shop.ts';
-import { freshPg, startServer, waitFor, waitForHealth } from '../../test/processes.ts';
+import { crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, openCrashScenario, payOnSimulatedPage, waitForCompletedOrder } from '../../test/crash.ts';
 
 /**
  * SIGKILL at each step of a web hosting sale (decision 022, like fulfilment.crash.test.ts for the root
@@ -28,60 +20,33 @@ const killPoints = ['deliver-sim-webhook', 'sync-checkout', 'provision-hosting',
 // The scenarios are independent (own database, port, data directory) and mostly wait for leases and
 // process starts: they run side by side so the file stays well under a minute on two cores.
 describe.skipIf(!base).concurrent('web hosting fulfilment survives SIGKILL at every step [postgres]', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c().catch(() => {});
-  });
+  const cleanups = crashCleanups();
 
   it.each(killPoints)('killed after %s → exactly one package, panel account and invoice after restart', async (killAfter) => {
-    const { url, drop } = await freshPg();
-    cleanups.push(drop);
-    const database: Database = await openDatabase({ url });
-    cleanups.push(() => database.close());
-    const db = database.db;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-hosting-crash-'));
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-
+    const crash = await openCrashScenario(cleanups, 'hp-hosting-crash-');
+    const { db, origin } = crash;
     const [server] = await db.insert(hostingServers).values({ name: 'web-crash', hostname: 'web-crash.example.net', panelServerId: '1', slots: 5 }).returning();
-    const [user] = await db.insert(users).values({ username: 'crashkunde', email: 'crash@example.com', role: 'customer', passwordHash: await hashPassword('Sicher!Passwort1'), emailVerifiedAt: new Date() }).returning();
-    const secrets = await loadSecrets(db, undefined);
-    const { token } = await openSession(db, secrets, user!, 'crash-test');
+    const { user, auth } = await createCrashCustomer(db);
 
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const env = { DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, JOB_LEASE_MS: '1500', SIMULATED_SPEED: '20', BILLING_TICK_MS: '600000' };
-
-    let run = startServer({ ...env, FAULT_KILL_AFTER_JOB: killAfter });
-    cleanups.push(async () => void run.child.kill('SIGKILL'));
-    await waitForHealth(run, origin);
-
-    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    await crash.start({ FAULT_KILL_AFTER_JOB: killAfter });
     const subdomain = `crash${killAfter.replace(/[^a-z]/g, '')}`.slice(0, 30);
     const checkout = await fetch(`${origin}/api/shop/webhosting/checkout`, {
       method: 'POST', headers: auth, body: JSON.stringify({ plan: 'professional', months: 1, domainType: 'subdomain', subdomain, acceptTerms: true }),
     });
     expect(checkout.status, await checkout.clone().text()).toBe(201);
     const { orderId, sessionId } = (await checkout.json()) as { orderId: string; sessionId: string };
-    const form = new URLSearchParams({ card: '4242424242424242', exp: '12/39', cvc: '123', name: 'Erika Muster', street: 'Weg 1', zip: '10115', city: 'Berlin', country: 'DE', action: 'pay' });
-    const pay = await fetch(`${origin}/pay/sim/${sessionId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(), redirect: 'manual' });
-    expect(pay.status).toBe(303);
+    await payOnSimulatedPage(origin, sessionId);
 
-    const code = await Promise.race([run.exited, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 30_000))]);
-    expect(code, `the process should have been killed after ${killAfter}; output:\n${run.output()}`).toBe(-1);
+    await crash.expectKilled(`the process should have been killed after ${killAfter}`);
     // The job whose work was done is still claimed: the restart must run it again.
     const [killedJob] = await db.select().from(jobs).where(eq(jobs.kind, killAfter));
     expect(killedJob?.status).toBe('running');
 
-    run = startServer(env);
     // Killed after the last step, the order already looks done: wait for the new process itself.
-    await waitForHealth(run, origin);
-    await waitFor('order completed and invoice mailed', async () => {
-      const [o] = await db.select().from(orders).where(eq(orders.id, orderId));
-      const [inv] = await db.select().from(invoices).where(eq(invoices.orderId, orderId));
-      return o?.status === 'completed' && inv?.mailedAt ? true : undefined;
-    }, 60_000);
+    await crash.restart({ healthy: true });
+    await waitForCompletedOrder(db, orderId);
 
-    const packages = await db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, user!.id));
+    const packages = await db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, user.id));
     expect(packages).toHaveLength(1);
     const pkg = packages[0]!;
     expect(pkg).toMatchObject({ status: 'active', plan: 'professional', hostingServerId: server!.id, primaryDomain: expect.stringMatching(new RegExp(`^${subdomain}\\.`)) });
@@ -99,18 +64,12 @@ describe.skipIf(!base).concurrent('web hosting fulfilment survives SIGKILL at ev
     expect(allInvoices[0]).toMatchObject({ orderId, sequence: 1 });
     expect(allInvoices[0]!.document.lines[0]!.name).toBe('Webhosting Professional');
 
-    const openJobs = async () => (await db.select({ kind: jobs.kind, status: jobs.status }).from(jobs).where(sql`status in ('queued', 'running')`)).map((j) => `${j.kind}:${j.status}`);
-    await waitFor('no job left', async () => (await openJobs()).length === 0, 20_000).catch(async () => expect(await openJobs()).toEqual([]));
-    expect(await db.select().from(jobs).where(eq(jobs.status, 'failed'))).toHaveLength(0);
+    await expectJobsSettled(db, 20_000);
     // Provisioning ran exactly once as a job (one dedupe key), however often it was attempted.
     expect(await db.select().from(jobs).where(eq(jobs.kind, 'provision-hosting'))).toHaveLength(1);
-    // Mail is at-least-once: a kill right after sending may send the invoice a second time, never zero.
-    const mails = fs.readdirSync(path.join(dataDir, 'outbox')).map((f) => fs.readFileSync(path.join(dataDir, 'outbox', f), 'utf8')).filter((t) => t.includes('Ihre Rechnung'));
-    expect(mails.length).toBeGreaterThanOrEqual(1);
-    expect(mails.length).toBeLessThanOrEqual(killAfter === 'mail-invoice' ? 2 : 1);
+    expectInvoiceMails(crash.dataDir, { killedAfterMailing: killAfter === 'mail-invoice' });
 
-    run.child.kill('SIGTERM');
-    await run.exited;
+    await crash.stop();
   }, 150_000);
 });
 

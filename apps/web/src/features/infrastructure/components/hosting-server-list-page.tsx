@@ -1,20 +1,13 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
-import { Plus, Trash2 } from 'lucide-react';
 import { HostingServerInput, type HostingServerView } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
-import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { paths } from '../../../config/paths.ts';
 import { useCreateHostingServer, useDeleteHostingServer, useHostingServers } from '../api/hosting-servers.ts';
-import { errorMessage, iconDeleteClass } from './admin-page.tsx';
+import { SubPageHeader } from './admin-page.tsx';
+import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 
 /** Hosting servers: servers of the web hosting panel and how many packages each may hold (decision 022). */
 export default function HostingServerListPage() {
@@ -22,13 +15,7 @@ export default function HostingServerListPage() {
   const list = useHostingServers();
   return (
     <div className="mx-auto max-w-6xl">
-      <PageHeader
-        title="Hosting-Server"
-        description="Server des Hosting-Panels mit ihren Plätzen für Webhosting-Pakete. Offene Bestellungen reservieren einen Platz, bis ihre Zahlungsfrist abläuft."
-        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Hosting-Server hinzufügen</Button>}
-      >
-        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
-      </PageHeader>
+      <SubPageHeader title="Hosting-Server" description="Server des Hosting-Panels mit ihren Plätzen für Webhosting-Pakete. Offene Bestellungen reservieren einen Platz, bis ihre Zahlungsfrist abläuft." addLabel="Hosting-Server hinzufügen" onAdd={() => setAdding(true)} />
       {list.isPending && <div className="mt-6"><Spinner label="Lade Hosting-Server …" /></div>}
       {list.isError && <Alert tone="error" className="mt-6">Die Hosting-Server konnten nicht geladen werden. <button type="button" className="font-medium underline" onClick={() => list.refetch()}>Erneut versuchen</button></Alert>}
       {list.data && (
@@ -56,15 +43,13 @@ const columns: Column<HostingServerView>[] = [
 function DeleteButton({ server }: { server: HostingServerView }) {
   const remove = useDeleteHostingServer();
   return (
-    <ConfirmDialog
+    <DeleteRecordButton
+      label={`Hosting-Server ${server.name} entfernen`}
       title="Hosting-Server entfernen?"
       description={`„${server.name}“ wird aus dem Shop genommen. Das geht nur, solange keine Hosting-Pakete darauf liegen.`}
       confirmLabel="Entfernen"
-      onConfirm={() => remove.mutateAsync(server.id).then(
-        () => toast.success(`Hosting-Server „${server.name}“ wurde entfernt.`),
-        (err: unknown) => { toast.error(errorMessage(err)); throw err; },
-      )}
-      trigger={<button type="button" className={iconDeleteClass} aria-label={`Hosting-Server ${server.name} entfernen`}><Trash2 className="size-5" aria-hidden="true" /></button>}
+      remove={() => remove.mutateAsync(server.id)}
+      removed={`Hosting-Server „${server.name}“ wurde entfernt.`}
     />
   );
 }
@@ -73,33 +58,15 @@ function AddDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open:
   const create = useCreateHostingServer();
   const form = useSchemaForm<HostingServerInput>({ resolver: zodResolver(HostingServerInput), defaultValues: { name: '', hostname: '', panelServerId: '1', slots: 100 } });
   const errors = form.formState.errors;
-  const close = (next: boolean) => {
-    if (!next) form.reset();
-    onOpenChange(next);
-  };
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const server = await create.mutateAsync(values);
-      toast.success(`Hosting-Server „${server.name}“ wurde eingetragen.`);
-      close(false);
-    } catch (err) {
-      toast.error(errorMessage(err));
-    }
-  });
   return (
-    <Modal open={open} onOpenChange={close} title="Hosting-Server hinzufügen" description="Ein Server, den Ihr Hosting-Panel bereits verwaltet (ISPConfig: System → Server). Neue Pakete werden auf den Server mit dem ersten freien Platz gelegt.">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Field label="Name" autoComplete="off" maxLength={60} error={errors.name?.message} {...form.register('name')} />
-        <Field label="Hostname" autoComplete="off" placeholder="web1.example.com" error={errors.hostname?.message} {...form.register('hostname')} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Server-ID im Panel" inputMode="numeric" autoComplete="off" error={errors.panelServerId?.message} {...form.register('panelServerId')} />
-          <Field label="Plätze (Pakete)" type="number" min={1} inputMode="numeric" error={errors.slots?.message} {...form.register('slots', { valueAsNumber: true })} />
-        </div>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
-          <Button type="submit" loading={create.isPending}>Hinzufügen</Button>
-        </div>
-      </form>
-    </Modal>
+    <AddRecordDialog open={open} onOpenChange={onOpenChange} form={form} create={create} created={(server) => `Hosting-Server „${server.name}“ wurde eingetragen.`}
+      title="Hosting-Server hinzufügen" description="Ein Server, den Ihr Hosting-Panel bereits verwaltet (ISPConfig: System → Server). Neue Pakete werden auf den Server mit dem ersten freien Platz gelegt.">
+      <Field label="Name" autoComplete="off" maxLength={60} error={errors.name?.message} {...form.register('name')} />
+      <Field label="Hostname" autoComplete="off" placeholder="web1.example.com" error={errors.hostname?.message} {...form.register('hostname')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Server-ID im Panel" inputMode="numeric" autoComplete="off" error={errors.panelServerId?.message} {...form.register('panelServerId')} />
+        <Field label="Plätze (Pakete)" type="number" min={1} inputMode="numeric" error={errors.slots?.message} {...form.register('slots', { valueAsNumber: true })} />
+      </div>
+    </AddRecordDialog>
   );
 }

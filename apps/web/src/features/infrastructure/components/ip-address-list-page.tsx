@@ -1,22 +1,15 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
-import { Plus, Trash2 } from 'lucide-react';
 import { CreateIpAddressInput, defaultSubnet, formatIpId, formatVmId, infrastructureMessages, ipVersions, type IpAddressRow, type IpVersionValue } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
 import { ListPage } from '../../../components/list-page/list-page.tsx';
-import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../api/ip-addresses.ts';
-import { errorMessage, iconDeleteClass } from './admin-page.tsx';
+import { SubPageHeader, errorMessage } from './admin-page.tsx';
+import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 import { IpUseBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { paths } from '../../../config/paths.ts';
 
 /** The pool of IP addresses that new servers take their address from. */
 export default function IpAddressListPage() {
@@ -24,13 +17,7 @@ export default function IpAddressListPage() {
 
   return (
     <div className="mx-auto max-w-6xl">
-      <PageHeader
-        title="IP-Adressverwaltung"
-        description="Adressen, die neue Server erhalten. Belegte Adressen können nicht gelöscht werden."
-        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> IP-Adresse hinzufügen</Button>}
-      >
-        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
-      </PageHeader>
+      <SubPageHeader title="IP-Adressverwaltung" description="Adressen, die neue Server erhalten. Belegte Adressen können nicht gelöscht werden." addLabel="IP-Adresse hinzufügen" onAdd={() => setAdding(true)} />
 
       <ListPage
         useList={useIpAddresses}
@@ -81,44 +68,23 @@ const ipColumns: Column<IpAddressRow>[] = [
 function DeleteIpButton({ ip }: { ip: IpAddressRow }) {
   const deleteIp = useDeleteIpAddress();
   return (
-    <ConfirmDialog
+    <DeleteRecordButton
+      label={`IP-Adresse ${ip.address} löschen`}
       title="IP-Adresse löschen?"
       description={`${ip.address} (${formatIpId(ip.id)}) wird aus dem Adresspool entfernt.`}
-      onConfirm={() =>
-        deleteIp.mutateAsync(ip.id).then(
-          () => toast.success(`IP-Adresse ${ip.address} wurde gelöscht.`),
-          (err: unknown) => { toast.error(errorMessage(err)); throw err; },
-        )}
-      trigger={
-        <button type="button" className={iconDeleteClass} aria-label={`IP-Adresse ${ip.address} löschen`}>
-          <Trash2 className="size-5" aria-hidden="true" />
-        </button>
-      }
+      remove={() => deleteIp.mutateAsync(ip.id)}
+      removed={`IP-Adresse ${ip.address} wurde gelöscht.`}
     />
   );
 }
 
+const defaults: CreateIpAddressInput = { version: 'IPv4', address: '', subnet: defaultSubnet.IPv4, gateway: '' };
+
 function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const createIp = useCreateIpAddress();
-  const defaults: CreateIpAddressInput = { version: 'IPv4', address: '', subnet: defaultSubnet.IPv4, gateway: '' };
   const form = useSchemaForm<CreateIpAddressInput>({ resolver: zodResolver(CreateIpAddressInput), defaultValues: defaults });
   const errors = form.formState.errors;
   const version = form.watch('version');
-
-  const close = (next: boolean) => {
-    if (!next) form.reset(defaults);
-    onOpenChange(next);
-  };
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const ip = await createIp.mutateAsync(values);
-      toast.success(`IP-Adresse ${ip.address} wurde eingetragen.`);
-      close(false);
-    } catch (err) {
-      toast.error(infrastructureMessages.serverMessage(errorMessage(err)));
-    }
-  });
 
   const versionField = form.register('version', {
     // Spec §5: choosing a version pre-fills the subnet.
@@ -126,28 +92,24 @@ function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (ope
   });
 
   return (
-    <Modal open={open} onOpenChange={close} title="IP-Adresse hinzufügen" description="Die Adresse wird als verfügbar eingetragen und bei der nächsten Servererstellung vergeben.">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <SelectField label="Version" error={errors.version?.message} {...versionField}>
-          {ipVersions.map((v) => <option key={v} value={v}>{v}</option>)}
-        </SelectField>
-        <Field label="Adresse" autoComplete="off" spellCheck={false} placeholder={version === 'IPv6' ? '2001:db8::10' : '203.0.113.10'} error={errors.address?.message} {...form.register('address')} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Subnetz"
-            autoComplete="off"
-            spellCheck={false}
-            hint={version === 'IPv6' ? 'Präfix, z. B. /64' : 'Präfix (24) oder Maske (255.255.255.0)'}
-            error={errors.subnet?.message}
-            {...form.register('subnet')}
-          />
-          <Field label="Gateway" autoComplete="off" spellCheck={false} placeholder={version === 'IPv6' ? '2001:db8::1' : '203.0.113.1'} error={errors.gateway?.message} {...form.register('gateway')} />
-        </div>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
-          <Button type="submit" loading={createIp.isPending}>Hinzufügen</Button>
-        </div>
-      </form>
-    </Modal>
+    <AddRecordDialog open={open} onOpenChange={onOpenChange} form={form} create={createIp} created={(ip) => `IP-Adresse ${ip.address} wurde eingetragen.`}
+      failed={(err) => infrastructureMessages.serverMessage(errorMessage(err))}
+      title="IP-Adresse hinzufügen" description="Die Adresse wird als verfügbar eingetragen und bei der nächsten Servererstellung vergeben.">
+      <SelectField label="Version" error={errors.version?.message} {...versionField}>
+        {ipVersions.map((v) => <option key={v} value={v}>{v}</option>)}
+      </SelectField>
+      <Field label="Adresse" autoComplete="off" spellCheck={false} placeholder={version === 'IPv6' ? '2001:db8::10' : '203.0.113.10'} error={errors.address?.message} {...form.register('address')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Subnetz"
+          autoComplete="off"
+          spellCheck={false}
+          hint={version === 'IPv6' ? 'Präfix, z. B. /64' : 'Präfix (24) oder Maske (255.255.255.0)'}
+          error={errors.subnet?.message}
+          {...form.register('subnet')}
+        />
+        <Field label="Gateway" autoComplete="off" spellCheck={false} placeholder={version === 'IPv6' ? '2001:db8::1' : '203.0.113.1'} error={errors.gateway?.message} {...form.register('gateway')} />
+      </div>
+    </AddRecordDialog>
   );
 }

@@ -1,21 +1,14 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
-import { Plus, Trash2 } from 'lucide-react';
 import { CreateNodeInput, infrastructureMessages, nodeStatuses, nodeStatusLabels, type NodeRow } from '@hp/contract';
-import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
 import { ListPage } from '../../../components/list-page/list-page.tsx';
-import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { useCreateNode, useDeleteNode, useNodes } from '../api/nodes.ts';
-import { errorMessage, iconDeleteClass } from './admin-page.tsx';
+import { SubPageHeader, errorMessage } from './admin-page.tsx';
+import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 import { NodeStatusBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
-import { paths } from '../../../config/paths.ts';
 
 /** Physical servers (Proxmox nodes) with their capacity and what the virtual servers use of it. */
 export default function NodeListPage() {
@@ -23,13 +16,7 @@ export default function NodeListPage() {
 
   return (
     <div className="mx-auto max-w-6xl">
-      <PageHeader
-        title="Physische Server"
-        description="Proxmox-Nodes mit Kapazität und Auslastung durch virtuelle Server."
-        actions={<Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Physischen Server hinzufügen</Button>}
-      >
-        <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
-      </PageHeader>
+      <SubPageHeader title="Physische Server" description="Proxmox-Nodes mit Kapazität und Auslastung durch virtuelle Server." addLabel="Physischen Server hinzufügen" onAdd={() => setAdding(true)} />
 
       <ListPage
         useList={useNodes}
@@ -83,19 +70,12 @@ const nodeColumns: Column<NodeRow>[] = [
 function DeleteNodeButton({ node }: { node: NodeRow }) {
   const deleteNode = useDeleteNode();
   return (
-    <ConfirmDialog
+    <DeleteRecordButton
+      label={`Physischen Server ${node.name} löschen`}
       title="Physischen Server löschen?"
       description={`„${node.name}“ wird aus der Verwaltung entfernt. Das geht nur, solange keine virtuellen Server darauf liegen.`}
-      onConfirm={() =>
-        deleteNode.mutateAsync(node.id).then(
-          () => toast.success(`Physischer Server „${node.name}“ wurde gelöscht.`),
-          (err: unknown) => { toast.error(errorMessage(err)); throw err; },
-        )}
-      trigger={
-        <button type="button" className={iconDeleteClass} aria-label={`Physischen Server ${node.name} löschen`}>
-          <Trash2 className="size-5" aria-hidden="true" />
-        </button>
-      }
+      remove={() => deleteNode.mutateAsync(node.id)}
+      removed={`Physischer Server „${node.name}“ wurde gelöscht.`}
     />
   );
 }
@@ -104,37 +84,17 @@ function AddNodeDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
   const createNode = useCreateNode();
   const form = useSchemaForm<CreateNodeInput>({ resolver: zodResolver(CreateNodeInput), defaultValues: { name: '', host: '', cpuCores: 32, ramGb: 128, storageGb: 2000 } });
   const errors = form.formState.errors;
-
-  const close = (next: boolean) => {
-    if (!next) form.reset();
-    onOpenChange(next);
-  };
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const node = await createNode.mutateAsync(values);
-      toast.success(`Physischer Server „${node.name}“ wurde angelegt.`);
-      close(false);
-    } catch (err) {
-      toast.error(infrastructureMessages.serverMessage(errorMessage(err)));
-    }
-  });
-
   return (
-    <Modal open={open} onOpenChange={close} title="Physischen Server hinzufügen" description="Neue Server erhalten den Status „Unbekannt“, bis der Host erreichbar gemeldet wird.">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Field label="Node-Name (wie in Proxmox)" autoComplete="off" maxLength={63} error={errors.name?.message} {...form.register('name')} />
-        <Field label="IP-Adresse oder Hostname" autoComplete="off" error={errors.host?.message} {...form.register('host')} />
-        <div className="grid gap-4 sm:grid-cols-3">
-          <Field label="CPU-Kerne" type="number" min={1} inputMode="numeric" error={errors.cpuCores?.message} {...form.register('cpuCores', { valueAsNumber: true })} />
-          <Field label="RAM (GB)" type="number" min={1} inputMode="numeric" error={errors.ramGb?.message} {...form.register('ramGb', { valueAsNumber: true })} />
-          <Field label="Speicher (GB)" type="number" min={1} inputMode="numeric" error={errors.storageGb?.message} {...form.register('storageGb', { valueAsNumber: true })} />
-        </div>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={() => close(false)}>Abbrechen</Button>
-          <Button type="submit" loading={createNode.isPending}>Hinzufügen</Button>
-        </div>
-      </form>
-    </Modal>
+    <AddRecordDialog open={open} onOpenChange={onOpenChange} form={form} create={createNode} created={(node) => `Physischer Server „${node.name}“ wurde angelegt.`}
+      failed={(err) => infrastructureMessages.serverMessage(errorMessage(err))}
+      title="Physischen Server hinzufügen" description="Neue Server erhalten den Status „Unbekannt“, bis der Host erreichbar gemeldet wird.">
+      <Field label="Node-Name (wie in Proxmox)" autoComplete="off" maxLength={63} error={errors.name?.message} {...form.register('name')} />
+      <Field label="IP-Adresse oder Hostname" autoComplete="off" error={errors.host?.message} {...form.register('host')} />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field label="CPU-Kerne" type="number" min={1} inputMode="numeric" error={errors.cpuCores?.message} {...form.register('cpuCores', { valueAsNumber: true })} />
+        <Field label="RAM (GB)" type="number" min={1} inputMode="numeric" error={errors.ramGb?.message} {...form.register('ramGb', { valueAsNumber: true })} />
+        <Field label="Speicher (GB)" type="number" min={1} inputMode="numeric" error={errors.storageGb?.message} {...form.register('storageGb', { valueAsNumber: true })} />
+      </div>
+    </AddRecordDialog>
   );
 }

@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
-import { KeyRound, RefreshCw, Trash2, UserPlus, Users } from 'lucide-react';
-import { isLinuxOs, RootPasswordInput, serverPasswordName, rootPasswordRules, serverSettingsMessages, ShareInput, SshKeysInput, type ServerDetail } from '@hp/contract';
+import { KeyRound, RefreshCw } from 'lucide-react';
+import { isLinuxOs, RootPasswordInput, serverPasswordName, rootPasswordRules, serverSettingsMessages, SshKeysInput, type ServerDetail } from '@hp/contract';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../../components/ui/card.tsx';
-import { ConfirmDialog } from '../../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
-import { Modal } from '../../../../components/ui/modal.tsx';
 import { TextareaField } from '../../../../components/ui/textarea.tsx';
 import { ApiRequestError } from '../../../../lib/api-client.ts';
 import { PasswordChecklist } from '../../../../components/forms/password-checklist.tsx';
+import { AccessSection, type AccessLabels } from '../../../../components/sharing/access-section.tsx';
 import { useServerStatus } from '../../api/servers.ts';
 import { ReinstallDialog } from '../reinstall-dialog.tsx';
 import { useChangeRootPassword, useSaveSshKeys, useServerSettings, useShareServer, useUnshareServer } from '../../api/settings.ts';
@@ -33,7 +32,7 @@ export function SettingsTab({ detail }: { detail: ServerDetail }) {
   const linux = isLinuxOs(detail.os);
   return (
     <div className="space-y-6">
-      <AccessSection serverId={detail.id} sharedWith={data.sharedWith} />
+      <ServerAccessSection serverId={detail.id} sharedWith={data.sharedWith} />
       {linux && <SshKeysSection key={data.sshKeys} serverId={detail.id} sshKeys={data.sshKeys} />}
       <RootPasswordSection serverId={detail.id} setAt={data.rootPasswordSetAt} os={detail.os} />
       {data.access === 'owner' && <ReinstallSection detail={detail} linux={data.linux} />}
@@ -41,71 +40,23 @@ export function SettingsTab({ detail }: { detail: ServerDetail }) {
   );
 }
 
-function AccessSection({ serverId, sharedWith }: { serverId: string; sharedWith: { username: string; since: string }[] | null }) {
-  const unshare = useUnshareServer(serverId);
-  const [adding, setAdding] = useState(false);
-  return (
-    <Card className="p-6" aria-labelledby="access-heading" role="region">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h2 id="access-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900"><Users className="size-5" aria-hidden="true" /> Zugriffsverwaltung</h2>
-          <p className="mt-1 text-sm text-slate-600">Geteilte Benutzer können den Server bedienen, sehen aber keine Abrechnungsdaten.</p>
-        </div>
-        {sharedWith && <Button size="sm" onClick={() => setAdding(true)}><UserPlus className="size-4" aria-hidden="true" /> Benutzer hinzufügen</Button>}
-      </div>
-      {!sharedWith ? (
-        <Alert tone="info" className="mt-4">{serverSettingsMessages.sharedNote}</Alert>
-      ) : sharedWith.length === 0 ? (
-        <p className="mt-4 text-sm text-slate-600">Der Server ist mit niemandem geteilt.</p>
-      ) : (
-        <ul className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200">
-          {sharedWith.map((u) => (
-            <li key={u.username} className="flex items-center justify-between gap-3 px-4 py-3">
-              <div>
-                <p className="font-medium text-slate-900">{u.username}</p>
-                <p className="text-sm text-slate-600">Zugriff seit {formatDate(u.since)}</p>
-              </div>
-              <ConfirmDialog
-                trigger={<Button variant="ghost" size="sm" aria-label={`Zugriff von ${u.username} entfernen`}><Trash2 className="size-4" aria-hidden="true" /> Entfernen</Button>}
-                title="Zugriff entfernen?"
-                description={`${u.username} kann den Server danach nicht mehr sehen oder bedienen.`}
-                confirmLabel="Entfernen"
-                onConfirm={() => unshare.mutateAsync(u.username).then(
-                  () => toast.success(serverSettingsMessages.unshared(u.username)),
-                  (err: unknown) => { toast.error(errorText(err, 'Der Zugriff konnte nicht entfernt werden.')); throw err; },
-                )}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {adding && <AddUserDialog serverId={serverId} onClose={() => setAdding(false)} />}
-    </Card>
-  );
-}
+const accessLabels: AccessLabels = {
+  intro: 'Geteilte Benutzer können den Server bedienen, sehen aber keine Abrechnungsdaten.',
+  sharedNote: serverSettingsMessages.sharedNote,
+  empty: 'Der Server ist mit niemandem geteilt.',
+  addDescription: 'Geben Sie den Benutzernamen eines Kundenkontos ein, das den Server mitverwalten soll.',
+  removeDescription: (username) => `${username} kann den Server danach nicht mehr sehen oder bedienen.`,
+  shared: serverSettingsMessages.shared,
+  unshared: serverSettingsMessages.unshared,
+};
 
-function AddUserDialog({ serverId, onClose }: { serverId: string; onClose: () => void }) {
+/** `sharedWith` is null for a user the server was shared with: only the owner manages access. */
+function ServerAccessSection({ serverId, sharedWith }: { serverId: string; sharedWith: { username: string; since: string }[] | null }) {
   const share = useShareServer(serverId);
-  const form = useSchemaForm<ShareInput>({ resolver: zodResolver(ShareInput), defaultValues: { username: '' } });
-  const submit = form.handleSubmit(async ({ username }) => {
-    try {
-      const res = await share.mutateAsync(username);
-      toast.success(serverSettingsMessages.shared(res.username));
-      onClose();
-    } catch (err) {
-      form.setError('username', { message: errorText(err, 'Der Zugriff konnte nicht freigegeben werden.') });
-    }
-  });
+  const unshare = useUnshareServer(serverId);
   return (
-    <Modal open onOpenChange={(o) => !o && onClose()} title="Benutzer hinzufügen" description="Geben Sie den Benutzernamen eines Kundenkontos ein, das den Server mitverwalten soll.">
-      <form onSubmit={submit} noValidate className="space-y-4">
-        <Field label="Benutzername" autoComplete="off" error={form.formState.errors.username?.message} {...form.register('username')} />
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={onClose}>Abbrechen</Button>
-          <Button type="submit" loading={share.isPending}>Hinzufügen</Button>
-        </div>
-      </form>
-    </Modal>
+    <AccessSection headingId="access-heading" labels={accessLabels} canManage={sharedWith !== null} shares={sharedWith ?? []}
+      share={share} unshare={unshare} errorText={errorText} />
   );
 }
 
