@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { DOMAIN_TLD_INFO, normaliseDomain, validateDomainName, type DomainTld } from '@hp/contract';
+import type { DomainTld } from '@hp/contract';
 import type { Db } from '../../../db/client.ts';
 import { simDomainRegistry, simRegistrarContacts } from '../../../db/schema/index.ts';
 import {
   RegistrarError,
   type DomainAvailability, type DomainInfo, type RegistrantContact, type RegistrarDriver, type TldPrices,
 } from '../registrar.ts';
+import { addYears, dayOf, nameProblem, newAuthCode, validName, validNameservers, validYears } from '../registrar-rules.ts';
 
 /**
  * The embedded domain registry: every registered name is a row of sim_domain_registry (the primary key
@@ -55,42 +55,6 @@ export interface SimulatedRegistrarOptions {
 
 type Row = typeof simDomainRegistry.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-const dayOf = (iso: string) => (/^\d{4}-\d{2}-\d{2}/.exec(iso) ? iso.slice(0, 10) : null);
-
-function addYears(date: Date, years: number): Date {
-  const d = new Date(date);
-  d.setUTCFullYear(d.getUTCFullYear() + years);
-  return d;
-}
-
-function newAuthCode() {
-  return randomBytes(9).toString('base64url');
-}
-
-/** A full name the registry may be asked about, or INVALID with the contract's German reason. */
-function validName(domain: string): { ascii: string; tld: DomainTld } {
-  const checked = validateDomainName(domain);
-  if ('reason' in checked) throw new RegistrarError('INVALID', checked.reason, `invalid name: ${domain}`);
-  if (checked.ascii !== domain) throw new RegistrarError('INVALID', undefined, `not in ASCII form: ${domain}`);
-  return checked;
-}
-
-function validNameservers(nameservers: readonly string[]): string[] {
-  const list = nameservers.map((n) => normaliseDomain(n));
-  if (list.length < 2 || list.length > 13 || list.some((n) => n === null)) {
-    throw new RegistrarError('INVALID', 'Bitte geben Sie zwei bis dreizehn gültige Nameserver an (z. B. ns1.example.com).', `nameservers: ${nameservers.join(',')}`);
-  }
-  if (new Set(list).size !== list.length) throw new RegistrarError('INVALID', 'Bitte geben Sie jeden Nameserver nur einmal an.', 'duplicate nameserver');
-  return list as string[];
-}
-
-function validYears(tld: DomainTld, years: number) {
-  const { min, max } = DOMAIN_TLD_INFO[tld].years;
-  if (!Number.isInteger(years) || years < min || years > max) {
-    throw new RegistrarError('INVALID', `Die Laufzeit muss zwischen ${min} und ${max} Jahren liegen.`, `years: ${years}`);
-  }
-}
 
 export function createSimulatedRegistrar(db: Db, options: SimulatedRegistrarOptions = {}): RegistrarDriver & { kind: 'simulated' } {
   const speed = Math.max(1, options.speed ?? 1);
@@ -157,12 +121,12 @@ export function createSimulatedRegistrar(db: Db, options: SimulatedRegistrarOpti
 
     async check(domains) {
       await seed();
-      const valid = domains.filter((d) => !('reason' in validateDomainName(d)));
+      const valid = domains.filter((d) => nameProblem(d) === null);
       const rows = valid.length ? await db.select({ domain: simDomainRegistry.domain }).from(simDomainRegistry).where(inArray(simDomainRegistry.domain, valid)) : [];
       const taken = new Set(rows.map((r) => r.domain));
       return domains.map((domain): DomainAvailability => {
-        const checked = validateDomainName(domain);
-        if ('reason' in checked) return { domain, status: 'invalid', reason: checked.reason };
+        const problem = nameProblem(domain);
+        if (problem) return { domain, status: 'invalid', reason: problem };
         if (taken.has(domain)) return { domain, status: 'taken' };
         const premium = SIM_PREMIUM_DOMAINS[domain];
         return premium ? { domain, status: 'premium', priceCents: premium } : { domain, status: 'free' };
