@@ -42,7 +42,7 @@ export interface TestContext {
 }
 
 /** A fresh, migrated database: PGlite in memory, or a throwaway database on TEST_DATABASE_URL. */
-async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const database = await openDatabase({ dataDir: 'memory://' });
     return { database, drop: async () => {} };

@@ -3,6 +3,7 @@ import { messages } from './messages.ts';
 import { coded } from './codes.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordMeetsRules, registrationPasswordRules } from './password.ts';
 import { durationDiscountPercent } from './pricing.ts';
+import { hostnameToAscii } from './domain-names.ts';
 
 /**
  * Web hosting (public spec §2.5, portal spec "Web hosting package page" and §9; issue 12; decision 022).
@@ -64,19 +65,12 @@ export const hostingMessages = {
   saved: 'Die Änderung wurde gespeichert. Der Webserver übernimmt sie innerhalb etwa einer Minute.',
 } as const;
 
-/** WHATWG URL, present in browsers and Node; the contract compiles without DOM or Node types. */
-declare const URL: new (input: string) => { hostname: string };
-
 /** Lower-case ASCII hostname with at least two labels; IDN (Umlaute) are converted to punycode. */
 export function normaliseDomain(raw: string): string | null {
   const text = raw.trim().toLowerCase().replace(/\.$/, '');
-  if (!text || text.length > 253 || /[\s/:@?#\\]/.test(text)) return null;
-  let ascii: string;
-  try {
-    ascii = new URL(`http://${text}`).hostname;
-  } catch {
-    return null;
-  }
+  if (text.length > 253) return null;
+  const ascii = hostnameToAscii(text);
+  if (!ascii) return null;
   const labels = ascii.split('.');
   if (labels.length < 2) return null;
   const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

@@ -25,3 +25,5 @@ export * from './invoices.ts';
 export * from './privacy.ts';
 export * from './statistics.ts';
 export * from './hosting.ts';
+export * from './domain-names.ts';
+export * from './domains.ts';

@@ -9,3 +9,4 @@ export * from './changelog.ts';
 export * from './customers.ts';
 export * from './statistics.ts';
 export * from './hosting.ts';
+export * from './registrar.ts';
