@@ -69,6 +69,9 @@ export const orders = pgTable('orders', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp('paid_at', { withTimezone: true }),
   completedAt: timestamp('completed_at', { withTimezone: true }),
+  /** A failed paid order paid back automatically (decision 023): when, and the provider's refund id. */
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  refundId: text('refund_id'),
 }, (t) => [
   uniqueIndex('orders_number_idx').on(t.number),
   uniqueIndex('orders_payment_session_idx').on(t.paymentSessionId),
@@ -223,4 +226,7 @@ export const simCheckoutSessions = pgTable('sim_checkout_sessions', {
   cardLast4: text('card_last4'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The one refund of this payment (the simulated provider refunds whole payments only). */
+  refundId: text('refund_id'),
+  refundedCents: integer('refunded_cents').notNull().default(0),
 }, (t) => [uniqueIndex('sim_checkout_idem_idx').on(t.idempotencyKey)]);

@@ -165,3 +165,10 @@ export const staffMail = (to: string, subject: string, body: string, staffId: st
   text: `${body}${signature}`,
   sentBy: staffId,
 });
+
+/** A paid order that could not be delivered was paid back automatically (decision 023). */
+export const orderRefundedMail = (to: string, name: string, order: { number: string; product: string; amount: string; creditNote: boolean }): MailMessage => ({
+  to,
+  subject: `Ihre Bestellung ${order.number} wurde erstattet`,
+  text: `Hallo ${name},\n\nIhre Bestellung ${order.number} (${order.product}) konnte leider nicht ausgeführt werden. Den bezahlten Betrag von ${order.amount} haben wir auf Ihre Karte zurückgezahlt; je nach Bank ist er in einigen Tagen auf Ihrem Konto.\n\n${order.creditNote ? 'Die Gutschrift zu Ihrer Rechnung erhalten Sie mit einer eigenen E-Mail.' : 'Für diese Bestellung wurde keine Rechnung ausgestellt.'}\n\nBei Fragen antworten Sie einfach auf diese E-Mail oder öffnen Sie ein Ticket im Kundenportal.${signature}`,
+});

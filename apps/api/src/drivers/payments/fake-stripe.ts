@@ -1,6 +1,6 @@
 /**
  * A local fake of the Stripe API for tests, written from ../shared/integrations/stripe-checkout.md: the three
- * Checkout endpoints the stripe driver calls, with Stripe's form encoding, bearer auth, idempotency keys,
+ * Checkout endpoints and the refund endpoint the stripe driver calls, with Stripe's form encoding, bearer auth, idempotency keys,
  * `expand`, error envelopes and status codes, plus test controls (pay, expire, fault injection, signed
  * webhook events). Plain node:http on 127.0.0.1 with a random port.
  *
@@ -16,7 +16,8 @@
  *
  * Modelled: `POST /v1/checkout/sessions` (mode `payment` with `price_data` line items),
  * `GET /v1/checkout/sessions/:id` (expand `payment_intent`, `payment_intent.latest_charge`, `line_items`),
- * `POST /v1/checkout/sessions/:id/expire`. Sessions expire by themselves once `expires_at` has passed.
+ * `POST /v1/checkout/sessions/:id/expire`, `POST /v1/refunds` (by payment intent or charge, whole or partial).
+ * Sessions expire by themselves once `expires_at` has passed.
  * Anything else answers 404 like an unknown Stripe URL.
  */
 import http from 'node:http';
@@ -103,11 +104,27 @@ export interface FakeCharge {
   livemode: false;
   metadata: Record<string, string>;
   payment_intent: string;
+  /** Sum of the refunds so far; `refunded` once it reaches the amount. */
+  amount_refunded: number;
+  refunded: boolean;
   billing_details: { name: string | null; email: string | null; phone: string | null; address: FakeAddress | null };
   payment_method_details: {
     type: 'card';
     card: { brand: string; last4: string; exp_month: number; exp_year: number; country: string | null; funding: string };
   };
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  created: number;
+  metadata: Record<string, string>;
+  reason: string | null;
+  status: 'succeeded';
 }
 
 export interface FakePaymentIntent {
@@ -357,6 +374,7 @@ export class FakeStripe {
   private readonly now: () => number;
   private readonly sessions = new Map<string, StoredSession>();
   private readonly idempotency = new Map<string, IdempotentResult>();
+  private readonly refunds: FakeRefund[] = [];
   private readonly faults: FakeFault[] = [];
   private server: http.Server | null = null;
   private port = 0;
@@ -402,6 +420,7 @@ export class FakeStripe {
   reset(): void {
     this.sessions.clear();
     this.idempotency.clear();
+    this.refunds.length = 0;
     this.faults.length = 0;
     this.requests.length = 0;
   }
@@ -419,6 +438,11 @@ export class FakeStripe {
   /** A copy of the session as `GET /v1/checkout/sessions/:id` would return it (unexpanded). */
   getSession(id: string): FakeCheckoutSession {
     return structuredClone(this.stored(id).session);
+  }
+
+  /** Refunds made through `POST /v1/refunds`, oldest first. */
+  listRefunds(): FakeRefund[] {
+    return structuredClone(this.refunds);
   }
 
   /** All sessions, oldest first. */
@@ -459,6 +483,8 @@ export class FakeStripe {
         livemode: false,
         metadata: {},
         payment_intent: intentId,
+        amount_refunded: 0,
+        refunded: false,
         billing_details: { name, email, phone: null, address },
         payment_method_details: { type: 'card', card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date(this.now()).getUTCFullYear() + 3, country: address?.country ?? null, funding: 'credit' } },
       };
@@ -628,6 +654,7 @@ export class FakeStripe {
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       return this.json(this.createSession(entry.body), this.expandList(entry.body));
     }
+    if (method === 'POST' && path === '/v1/refunds') return { status: 200, body: JSON.stringify(this.createRefund(entry.body), null, 2) };
     const match = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (match) {
       const id = decodeURIComponent(match[1]!);
@@ -648,6 +675,32 @@ export class FakeStripe {
       }
     }
     throw new StripeApiError(404, `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`);
+  }
+
+  /** `POST /v1/refunds` by `payment_intent` (or `charge`), whole or partial, never above what is left. */
+  private createRefund(body: FormParams): FakeRefund {
+    rejectUnknown(body, new Set(['payment_intent', 'charge', 'amount', 'reason', 'metadata']), null);
+    const intentId = asString(body.payment_intent, 'payment_intent');
+    const chargeId = asString(body.charge, 'charge');
+    if (!intentId && !chargeId) throw new StripeApiError(400, 'One of the following params should be provided for this request: payment_intent or charge.', { code: 'parameter_missing' });
+    const stored = [...this.sessions.values()].find((s) => (intentId ? s.paymentIntent?.id === intentId : s.charge?.id === chargeId));
+    if (!stored) throw new StripeApiError(404, intentId ? `No such payment_intent: '${intentId}'` : `No such charge: '${chargeId}'`, { code: 'resource_missing', param: intentId ? 'payment_intent' : 'charge' });
+    const charge = stored.charge;
+    if (!charge) throw new StripeApiError(400, `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, { code: 'charge_not_refundable' });
+    const left = charge.amount_captured - charge.amount_refunded;
+    if (left <= 0) throw new StripeApiError(400, `Charge ${charge.id} has already been refunded.`, { code: 'charge_already_refunded' });
+    const amount = asInteger(body.amount, 'amount', { min: 1 }) ?? left;
+    if (amount > left) throw new StripeApiError(400, `Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${(left / 100).toFixed(2)})`, { code: 'amount_too_large', param: 'amount' });
+    const reason = asString(body.reason, 'reason');
+    if (reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason)) throw new StripeApiError(400, `Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer`, { param: 'reason' });
+    charge.amount_refunded += amount;
+    charge.refunded = charge.amount_refunded >= charge.amount_captured;
+    const refund: FakeRefund = {
+      id: randomId('re_'), object: 'refund', amount, currency: charge.currency, charge: charge.id, payment_intent: charge.payment_intent,
+      created: Math.floor(this.now() / 1000), metadata: asMetadata(body.metadata, 'metadata'), reason, status: 'succeeded',
+    };
+    this.refunds.push(refund);
+    return structuredClone(refund);
   }
 
   private noSuchSession(id: string): StripeApiError {

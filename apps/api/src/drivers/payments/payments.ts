@@ -62,6 +62,23 @@ export interface PaymentEvent {
   sessionId: string | null;
 }
 
+export interface RefundParams {
+  /** The checkout session that took the payment. */
+  sessionId: string;
+  /** Cents to pay back (the whole payment for a failed order). */
+  amountCents: number;
+  /** Our order id (metadata on the provider's side). */
+  orderId: string;
+  /** e.g. `order-<id>-refund`: a retried refund answers with the first one instead of paying out twice. */
+  idempotencyKey: string;
+}
+
+export interface Refund {
+  id: string;
+  /** 'pending': accepted, the card network still has to confirm (Stripe's pending/requires_action). */
+  status: 'succeeded' | 'pending';
+}
+
 export interface PaymentProvider {
   readonly kind: 'simulated' | 'stripe';
   createCheckoutSession(params: CheckoutSessionParams): Promise<{ id: string; url: string }>;
@@ -74,6 +91,12 @@ export interface PaymentProvider {
    * Throws PaymentSignatureError on a missing/wrong signature, a changed body or a stale timestamp.
    */
   constructEvent(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+  /**
+   * Pays a completed session's payment back to the card (decision 023: paid orders that cannot be
+   * delivered). Idempotent by `idempotencyKey`; a session without a paid payment, a failed refund or
+   * an amount above what is left to refund throw PaymentProviderError.
+   */
+  refundPayment(params: RefundParams): Promise<Refund>;
 }
 
 export class PaymentSignatureError extends Error {}

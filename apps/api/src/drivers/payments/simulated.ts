@@ -5,7 +5,7 @@ import { simCheckoutSessions } from '../../db/schema/index.ts';
 import { z } from 'zod';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { verifySignature } from './signature.ts';
-import { PaymentSignatureError, type CheckoutSession, type PaymentAddress, type PaymentEvent, type PaymentProvider } from './payments.ts';
+import { PaymentProviderError, PaymentSignatureError, type CheckoutSession, type PaymentAddress, type PaymentEvent, type PaymentProvider } from './payments.ts';
 
 /**
  * Embedded default: a card checkout served by the product itself (/pay/sim/{id}). It keeps Stripe's
@@ -119,6 +119,21 @@ export function createSimulatedPayments(db: Db, opts: { publicUrl: string; webho
         id: parsed.id, type: parsed.type, created: Number(parsed.created) || 0,
         sessionId: object?.object === 'checkout.session' && typeof object.id === 'string' ? object.id : null,
       };
+    },
+
+    async refundPayment({ sessionId, amountCents, idempotencyKey }) {
+      const refundId = `re_sim_${crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(simCheckoutSessions).where(eq(simCheckoutSessions.id, sessionId)).for('update');
+        if (!row || row.paymentStatus !== 'paid') throw new PaymentProviderError(undefined, `checkout session ${sessionId} has no paid payment to refund`);
+        // Like an idempotency key: the same refund again answers with the first one.
+        if (row.refundId === refundId) return { id: refundId, status: 'succeeded' as const };
+        if (row.refundId || amountCents <= 0 || amountCents > row.amountCents) {
+          throw new PaymentProviderError(undefined, `refund of ${amountCents} cents refused: ${row.refundId ? 'already refunded' : `paid ${row.amountCents}`}`);
+        }
+        await tx.update(simCheckoutSessions).set({ refundId, refundedCents: amountCents }).where(eq(simCheckoutSessions.id, sessionId));
+        return { id: refundId, status: 'succeeded' as const };
+      });
     },
 
     async completeSession(id, payment) {

@@ -212,6 +212,39 @@ describe('expireCheckoutSession', () => {
   });
 });
 
+describe('refundPayment (decision 023)', () => {
+  it('refunds the session\'s payment intent once, with the order in the metadata; a retry with the same key is the same refund', async () => {
+    const { id } = await payments.createCheckoutSession(params({ amountCents: 2499 }));
+    fake.completeSession(id);
+    const first = await payments.refundPayment({ sessionId: id, amountCents: 2499, orderId: 'order-4711', idempotencyKey: 'order-4711-refund' });
+    expect(first).toMatchObject({ id: expect.stringMatching(/^re_/), status: 'succeeded' });
+    const again = await payments.refundPayment({ sessionId: id, amountCents: 2499, orderId: 'order-4711', idempotencyKey: 'order-4711-refund' });
+    expect(again.id).toBe(first.id);
+    const refunds = fake.listRefunds();
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount: 2499, metadata: { orderId: 'order-4711' }, payment_intent: expect.stringMatching(/^pi_/) });
+    const request = fake.requests.find((r) => r.path === '/v1/refunds')!;
+    expect(request.idempotencyKey).toBe('order-4711-refund');
+  });
+
+  it('refuses a second refund of the same payment, an unpaid session and an outage, with the German provider error', async () => {
+    const { id } = await payments.createCheckoutSession(params({ amountCents: 1000 }));
+    fake.completeSession(id);
+    await payments.refundPayment({ sessionId: id, amountCents: 1000, orderId: 'o1', idempotencyKey: 'k1' });
+    const twice = await expectProviderError(payments.refundPayment({ sessionId: id, amountCents: 1000, orderId: 'o1', idempotencyKey: 'k2' }));
+    expect(twice.detail).toContain('already been refunded');
+
+    const open = await payments.createCheckoutSession(params());
+    await expectProviderError(payments.refundPayment({ sessionId: open.id, amountCents: 1000, orderId: 'o2', idempotencyKey: 'k3' }));
+
+    const paid = await payments.createCheckoutSession(params({ amountCents: 1000 }));
+    fake.completeSession(paid.id);
+    fake.failNext(500, 2);
+    await expectProviderError(payments.refundPayment({ sessionId: paid.id, amountCents: 1000, orderId: 'o3', idempotencyKey: 'k4' }));
+    expect(fake.listRefunds()).toHaveLength(1);
+  });
+});
+
 describe('provider failures', () => {
   it('turns a 503 into a PaymentProviderError with Stripe’s text in detail and no secret anywhere', async () => {
     fake.failNext(503);

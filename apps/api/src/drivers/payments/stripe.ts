@@ -13,6 +13,8 @@ import {
   type PaymentAddress,
   type PaymentEvent,
   type PaymentProvider,
+  type Refund,
+  type RefundParams,
 } from './payments.ts';
 
 export interface StripeProviderConfig {
@@ -154,6 +156,23 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
         }
         throw providerError(error);
       }
+    },
+
+    async refundPayment(params: RefundParams): Promise<Refund> {
+      let refund: Stripe.Refund;
+      try {
+        const session = await stripe.checkout.sessions.retrieve(params.sessionId);
+        const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+        if (session.payment_status !== 'paid' || !intent) throw new PaymentProviderError(undefined, `checkout session ${params.sessionId} has no paid payment to refund`);
+        refund = await stripe.refunds.create(
+          { payment_intent: intent, amount: params.amountCents, metadata: { orderId: params.orderId } },
+          { idempotencyKey: params.idempotencyKey },
+        );
+      } catch (error) {
+        throw error instanceof PaymentProviderError ? error : providerError(error);
+      }
+      if (refund.status === 'failed' || refund.status === 'canceled') throw new PaymentProviderError(undefined, `refund ${refund.id} ${refund.status}${refund.failure_reason ? `: ${refund.failure_reason}` : ''}`);
+      return { id: refund.id, status: refund.status === 'succeeded' ? 'succeeded' : 'pending' };
     },
 
     constructEvent(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent {

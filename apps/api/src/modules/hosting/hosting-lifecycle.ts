@@ -11,6 +11,7 @@ import { PermanentJobError } from '../../jobs/queue.ts';
 import { runTerms, type ProductTerms } from '../products/terms.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { provisionHostingKind, unsuspendHostingKind } from './hosting.product.ts';
+import { failPaidOrder } from '../payments/fail-order.ts';
 
 /**
  * Delivery and term of a hosting package (decision 022): provisioning on the panel after payment,
@@ -65,7 +66,7 @@ export const provisionHostingJob = defineJob(provisionHostingKind, async (deps, 
     if (err instanceof HostingError && err.code !== 'UNAVAILABLE') {
       await deps.db.transaction(async (tx) => {
         await tx.update(hostingPackages).set({ status: 'failed', statusMessage: err.message }).where(and(eq(hostingPackages.id, pkg.id), eq(hostingPackages.status, 'provisioning')));
-        await tx.update(orders).set({ status: 'failed', failureReason: `${err.code}: ${err.detail ?? err.message}` }).where(and(eq(orders.id, orderId), eq(orders.status, 'processing')));
+        await failPaidOrder(tx, orderId, `${err.code}: ${err.detail ?? err.message}`);
       });
       return;
     }

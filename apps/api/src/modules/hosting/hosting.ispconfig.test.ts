@@ -5,7 +5,7 @@ import { createTestContext, createUser, type TestContext } from '../../../test/h
 import { buyHosting, postHostingCheckout, unique } from '../../../test/hosting.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { freePort } from '../../../test/net.ts';
-import { hostingPackages, hostingServers, jobs, orders } from '../../db/schema/index.ts';
+import { hostingPackages, hostingServers, invoices, jobs, orders, simCheckoutSessions } from '../../db/schema/index.ts';
 import { hostingMessages, type HostingDriver } from '../../drivers/hosting/hosting.ts';
 import { startFakeIspConfig, type FakeIspConfig } from '../../drivers/hosting/ispconfig/fake-ispconfig.ts';
 import { createIspConfigHosting } from '../../drivers/hosting/ispconfig/ispconfig.ts';
@@ -314,7 +314,7 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     expect(detail.json()).toMatchObject({ status: 'active', panelError: null, site: { memoryLimitMb: 256 } });
   });
 
-  it('a panel that refuses the new account fails package and order for good, with a German message and nothing left on the panel', { timeout: 60_000 }, async () => {
+  it('a panel that refuses the new account fails the package for good, refunds the order automatically, with a German message and nothing left on the panel', { timeout: 60_000 }, async () => {
     const buyer = await createUser(ctx);
     const res = await postHostingCheckout(ctx, buyer.auth, { plan: 'starter', months: 1, domainType: 'subdomain', subdomain: unique('abgelehnt'), acceptTerms: true });
     expect(res.statusCode, res.body).toBe(201);
@@ -328,8 +328,15 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     }
     const db = ctx.database.db;
     const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-    expect(order!.status).toBe('failed');
+    // Paid but never delivered: paid back at the provider, the invoice (if issued first) credited, the customer told (decision 023).
+    expect(order).toMatchObject({ status: 'refunded', refundId: expect.stringMatching(/^re_sim_/) });
+    expect(order!.refundedAt).not.toBeNull();
     expect(order!.failureReason).toContain('REMOTE_FAULT');
+    const [session] = await db.select().from(simCheckoutSessions).where(eq(simCheckoutSessions.id, sessionId));
+    expect(session).toMatchObject({ refundId: order!.refundId, refundedCents: order!.amountCents });
+    const orderInvoices = await db.select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(orderInvoices.filter((i) => i.kind === 'credit_note')).toHaveLength(orderInvoices.filter((i) => i.kind === 'invoice').length);
+    expect(ctx.mail.sent.filter((m) => m.to === buyer.email && m.subject === `Ihre Bestellung ${order!.number} wurde erstattet`)).toHaveLength(1);
     const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
     expect(pkg).toMatchObject({ status: 'failed', statusMessage: hostingMessages.REMOTE_FAULT, panelClientId: null });
     // A refusal is final: the job is done, not retried, not failed.

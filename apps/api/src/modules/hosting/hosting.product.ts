@@ -10,6 +10,7 @@ import { hostingPackages, hostingServers, orders } from '../../db/schema/index.t
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
+import { failPaidOrder } from '../payments/fail-order.ts';
 
 /** Web hosting (decision 022): a new order holds a package slot on a hosting server and its domain. */
 export const HOSTING_PRODUCT_NAME = 'Webhosting';
@@ -135,11 +136,11 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
     async fulfil(tx, paid, { now, log }) {
       const config = hostingConfigOf(paid);
       if (paid.kind === 'new') {
-        // The hold ran out and someone else took the domain meanwhile: staff refunds, nothing is built.
+        // The hold ran out and someone else took the domain meanwhile: refunded automatically, nothing is built.
         const [taken] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
           .where(and(eq(hostingPackages.primaryDomain, config.primaryDomain), isNull(hostingPackages.deletedAt), ne(hostingPackages.status, 'failed'))).limit(1);
         if (taken) {
-          await tx.update(orders).set({ status: 'failed', failureReason: 'domain taken before payment' }).where(eq(orders.id, paid.id));
+          await failPaidOrder(tx, paid.id, 'domain taken before payment');
           return 'failed';
         }
         const { used } = await usedSlots(tx, paid.hostingServerId!);
@@ -158,7 +159,7 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
       }
       const [pkg] = await tx.select().from(hostingPackages).where(eq(hostingPackages.id, paid.hostingPackageId!)).for('update');
       if (!pkg || pkg.deletedAt) {
-        await tx.update(orders).set({ status: 'failed', failureReason: 'hosting package deleted before payment' }).where(eq(orders.id, paid.id));
+        await failPaidOrder(tx, paid.id, 'hosting package deleted before payment');
         return 'failed';
       }
       const from = pkg.expiresAt && pkg.expiresAt > now ? pkg.expiresAt : now;

@@ -107,6 +107,13 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
   };
 }
 
+/** The order failed (or was refunded) before its invoice was issued: it gets none. */
+export class NotInvoiceableError extends Error {
+  constructor(status: string) {
+    super(`order is ${status}: no invoice`);
+  }
+}
+
 /** Issues the invoice of a paid order, once (the unique index per order is the last line of defence). */
 export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: string): Promise<InvoiceRow> {
   const { db, env } = deps;
@@ -117,6 +124,9 @@ export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: stri
     const [existing] = await tx.select().from(invoices).where(and(eq(invoices.orderId, orderId), eq(invoices.kind, 'invoice')));
     if (existing) return existing;
     if (!order.paidAt) throw new Error('order is not paid');
+    // A paid order that failed is refunded instead (decision 023): under this lock, so the refund job
+    // sees the invoice question settled.
+    if (order.status === 'failed' || order.status === 'refunded' || order.status === 'cancelled') throw new NotInvoiceableError(order.status);
     const [user] = await tx.select().from(users).where(eq(users.id, order.userId));
     const issue = new Date();
     const year = Number(berlinDate(issue).slice(0, 4));
@@ -226,7 +236,11 @@ export const invoiceFileName = (row: InvoiceRow, ext: 'pdf' | 'xml') => `${row.k
 
 /** Issues the invoice of a paid order (enqueued with the payment, payments.service.ts). */
 export const issueInvoiceJob = defineJob(jobKind('issue-invoice', z.object({ orderId: z.string() })), async (deps, { orderId }) => {
-  await issueInvoice(deps, orderId);
+  try {
+    await issueInvoice(deps, orderId);
+  } catch (err) {
+    if (!(err instanceof NotInvoiceableError)) throw err;
+  }
 });
 
 /** Mails an issued invoice or credit note with its PDF and XRechnung, once. */

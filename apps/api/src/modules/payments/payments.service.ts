@@ -103,7 +103,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
     }).where(and(eq(orders.id, order.id), eq(orders.status, 'pending'))).returning();
     if (!paid) return false;
 
-    // A subscription that vanished before the payment fails the order (staff refunds): no invoice.
+    // A subscription that vanished before the payment fails the order: refunded automatically, no invoice.
     if (await productOfOrder(paid).fulfil(tx, paid, { now, log: deps.log }) === 'failed') return true;
     await enqueue(tx, issueInvoiceJob, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
     return true;

@@ -10,6 +10,7 @@ import { fits, lockNodeFree, nextVmid, placeOnNode, takeFreeIpv4 } from '../infr
 import { provisionServer } from '../infrastructure/provision-server.ts';
 import { applyUpgradeJob } from '../servers/resize.ts';
 import type { OrderRow, ProductModule } from './product-module.ts';
+import { failPaidOrder } from '../payments/fail-order.ts';
 
 /** The product as orders, invoices and the checkout name it. */
 export const ROOT_SERVER_NAME = 'Root Server';
@@ -39,8 +40,8 @@ export const provisionOrderJob = defineJob(provisionOrderKind, async (deps, { or
   if (outcome === 'online' || server?.status === 'online') {
     await deps.db.update(orders).set({ status: 'completed', completedAt: new Date() }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
   } else if (outcome === 'failed' || server?.status === 'failed') {
-    // Paid but not delivered: staff sees the failed server and the order; the customer sees the message.
-    await deps.db.update(orders).set({ status: 'failed', failureReason: server?.message ?? 'provisioning failed' }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
+    // Paid but not delivered: the failed server stays for staff to inspect; the payment goes back (decision 023).
+    await deps.db.transaction((tx) => failPaidOrder(tx, order.id, server?.message ?? 'provisioning failed'));
   }
 });
 
@@ -152,8 +153,8 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
     }
     const [server] = await tx.select().from(servers).where(eq(servers.id, paid.serverId!)).for('update');
     if (!server || server.deletedAt) {
-      // Deleted between checkout and payment (e.g. grace period ended): staff must refund.
-      await tx.update(orders).set({ status: 'failed', failureReason: 'server deleted before payment' }).where(eq(orders.id, paid.id));
+      // Deleted between checkout and payment (e.g. grace period ended): refunded automatically.
+      await failPaidOrder(tx, paid.id, 'server deleted before payment');
       return 'failed';
     }
     const from = server.expiresAt && server.expiresAt > now ? server.expiresAt : now;
