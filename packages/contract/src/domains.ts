@@ -167,3 +167,132 @@ export const DomainSearchQuery = z.object({
   q: z.string({ error: domainMessages.empty }).max(2000, { error: domainMessages.tooMany }),
 });
 export type DomainSearchQuery = z.infer<typeof DomainSearchQuery>;
+
+// ── Prices: list prices for free names, the registry's price plus a margin for premium names ─────────
+
+/** Premium names: the registry's net price for a year plus this margin, plus VAT (decision 024). */
+export const DOMAIN_PREMIUM_MARGIN_PERCENT = 20;
+export const DOMAIN_VAT_PERCENT = 19;
+
+/** Gross cents per year of a premium name from the registry's net cents (rounded up to whole euros). */
+export function premiumYearCents(registryNetCents: number): number {
+  const gross = registryNetCents * (1 + DOMAIN_PREMIUM_MARGIN_PERCENT / 100) * (1 + DOMAIN_VAT_PERCENT / 100);
+  return Math.ceil(gross / 100) * 100;
+}
+
+/** Gross cents of an order: years × the price per year (list or premium); a transfer includes one year. */
+export function domainOrderCents(yearCents: number, years: number): number {
+  return yearCents * years;
+}
+
+// ── Search: GET /api/domains/search?q= (public, rate-limited, cached briefly) ─────────────────────────
+
+export const DomainSearchItem = z.object({
+  /** ASCII (punycode) name, e.g. xn--mller-kva.de */
+  domain: z.string(),
+  /** Readable name (Umlaute). */
+  unicode: z.string(),
+  tld: z.enum(DOMAIN_TLDS),
+  status: z.enum(DOMAIN_AVAILABILITY),
+  /** German reason when invalid. */
+  reason: z.string().nullable(),
+  /** Gross cents per year: the list price (free, taken → transfer) or the premium price; null when invalid. */
+  yearCents: z.number().int().nullable(),
+});
+export type DomainSearchItem = z.infer<typeof DomainSearchItem>;
+
+export const DomainSearchResult = z.object({
+  /** One entry per name and extension, in the order searched (a name without extension: all six). */
+  items: z.array(DomainSearchItem),
+  /** Names that could not be searched at all (e.g. characters not allowed), with the German reason. */
+  invalid: z.array(z.object({ input: z.string(), reason: z.string() })),
+  /** The whole search could not run as typed (nothing typed, too many names). */
+  error: z.string().nullable(),
+});
+export type DomainSearchResult = z.infer<typeof DomainSearchResult>;
+
+// ── Order: POST /api/shop/domain/checkout (same payment flow as servers and hosting) ─────────────────
+
+const Hostname = z.string().trim().toLowerCase().max(253)
+  .regex(/^(?=.{1,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z][a-z0-9-]{1,62}$/, { error: 'Bitte geben Sie gültige Nameserver an (z. B. ns1.example.de).' });
+
+export const domainOrderMessages = {
+  authCodeMissing: 'Bitte geben Sie den Auth-Code für den Transfer ein.',
+  authCodeInvalid: 'Der Auth-Code hat 6 bis 64 Zeichen ohne Leerzeichen.',
+  years: 'Bitte wählen Sie eine Laufzeit von 1 bis 10 Jahren.',
+  nameservers: 'Bitte geben Sie zwei bis vier verschiedene Nameserver an.',
+  profileIncomplete: 'Für die Registrierung braucht die Vergabestelle Ihre vollständige Anschrift und Telefonnummer. Bitte ergänzen Sie Ihr Profil und bestellen Sie dann erneut.',
+  notFree: 'Diese Domain ist nicht mehr frei. Bitte wählen Sie einen anderen Namen oder beantragen Sie einen Transfer.',
+  notTaken: 'Diese Domain ist noch frei: Sie können sie direkt registrieren, ein Transfer ist nicht nötig.',
+  held: 'Diese Domain wird gerade von einem anderen Kunden bestellt. Bitte versuchen Sie es in etwa 30 Minuten erneut.',
+  ownOpenCheckout: 'Für diese Domain haben Sie bereits eine offene Bestellung. Bitte schließen Sie die Zahlung ab oder brechen Sie sie ab.',
+  alreadyOurs: 'Diese Domain wird bereits bei uns verwaltet.',
+} as const;
+
+export const DomainCheckoutInput = z.strictObject({
+  /** Full name with extension, as typed (Umlaute allowed); the server validates it with validateDomainName. */
+  domain: z.string({ error: domainMessages.empty }).max(300, { error: domainMessages.totalTooLong }),
+  action: z.enum(['register', 'transfer']),
+  years: z.number({ error: domainOrderMessages.years }).int({ error: domainOrderMessages.years }).min(1, { error: domainOrderMessages.years }).max(10, { error: domainOrderMessages.years }),
+  /** Transfer only: the auth code from the losing registrar. */
+  authCode: z.string().trim().regex(/^\S{6,64}$/, { error: domainOrderMessages.authCodeInvalid }).optional(),
+  /** Omitted: Musterhost-DNS (PROVIDER_NAMESERVERS). */
+  nameservers: z.array(Hostname).min(2, { error: domainOrderMessages.nameservers }).max(4, { error: domainOrderMessages.nameservers })
+    .refine((list) => new Set(list).size === list.length, { error: domainOrderMessages.nameservers }).optional(),
+  acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
+}).refine((v) => v.action !== 'transfer' || v.authCode !== undefined, { error: domainOrderMessages.authCodeMissing, path: ['authCode'] });
+export type DomainCheckoutInput = z.infer<typeof DomainCheckoutInput>;
+
+/** The configuration a domain order stores (orders.config). */
+export const DomainOrderConfig = z.object({
+  domain: z.string(),
+  action: z.enum(['register', 'transfer', 'renew']),
+  years: z.number().int(),
+  nameservers: z.array(z.string()),
+  /** Gross cents per year the order was priced with (list or premium). */
+  yearCents: z.number().int(),
+  premium: z.boolean(),
+});
+export type DomainOrderConfig = z.infer<typeof DomainOrderConfig>;
+
+// ── Portal: Meine Produkte → Domains ─────────────────────────────────────────────────────────────────
+
+export const DOMAIN_STATUS = ['registering', 'transferring', 'active', 'expired', 'failed'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUS)[number];
+export const DOMAIN_STATUS_LABEL: Record<DomainStatus, string> = {
+  registering: 'Wird registriert', transferring: 'Transfer läuft', active: 'Aktiv', expired: 'Abgelaufen', failed: 'Fehlgeschlagen',
+};
+
+export const DomainCard = z.object({
+  id: z.string(),
+  /** ASCII name */
+  domain: z.string(),
+  unicode: z.string(),
+  status: z.enum(DOMAIN_STATUS),
+  statusMessage: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  autoRenew: z.boolean(),
+});
+export type DomainCard = z.infer<typeof DomainCard>;
+export const DomainList = z.object({ items: z.array(DomainCard) });
+export type DomainList = z.infer<typeof DomainList>;
+
+export const DomainDetail = DomainCard.extend({
+  nameservers: z.array(z.string()),
+  /** The nameservers are Musterhost-DNS. */
+  providerDns: z.boolean(),
+  transferLock: z.boolean(),
+  createdAt: z.string(),
+});
+export type DomainDetail = z.infer<typeof DomainDetail>;
+
+export const DomainNameserversInput = z.strictObject({
+  /** 'provider': Musterhost-DNS; otherwise two to four host names. */
+  nameservers: z.union([z.literal('provider'), z.array(Hostname).min(2, { error: domainOrderMessages.nameservers }).max(4, { error: domainOrderMessages.nameservers })
+    .refine((list) => new Set(list).size === list.length, { error: domainOrderMessages.nameservers })]),
+});
+export const DomainTransferLockInput = z.strictObject({ locked: z.boolean() });
+export const DomainAutoRenewInput = z.strictObject({ autoRenew: z.boolean() });
+/** The auth code is shown only after the password was entered again (and the reveal is logged). */
+export const DomainAuthCodeInput = z.strictObject({ password: z.string().min(1, { error: 'Bitte geben Sie Ihr Passwort ein.' }).max(200) });
+export const DomainAuthCode = z.object({ authCode: z.string() });
