@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mailSender, readEnv } from './env.ts';
+import { INWX_URLS, mailSender, readEnv } from './env.ts';
+import { createRegistrarDriver } from './drivers/registrar/index.ts';
+import type { Db } from './db/client.ts';
 import { createOutboxMailer } from './drivers/mail/outbox.ts';
 import { createTestContext } from '../test/harness.ts';
 
@@ -20,6 +22,27 @@ describe('mail sender', () => {
     const eml = fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8');
     expect(eml).toMatch(/^From: "?Beispiel Hosting GmbH"? <noreply@example.com>\r?$/m);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('registrar settings', () => {
+  const noDb = {} as Db;
+
+  it('defaults to the simulated registry; REGISTRAR=inwx uses OT&E unless INWX_ENDPOINT=live or INWX_URL says otherwise', () => {
+    expect(readEnv({}).registrar).toBe('simulated');
+    expect(createRegistrarDriver(readEnv({}), noDb).kind).toBe('simulated');
+    const ote = readEnv({ REGISTRAR: 'inwx', INWX_USER: 'musterhost', INWX_PASSWORD: 'geheim', INWX_TOTP_SECRET: 'jbsw y3dp ehpk 3pxp' });
+    expect(ote.inwx).toEqual({ user: 'musterhost', password: 'geheim', totpSecret: 'JBSWY3DPEHPK3PXP', endpoint: 'ote', url: INWX_URLS.ote });
+    expect(ote.inwx.url).toBe('https://api.ote.domrobot.com/jsonrpc/');
+    expect(createRegistrarDriver(ote, noDb).kind).toBe('inwx');
+    expect(readEnv({ REGISTRAR: 'inwx', INWX_ENDPOINT: 'live' }).inwx.url).toBe('https://api.domrobot.com/jsonrpc/');
+    expect(readEnv({ INWX_ENDPOINT: 'live', INWX_URL: 'http://127.0.0.1:9999/jsonrpc/' }).inwx.url).toBe('http://127.0.0.1:9999/jsonrpc/');
+  });
+
+  it('refuses an INWX setup without credentials, an unknown endpoint, or plain http to a remote host', () => {
+    expect(() => createRegistrarDriver(readEnv({ REGISTRAR: 'inwx', INWX_USER: 'musterhost' }), noDb)).toThrow('REGISTRAR=inwx needs INWX_PASSWORD');
+    expect(() => readEnv({ INWX_ENDPOINT: 'test' })).toThrow('INWX_ENDPOINT must be ote or live');
+    expect(() => createRegistrarDriver(readEnv({ REGISTRAR: 'inwx', INWX_USER: 'u', INWX_PASSWORD: 'p', INWX_URL: 'http://api.example.net/jsonrpc/' }), noDb)).toThrow(/https/);
   });
 });
 

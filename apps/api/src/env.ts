@@ -26,6 +26,9 @@ export interface Env {
   /** Web hosting panel: the simulated one (default) or ISPConfig 3.2 (README, "ISPConfig"). */
   hosting: 'simulated' | 'ispconfig';
   ispconfig: { url: string; username: string; password: string; fingerprint: string };
+  /** Domain registrar: the simulated registry (default) or INWX (README, "INWX (OT&E first)"). */
+  registrar: 'simulated' | 'inwx';
+  inwx: InwxConfig;
   /** Free subdomains of hosting packages are <name>.<this> (its DNS points to the hosting servers). */
   hostingSubdomainBase: string;
   payments: PaymentsConfig;
@@ -44,6 +47,19 @@ export interface PaymentsConfig {
   /** Only for tests against a local fake: http://127.0.0.1:PORT */
   stripeApiBase: string | undefined;
 }
+
+/** REGISTRAR=inwx: the DomRobot JSON-RPC account (the OT&E test system unless INWX_ENDPOINT=live). */
+export interface InwxConfig {
+  user: string;
+  password: string;
+  /** Base32 secret of the account's mobile TAN (two-factor), if switched on. */
+  totpSecret: string;
+  endpoint: 'ote' | 'live';
+  /** The JSON-RPC address: INWX_URL (tests: a local fake) or the one of the endpoint. */
+  url: string;
+}
+
+export const INWX_URLS = { ote: 'https://api.ote.domrobot.com/jsonrpc/', live: 'https://api.domrobot.com/jsonrpc/' } as const;
 
 /** Terms of prepaid servers; the defaults are explained in docs/decisions/007. */
 export interface BillingConfig {
@@ -145,6 +161,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       password: source.ISPCONFIG_PASSWORD ?? '',
       fingerprint: source.ISPCONFIG_FINGERPRINT ?? '',
     },
+    registrar: source.REGISTRAR === 'inwx' ? 'inwx' : 'simulated',
+    inwx: readInwx(source),
     hostingSubdomainBase: (source.HOSTING_SUBDOMAIN_BASE ?? 'musterhost-web.de').trim().toLowerCase(),
     payments: {
       provider: source.PAYMENTS === 'stripe' ? 'stripe' : 'simulated',
@@ -177,6 +195,18 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       bic: (source.COMPANY_BIC ?? 'COBADEFFXXX').trim().toUpperCase(),
       bankName: source.COMPANY_BANK ?? 'Commerzbank',
     },
+  };
+}
+
+function readInwx(source: NodeJS.ProcessEnv): InwxConfig {
+  const endpoint = source.INWX_ENDPOINT === 'live' ? 'live' : 'ote';
+  if (source.INWX_ENDPOINT && !['ote', 'live'].includes(source.INWX_ENDPOINT)) throw new Error('INWX_ENDPOINT must be ote or live');
+  return {
+    user: source.INWX_USER ?? '',
+    password: source.INWX_PASSWORD ?? '',
+    totpSecret: (source.INWX_TOTP_SECRET ?? '').replace(/\s+/g, '').toUpperCase(),
+    endpoint,
+    url: source.INWX_URL || INWX_URLS[endpoint],
   };
 }
 

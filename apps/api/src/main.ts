@@ -8,6 +8,7 @@ import type { Mailer } from './drivers/mail/mail.ts';
 import { buildApp } from './app.ts';
 import { createHypervisor } from './drivers/hypervisor/index.ts';
 import { createHostingDriver } from './drivers/hosting/index.ts';
+import { createRegistrarDriver } from './drivers/registrar/index.ts';
 import { createPaymentProvider } from './drivers/payments/index.ts';
 import { createRealtime } from './drivers/realtime/index.ts';
 
@@ -24,8 +25,9 @@ export async function createRuntime(env: Env = readEnv()) {
   const hypervisor = createHypervisor(env, database.db);
   const payments = createPaymentProvider(env, database.db, secrets);
   const hosting = createHostingDriver(env, database.db);
+  const registrar = createRegistrarDriver(env, database.db);
   const realtime = createRealtime(database);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, payments, realtime });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, realtime });
   app.addHook('onClose', async () => {
     await mail.close?.();
     await database.close();

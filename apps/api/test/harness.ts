@@ -14,6 +14,8 @@ import { createSimulatedHypervisor } from '../src/drivers/hypervisor/simulated/s
 import { createSimulatedHosting } from '../src/drivers/hosting/simulated/simulated-hosting.ts';
 import { simulatedPanelPath } from '../src/drivers/hosting/index.ts';
 import type { HostingDriver } from '../src/drivers/hosting/hosting.ts';
+import { createSimulatedRegistrar } from '../src/drivers/registrar/simulated/simulated-registrar.ts';
+import type { RegistrarDriver } from '../src/drivers/registrar/registrar.ts';
 import { createPaymentProvider } from '../src/drivers/payments/index.ts';
 import { createRealtime } from '../src/drivers/realtime/index.ts';
 import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
@@ -73,6 +75,8 @@ export interface TestContextOptions {
   payments?: (db: Database['db']) => PaymentProvider;
   /** Another hosting driver (e.g. ISPConfig against the fake panel) instead of the simulated one. */
   hosting?: (db: Database['db']) => HostingDriver;
+  /** Another registrar (e.g. INWX against the fake server) instead of the simulated registry. */
+  registrar?: (db: Database['db']) => RegistrarDriver;
   /** Use this PostgreSQL database as it is (e.g. a throwaway cluster of the test) instead of a fresh one. */
   databaseUrl?: string;
   /** Capture the log at this level instead of silencing it. */
@@ -91,8 +95,10 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   // Tests run the simulated hypervisor with short task durations.
   const hypervisor = createSimulatedHypervisor(database.db, { speed: 50 });
   const hosting = opts.hosting ? opts.hosting(database.db) : createSimulatedHosting(database.db, { speed: 50, panelUrl: `${env.publicUrl}${simulatedPanelPath}` });
+  // Transfers of the simulated registry finish after 60 s / 50.
+  const registrar = opts.registrar ? opts.registrar(database.db) : createSimulatedRegistrar(database.db, { speed: 50 });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
   opts.beforeReady?.(app);
   await app.ready();
   return {

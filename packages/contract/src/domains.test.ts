@@ -76,6 +76,8 @@ describe('parseDomainSearch', () => {
     expect(reason('foo_bar.de')).toBe(domainMessages.characters);
     expect(reason('foo!.de')).toBe(domainMessages.characters);
     expect(reason('beispiel.xyz')).toBe('Die Endung .xyz bieten wir nicht an.');
+    expect(reason('1.2')).toBe('Die Endung .2 bieten wir nicht an.');
+    expect(reason('123')).toBeNull();
     expect(reason('shop.beispiel.de')).toBe(domainMessages.subdomain);
     expect(reason('a.eu')).toBe('Namen unter .eu müssen mindestens 2 Zeichen lang sein.');
     expect(reason('ab.eu')).toBeNull();

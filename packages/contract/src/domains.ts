@@ -99,6 +99,9 @@ export function parseDomainName(raw: string): ParsedDomainName {
   const text = input.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '').replace(/\.$/, '').replace(/^www\./, '');
   if (!text) return invalid(input, domainMessages.empty);
 
+  // A numeric last label would make the URL parser read the name as an IPv4 address.
+  const lastLabel = text.slice(text.lastIndexOf('.') + 1);
+  if (text.includes('.') && /^\d+$/.test(lastLabel)) return invalid(input, domainMessages.tldNotOffered(lastLabel));
   const ascii = hostnameToAscii(text.includes('.') ? text : `${text}.invalid`);
   if (!ascii) return invalid(input, domainMessages.characters);
   if (ascii.length > 253) return invalid(input, domainMessages.totalTooLong);

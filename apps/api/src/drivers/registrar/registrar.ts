@@ -21,7 +21,7 @@ export type DomainAvailability =
   | { domain: string; status: 'taken' }
   /** Not registrable; `reason` is German and fit for the customer. */
   | { domain: string; status: 'invalid'; reason: string }
-  /** Free, but the registry asks a premium price: net cents for the first year. */
+  /** Free, but the registry asks a premium price: net cents per year (INWX: the create price of domain.check). */
   | { domain: string; status: 'premium'; priceCents: number };
 
 /** The registrar's own prices for one extension: net cents per year (what we pay, not what we sell for). */
@@ -154,7 +154,11 @@ export interface RegistrarDriver {
    */
   saveContact(existingId: string | null, contact: RegistrantContact): Promise<string>;
 
-  /** Registers a free name (renewalMode AUTOEXPIRE). TAKEN when someone was faster; exactly one of two racing calls wins. */
+  /**
+   * Registers a free name (renewalMode AUTOEXPIRE). TAKEN when someone was faster; exactly one of two
+   * racing calls wins. A premium name is registered like any other: the caller must have sold it at the
+   * premium price from check() (whether INWX wants that price confirmed on create is unverified).
+   */
   register(spec: RegisterSpec): Promise<DomainOrderResult>;
   /** Transfers a name in; usually pending (INWX 1001) until the losing registrar lets go. Wrong code: AUTH_CODE. */
   transfer(spec: TransferSpec): Promise<DomainOrderResult>;

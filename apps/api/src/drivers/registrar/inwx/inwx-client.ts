@@ -113,6 +113,8 @@ export function createInwxClient(config: InwxClientConfig, opts: InwxClientOptio
     const tfa = String(envelope.resData?.tfa ?? '0');
     if (tfa === '0' || tfa === '') return;
     if (!config.totpSecret) throw fail('AUTH', `account.login: the account has two-factor (${tfa}) but INWX_TOTP_SECRET is not set`);
+    // Unverified on OT&E: whether INWX refuses a TAN used twice within its 30 s step (a re-login right
+    // after an unlock). Such a refusal surfaces as AUTH with account.unlock's text in the detail.
     const tan = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(config.totpSecret) }).generate({ timestamp: now() });
     const unlocked = await post('account.unlock', { tan }, signal);
     if (unlocked.code !== OK) throw fail(unlocked.code === 2502 ? 'TRY_LATER' : 'AUTH', describe('account.unlock', unlocked));
