@@ -84,6 +84,27 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   await expect(page.getByText('6.6.2').first()).toBeVisible({ timeout: 60_000 });
   await checkScreens(page, 'hosting-website');
 
+  // 3d. WordPress tools: the security check reports findings; a plugin is deactivated; another theme becomes active.
+  const app = page.getByRole('region', { name: 'WordPress' });
+  const securityCheck = app.getByRole('button', { name: 'Sicherheits-Check' });
+  await expect(securityCheck).toBeEnabled({ timeout: 60_000 });
+  await securityCheck.click();
+  const findings = app.getByRole('list', { name: 'Befunde des Sicherheits-Checks' });
+  await expect(findings).toContainText('„Contact Form 7“ 5.9.6 hat eine bekannte Sicherheitslücke', { timeout: 30_000 });
+  await expect(findings).toContainText('Kritisch');
+  await expect(app.getByText(/Geprüft am \d{2}\.\d{2}\.\d{4}/)).toBeVisible();
+  await app.getByRole('button', { name: 'Plugin Akismet Anti-Spam deaktivieren' }).click();
+  await expect(app.getByRole('button', { name: 'Plugin Akismet Anti-Spam aktivieren' })).toBeVisible();
+  await expect(app.getByRole('row', { name: /Akismet Anti-Spam/ })).toContainText('Deaktiviert');
+  await expect(app.getByRole('link', { name: /Theme Twenty Twenty-Three anpassen/ })).toHaveAttribute('href', /\/wp-admin\/customize\.php\?theme=twentytwentythree$/);
+  await app.getByRole('button', { name: 'Theme Twenty Twenty-Three aktivieren' }).click();
+  await expect(app.getByRole('row', { name: /Twenty Twenty-Three/ })).toContainText('Aktives Theme');
+  await expect(app.getByRole('button', { name: 'Theme Twenty Twenty-Four aktivieren' })).toBeVisible();
+  await expect(app.getByRole('button', { name: 'Theme Twenty Twenty-Three aktivieren' })).toHaveCount(0);
+  // The theme row's buttons sit where the toasts appear; a pointer resting on them keeps them open.
+  await page.mouse.move(0, 0);
+  await checkScreens(page, 'hosting-website-tools');
+
   // 4. Backup schedule (copies, honestly) and a restore with progress.
   await page.getByRole('tab', { name: 'Backups' }).click();
   await page.getByLabel('Automatische Backups').selectOption('daily');

@@ -62,6 +62,8 @@ export const hostingMessages = {
   phpVersionUnknown: 'Diese PHP-Version wird für Ihr Paket nicht angeboten.',
   notActive: 'Das Hosting-Paket ist nicht aktiv. Bitte verlängern Sie es oder warten Sie, bis die Einrichtung abgeschlossen ist.',
   appUnsupported: 'Die Ein-Klick-Installation wird von diesem Hosting-Server nicht angeboten.',
+  appToolsUnsupported: 'Die Werkzeuge für WordPress und Joomla werden von diesem Hosting-Server nicht angeboten.',
+  appMissing: 'Auf diesem Paket ist keine Anwendung über das Portal installiert.',
   saved: 'Die Änderung wurde gespeichert. Der Webserver übernimmt sie innerhalb etwa einer Minute.',
 } as const;
 
@@ -163,13 +165,21 @@ export function retentionCoveredDays(frequency: (typeof BACKUP_FREQUENCIES)[numb
 export const HostingDomainView = z.object({
   id: z.string(), domain: z.string(), type: z.enum(['primary', 'addon']), directory: z.string(), ssl: SslState,
 });
+export const APP_TOOLS = ['security-check', 'optimize-database', 'update-all'] as const;
+export type AppTool = (typeof APP_TOOLS)[number];
+export const AppFinding = z.object({ severity: z.enum(['critical', 'warning', 'info']), text: z.string() });
+export type AppFinding = z.infer<typeof AppFinding>;
 export const HostingApp = z.object({
   kind: z.enum(['wordpress', 'joomla']),
   version: z.string(),
   latestVersion: z.string(),
   state: z.enum(['installing', 'installed', 'updating', 'failed']),
-  plugins: z.array(z.object({ name: z.string(), version: z.string(), update: z.enum(['none', 'available', 'critical']), active: z.boolean() })),
-  themes: z.array(z.object({ name: z.string(), version: z.string(), active: z.boolean(), update: z.enum(['none', 'available']) })),
+  plugins: z.array(z.object({ slug: z.string(), name: z.string(), version: z.string(), latestVersion: z.string(), update: z.enum(['none', 'available', 'critical']), active: z.boolean() })),
+  themes: z.array(z.object({ slug: z.string(), name: z.string(), version: z.string(), latestVersion: z.string(), active: z.boolean(), update: z.enum(['none', 'available']) })),
+  /** What runs now (one at a time); target is the plugin's slug for update-plugin. */
+  job: z.object({ kind: z.enum([...APP_TOOLS, 'update-core', 'update-plugin']), target: z.string().nullable(), startedAt: z.string() }).nullable(),
+  lastSecurityCheck: z.object({ at: z.string(), findings: z.array(AppFinding) }).nullable(),
+  lastOptimized: z.object({ at: z.string(), savedMb: z.number() }).nullable(),
 });
 export type HostingApp = z.infer<typeof HostingApp>;
 
@@ -277,6 +287,12 @@ export const BackupDownloadResult = z.object({ kind: z.enum(['ftp', 'url']), pat
 
 export const InstallAppInput = z.strictObject({ kind: z.enum(['wordpress', 'joomla'], { error: 'Bitte wählen Sie eine Anwendung.' }) });
 export type InstallAppInput = z.infer<typeof InstallAppInput>;
+
+// ── Application tools and extensions (Website tab; simulated panel only, capability `apps`) ──
+export const AppToolInput = z.strictObject({ tool: z.enum(APP_TOOLS, { error: 'Bitte wählen Sie ein Werkzeug.' }) });
+export type AppToolInput = z.infer<typeof AppToolInput>;
+export const PluginStateInput = z.strictObject({ active: z.boolean({ error: 'Bitte geben Sie an, ob das Plugin aktiv sein soll.' }) });
+export type PluginStateInput = z.infer<typeof PluginStateInput>;
 
 // ── Staff: hosting servers (panel servers with slot capacity) ───────────────────────────────────────
 

@@ -249,6 +249,73 @@ export function describeHostingContract(name: string, setup: () => Promise<Hosti
       }
     });
 
+    it('application tools, plugins and themes follow the capabilities: results in getApp, one job at a time, unknown names NOT_FOUND', async () => {
+      const ref = await hosting.createAccount(specFor());
+      if (!hosting.capabilities.apps) {
+        await expectHostingError(hosting.runAppTool(ref, 'security-check'), 'UNSUPPORTED');
+        await expectHostingError(hosting.runAppTool(ref, 'optimize-database'), 'UNSUPPORTED');
+        await expectHostingError(hosting.runAppTool(ref, 'update-all'), 'UNSUPPORTED');
+        await expectHostingError(hosting.updatePlugin(ref, 'akismet'), 'UNSUPPORTED');
+        await expectHostingError(hosting.setPluginActive(ref, 'akismet', false), 'UNSUPPORTED');
+        await expectHostingError(hosting.activateTheme(ref, 'twentytwentythree'), 'UNSUPPORTED');
+        return;
+      }
+      await hosting.installApp(ref, 'wordpress');
+      await ctx.settle();
+      let app = (await hosting.getApp(ref))!;
+      expect(app).toMatchObject({ state: 'installed', job: null, lastSecurityCheck: null, lastOptimized: null });
+      const outdated = app.plugins.find((p) => p.update !== 'none')!;
+      const inactiveTheme = app.themes.find((t) => !t.active)!;
+      expect(outdated.latestVersion).not.toBe(outdated.version);
+      expect(app.themes.filter((t) => t.active)).toHaveLength(1);
+
+      // Security check: runs a while, blocks a second job, then reports findings from the state.
+      await hosting.runAppTool(ref, 'security-check');
+      expect((await hosting.getApp(ref))!.job).toMatchObject({ kind: 'security-check' });
+      await expectHostingError(hosting.runAppTool(ref, 'optimize-database'), 'PENDING');
+      await expectHostingError(hosting.updatePlugin(ref, outdated.slug), 'PENDING');
+      await expectHostingError(hosting.updateApp(ref), 'PENDING');
+      await ctx.settle();
+      app = (await hosting.getApp(ref))!;
+      expect(app.job).toBeNull();
+      expect(Number.isNaN(Date.parse(app.lastSecurityCheck!.at))).toBe(false);
+      expect(app.lastSecurityCheck!.findings.some((f) => f.text.includes(outdated.name))).toBe(true);
+      expect(app.lastSecurityCheck!.findings.some((f) => f.text.includes(app.latestVersion))).toBe(true);
+
+      await hosting.runAppTool(ref, 'optimize-database');
+      await ctx.settle();
+      app = (await hosting.getApp(ref))!;
+      expect(app.lastOptimized!.savedMb).toBeGreaterThan(0);
+
+      // One plugin: its version moves to the latest; the others stay.
+      await hosting.updatePlugin(ref, outdated.slug);
+      expect((await hosting.getApp(ref))!.state).toBe('updating');
+      await ctx.settle();
+      app = (await hosting.getApp(ref))!;
+      expect(app.plugins.find((p) => p.slug === outdated.slug)).toMatchObject({ version: outdated.latestVersion, update: 'none' });
+      expect(app.version).not.toBe(app.latestVersion);
+
+      await hosting.setPluginActive(ref, outdated.slug, false);
+      expect((await hosting.getApp(ref))!.plugins.find((p) => p.slug === outdated.slug)!.active).toBe(false);
+      await hosting.setPluginActive(ref, outdated.slug, true);
+      expect((await hosting.getApp(ref))!.plugins.find((p) => p.slug === outdated.slug)!.active).toBe(true);
+
+      await hosting.activateTheme(ref, inactiveTheme.slug);
+      expect((await hosting.getApp(ref))!.themes.filter((t) => t.active).map((t) => t.slug)).toEqual([inactiveTheme.slug]);
+
+      await expectHostingError(hosting.updatePlugin(ref, 'gibt-es-nicht'), 'NOT_FOUND');
+      await expectHostingError(hosting.setPluginActive(ref, 'gibt-es-nicht', true), 'NOT_FOUND');
+      await expectHostingError(hosting.activateTheme(ref, 'gibt-es-nicht'), 'NOT_FOUND');
+
+      // Everything: core, plugins and themes end on their latest versions.
+      await hosting.runAppTool(ref, 'update-all');
+      expect((await hosting.getApp(ref))!.state).toBe('updating');
+      await ctx.settle();
+      app = (await hosting.getApp(ref))!;
+      expect(app.version).toBe(app.latestVersion);
+      for (const x of [...app.plugins, ...app.themes]) expect(x, x.slug).toMatchObject({ version: x.latestVersion, update: 'none' });
+    });
+
     it('usage numbers are sane and the quotas are the plan', async () => {
       const ref = await main();
       const usage = await hosting.usage(ref);

@@ -121,13 +121,30 @@ export interface HostingUsage {
 
 export type HostingAppKind = 'wordpress' | 'joomla';
 
+/** The application tools of the Website tab that run a while (security check, database optimisation, update of everything). */
+export type AppTool = 'security-check' | 'optimize-database' | 'update-all';
+/** What runs on the application right now; one at a time (a second is PENDING). */
+export type AppJobKind = AppTool | 'update-core' | 'update-plugin';
+
+export interface AppFinding {
+  severity: 'critical' | 'warning' | 'info';
+  /** German, for the customer. */
+  text: string;
+}
+
 export interface HostingApp {
   kind: HostingAppKind;
   version: string;
   latestVersion: string;
+  /** 'updating' while core, plugins or themes are being replaced (update-core, update-all, update-plugin). */
   state: 'installing' | 'installed' | 'updating' | 'failed';
-  plugins: { name: string; version: string; update: 'none' | 'available' | 'critical'; active: boolean }[];
-  themes: { name: string; version: string; active: boolean; update: 'none' | 'available' }[];
+  plugins: { slug: string; name: string; version: string; latestVersion: string; update: 'none' | 'available' | 'critical'; active: boolean }[];
+  /** Joomla calls them templates. Exactly one is active. */
+  themes: { slug: string; name: string; version: string; latestVersion: string; active: boolean; update: 'none' | 'available' }[];
+  /** The job that runs now (target: the plugin's slug for update-plugin), null when idle. */
+  job: { kind: AppJobKind; target: string | null; startedAt: string } | null;
+  lastSecurityCheck: { at: string; findings: AppFinding[] } | null;
+  lastOptimized: { at: string; savedMb: number } | null;
 }
 
 export interface HostingCapabilities {
@@ -225,5 +242,14 @@ export interface HostingDriver {
   /** Only where capabilities.apps; otherwise UNSUPPORTED / null. */
   installApp(ref: HostingAccountRef, app: HostingAppKind): Promise<void>;
   getApp(ref: HostingAccountRef): Promise<HostingApp | null>;
+  /** Updates the core (WordPress/Joomla) only; PENDING while another job runs. */
   updateApp(ref: HostingAccountRef): Promise<void>;
+  /** Starts a tool; its result shows in getApp (lastSecurityCheck, lastOptimized, versions) once done. PENDING while a job runs. */
+  runAppTool(ref: HostingAccountRef, tool: AppTool): Promise<void>;
+  /** Updates one plugin by slug; NOT_FOUND for an unknown one, PENDING while a job runs. */
+  updatePlugin(ref: HostingAccountRef, slug: string): Promise<void>;
+  /** Activates or deactivates a plugin at once; NOT_FOUND / PENDING as above. */
+  setPluginActive(ref: HostingAccountRef, slug: string, active: boolean): Promise<void>;
+  /** Makes this theme (Joomla: template) the only active one; NOT_FOUND / PENDING as above. */
+  activateTheme(ref: HostingAccountRef, slug: string): Promise<void>;
 }

@@ -263,6 +263,18 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     expect((await pkgRow()).websiteType).not.toBe('wordpress');
   });
 
+  it('the WordPress tools, plugin and theme actions are not offered on ISPConfig: 400 with the German "nicht angeboten"', async () => {
+    for (const [method, suffix, body] of [
+      ['POST', '/app/tools', { tool: 'security-check' }], ['POST', '/app/tools', { tool: 'optimize-database' }], ['POST', '/app/tools', { tool: 'update-all' }],
+      ['POST', '/app/plugins/akismet/update', undefined], ['PUT', '/app/plugins/akismet', { active: false }], ['POST', '/app/themes/twentytwentythree/activate', undefined],
+    ] as const) {
+      const res = await call(method, suffix, body);
+      expect(res.statusCode, `${suffix} ${res.body}`).toBe(400);
+      expect(res.json().error.code).toBe('HOSTING_UNSUPPORTED');
+      expect(res.json().error.message).toContain('nicht angeboten');
+    }
+  });
+
   it('provisioning while the panel hangs fails retryably (package provisioning, order processing); once it answers, it completes once', { timeout: 60_000 }, async () => {
     const buyer = await createUser(ctx);
     const subdomain = unique('later');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AddDomainInput, ApiError, BackupDownloadResult, BackupScheduleInput, CheckoutResponse, CreateDatabaseInput, HostingBackups, HostingCheckoutInput,
+  AddDomainInput, ApiError, AppToolInput, PluginStateInput, BackupDownloadResult, BackupScheduleInput, CheckoutResponse, CreateDatabaseInput, HostingBackups, HostingCheckoutInput,
   HostingDatabases, HostingDetail, HostingDomainView, HostingIdParams, HostingItemParams, HostingList, HostingPasswordInput, HostingServerInput,
   HostingServerList, HostingServerView, HostingShopInfo, InstallAppInput, MessageResult, PhpSettingsInput, ShareInput, ShareResult,
 } from '@hp/contract';
@@ -80,8 +80,18 @@ export async function hostingRoutes(app: FastifyInstance) {
 
   u.post('/api/hosting/:id/app', { ...customer, schema: { ...doc('WordPress oder Joomla mit einem Klick installieren (wo das Panel es kann)'), params: HostingIdParams, body: InstallAppInput, response: { 202: MessageResult, ...errors } } },
     async (req, reply) => { await limited(req.user); return reply.code(202).send(await hosting.installApp(deps, req.user, req.params.id, req.body.kind)); });
-  u.post('/api/hosting/:id/app/update', { ...customer, schema: { ...doc('Anwendung, Plugins und Themes aktualisieren'), params: HostingIdParams, response: { 202: MessageResult, ...errors } } },
+  u.post('/api/hosting/:id/app/update', { ...customer, schema: { ...doc('WordPress bzw. Joomla selbst aktualisieren (ohne Plugins und Themes)'), params: HostingIdParams, response: { 202: MessageResult, ...errors } } },
     async (req, reply) => { await limited(req.user); return reply.code(202).send(await hosting.updateApp(deps, req.user, req.params.id)); });
+
+  // ── Application tools, plugins, themes (Website tab) ──
+  u.post('/api/hosting/:id/app/tools', { ...customer, schema: { ...doc('Sicherheits-Check, Datenbank optimieren oder alles aktualisieren (läuft im Hintergrund)'), params: HostingIdParams, body: AppToolInput, response: { 202: MessageResult, ...errors } } },
+    async (req, reply) => { await limited(req.user); return reply.code(202).send(await hosting.runAppTool(deps, req.user, req.params.id, req.body.tool)); });
+  u.post('/api/hosting/:id/app/plugins/:itemId/update', { ...customer, schema: { ...doc('Ein Plugin aktualisieren (läuft im Hintergrund)'), params: HostingItemParams, response: { 202: MessageResult, ...errors } } },
+    async (req, reply) => { await limited(req.user); return reply.code(202).send(await hosting.updatePlugin(deps, req.user, req.params.id, req.params.itemId)); });
+  u.put('/api/hosting/:id/app/plugins/:itemId', { ...customer, schema: { ...doc('Ein Plugin aktivieren oder deaktivieren'), params: HostingItemParams, body: PluginStateInput, response: { 200: MessageResult, ...errors } } },
+    async (req) => { await limited(req.user); return hosting.setPluginActive(deps, req.user, req.params.id, req.params.itemId, req.body.active); });
+  u.post('/api/hosting/:id/app/themes/:itemId/activate', { ...customer, schema: { ...doc('Ein Theme (Joomla: Template) aktivieren'), params: HostingItemParams, response: { 200: MessageResult, ...errors } } },
+    async (req) => { await limited(req.user); return hosting.activateTheme(deps, req.user, req.params.id, req.params.itemId); });
 
   u.get('/api/hosting/:id/access', { ...customer, schema: { ...doc('Freigaben (nur Inhaber)'), params: HostingIdParams, response: { 200: ShareList, ...errors } } },
     async (req) => hosting.listShares(deps, req.user, req.params.id));

@@ -28,6 +28,9 @@ const HOSTING_ROUTES = [
   'POST /api/hosting/:id/app', 'POST /api/hosting/:id/app/update',
   'GET /api/hosting/:id/access', 'POST /api/hosting/:id/access', 'DELETE /api/hosting/:id/access/:username',
   'GET /api/admin/hosting-servers', 'POST /api/admin/hosting-servers', 'DELETE /api/admin/hosting-servers/:id',
+  // Website tab: application tools, plugins, themes
+  'POST /api/hosting/:id/app/tools', 'POST /api/hosting/:id/app/plugins/:itemId/update', 'PUT /api/hosting/:id/app/plugins/:itemId',
+  'POST /api/hosting/:id/app/themes/:itemId/activate',
 ].sort();
 
 const isHostingRoute = (url: string) => url === '/api/hosting' || url.startsWith('/api/hosting/') || url.startsWith('/api/shop/webhosting') || url.startsWith('/api/admin/hosting-servers');
@@ -47,13 +50,15 @@ const VALID_BODY: Record<string, Record<string, unknown>> = {
   'POST /api/hosting/:id/app': { kind: 'wordpress' },
   'POST /api/hosting/:id/access': { username: 'jemand' },
   'POST /api/admin/hosting-servers': { name: 'web-neu', hostname: 'web-neu.example.net', panelServerId: '777', slots: 3 },
+  'POST /api/hosting/:id/app/tools': { tool: 'security-check' },
+  'PUT /api/hosting/:id/app/plugins/:itemId': { active: false },
 };
 
 /**
  * The German-language heuristic of routes.security.test.ts (tuned to the message catalogue), plus the
  * words of the hosting schemas' short messages ('Mindestens 1 Paket.' has none of the others).
  */
-const GERMAN = /[äöüÄÖÜß]|\b(?:Bitte|bitte|ungültig|Ungültig|nicht|Nicht|Anfrage|Der|Die|Das|Dieser|Diese|Es|Ihr|Ihre|Sie|ist|sind|wurde|kann|muss|musst|Du|bereits|zu|Fehler|oder|erfolgreich|Unbekannte|Unbekannter|Mindestens|Paket|Pakete)\b/;
+const GERMAN = /[äöüÄÖÜß]|\b(?:Bitte|bitte|ungültig|Ungültig|nicht|Nicht|Anfrage|Der|Die|Das|Dieser|Diese|Es|Ihr|Ihre|Sie|ist|sind|wurde|kann|muss|musst|Du|bereits|zu|Fehler|oder|erfolgreich|Unbekannte|Unbekannter|Mindestens|mindestens|Paket|Pakete)\b/;
 const LEAKS = /\n\s*at\s|Failed query|relation "|node_modules|\.ts:\d+|FST_ERR|ZodError|drizzle|pglite|TypeError|ReferenceError/i;
 
 const parse = (res: LightMyRequestResponse) => {

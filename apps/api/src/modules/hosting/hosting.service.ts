@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import {
   HOSTING_PLANS, hostingMessages, retentionCopies,
-  type AddDomainInput, type BackupScheduleInput, type CreateDatabaseInput, type HostingBackups, type HostingCard, type HostingDatabases,
+  type AddDomainInput, type AppTool, type BackupScheduleInput, type CreateDatabaseInput, type HostingBackups, type HostingCard, type HostingDatabases,
   type HostingDetail, type PhpSettingsInput,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -355,6 +355,55 @@ export async function updateApp(deps: HostingDeps, user: RequestUser, id: string
   if (!deps.hosting.capabilities.apps) throw badRequest('HOSTING_UNSUPPORTED', hostingMessages.appUnsupported);
   await panel(deps, () => deps.hosting.updateApp(ref));
   return { message: 'Die Aktualisierung läuft.' };
+}
+
+// ── Application tools, plugins and themes (Website tab; capability `apps`) ─────────────────────────
+
+const APP_WORDS = {
+  wordpress: { name: 'WordPress', plugin: 'Plugin', plugins: 'Plugins', theme: 'Theme', themes: 'Themes' },
+  joomla: { name: 'Joomla', plugin: 'Erweiterung', plugins: 'Erweiterungen', theme: 'Template', themes: 'Templates' },
+} as const;
+
+/** The installed application of an active package, where the panel offers the tools (same rules as updateApp). */
+async function installedApp(deps: HostingDeps, user: RequestUser, id: string) {
+  const { ref } = await activePackage(deps, user, id);
+  if (!deps.hosting.capabilities.apps) throw badRequest('HOSTING_UNSUPPORTED', hostingMessages.appToolsUnsupported);
+  const app = await panel(deps, () => deps.hosting.getApp(ref));
+  if (!app) throw notFound(hostingMessages.appMissing);
+  return { ref, app, words: APP_WORDS[app.kind] };
+}
+
+export async function runAppTool(deps: HostingDeps, user: RequestUser, id: string, tool: AppTool) {
+  const { ref, app, words } = await installedApp(deps, user, id);
+  const outdated = app.version !== app.latestVersion || app.plugins.some((p) => p.update !== 'none') || app.themes.some((t) => t.update !== 'none');
+  await panel(deps, () => deps.hosting.runAppTool(ref, tool));
+  if (tool === 'security-check') return { message: 'Der Sicherheits-Check läuft. Das Ergebnis erscheint hier, sobald er fertig ist.' };
+  if (tool === 'optimize-database') return { message: 'Die Datenbank wird optimiert. Das Ergebnis erscheint hier, sobald es fertig ist.' };
+  return { message: outdated ? `${words.name}, ${words.plugins} und ${words.themes} werden aktualisiert.` : `${words.name}, ${words.plugins} und ${words.themes} sind auf dem neuesten Stand; es gibt nichts zu aktualisieren.` };
+}
+
+export async function updatePlugin(deps: HostingDeps, user: RequestUser, id: string, slug: string) {
+  const { ref, app, words } = await installedApp(deps, user, id);
+  const plugin = app.plugins.find((p) => p.slug === slug);
+  if (!plugin) throw notFound(`${words.plugin} nicht gefunden.`);
+  await panel(deps, () => deps.hosting.updatePlugin(ref, slug));
+  return { message: plugin.update === 'none' ? `„${plugin.name}“ ist bereits auf dem neuesten Stand.` : `„${plugin.name}“ wird auf ${plugin.latestVersion} aktualisiert.` };
+}
+
+export async function setPluginActive(deps: HostingDeps, user: RequestUser, id: string, slug: string, active: boolean) {
+  const { ref, app, words } = await installedApp(deps, user, id);
+  const plugin = app.plugins.find((p) => p.slug === slug);
+  if (!plugin) throw notFound(`${words.plugin} nicht gefunden.`);
+  await panel(deps, () => deps.hosting.setPluginActive(ref, slug, active));
+  return { message: `„${plugin.name}“ wurde ${active ? 'aktiviert' : 'deaktiviert'}.` };
+}
+
+export async function activateTheme(deps: HostingDeps, user: RequestUser, id: string, slug: string) {
+  const { ref, app, words } = await installedApp(deps, user, id);
+  const theme = app.themes.find((t) => t.slug === slug);
+  if (!theme) throw notFound(`${words.theme} nicht gefunden.`);
+  await panel(deps, () => deps.hosting.activateTheme(ref, slug));
+  return { message: `„${theme.name}“ ist jetzt das aktive ${words.theme}.` };
 }
 
 // ── Sharing (owner only), like servers ──────────────────────────────────────────────────────────────

@@ -525,5 +525,17 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     async updateApp() {
       throw new HostingError('UNSUPPORTED', hostingMessages.UNSUPPORTED, 'ISPConfig has no application installer');
     },
+    async runAppTool() {
+      throw new HostingError('UNSUPPORTED', hostingMessages.UNSUPPORTED, 'ISPConfig has no application tools');
+    },
+    async updatePlugin() {
+      throw new HostingError('UNSUPPORTED', hostingMessages.UNSUPPORTED, 'ISPConfig has no application tools');
+    },
+    async setPluginActive() {
+      throw new HostingError('UNSUPPORTED', hostingMessages.UNSUPPORTED, 'ISPConfig has no application tools');
+    },
+    async activateTheme() {
+      throw new HostingError('UNSUPPORTED', hostingMessages.UNSUPPORTED, 'ISPConfig has no application tools');
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client.ts';
 import { simHostingAccounts } from '../../../db/schema/index.ts';
 import {
   HostingError,
-  type BackupInterval, type CreateAccountSpec, type HostingAccountRef, type HostingApp, type HostingAppKind, type HostingBackup,
+  type AppFinding, type AppJobKind, type AppTool, type BackupInterval, type CreateAccountSpec, type HostingAccountRef, type HostingApp, type HostingAppKind, type HostingBackup,
   type HostingDriver, type HostingPlanLimits, type SslState,
 } from '../hosting.ts';
 
@@ -14,12 +14,17 @@ import {
  * restore that is queued, duplicate names) and adds what ISPConfig cannot: one-click WordPress/Joomla
  * and "backup now" (capabilities). Timed work finishes by timestamps, read lazily, so no process has to
  * stay alive for it; durations are realistic (SSL 45 s, panel changes 20 s, restore 30 s, install
- * 40 s) divided by SIMULATED_SPEED.
+ * 40 s, application jobs 10–45 s) divided by SIMULATED_SPEED.
  */
 
 interface SimDomain { id: string; domain: string; type: 'primary' | 'addon'; documentRoot: string; ssl: SslState; sslReadyAt?: string }
 type SimBackup = HostingBackup;
-interface SimApp extends HostingApp { readyAt?: string }
+interface SimApp extends HostingApp {
+  readyAt?: string;
+  /** Database overhead (revisions, transients) grows from this base since this time; optimising resets it. */
+  overheadSince?: string;
+  overheadBaseMb?: number;
+}
 interface SimState {
   clientId: string;
   username: string;
@@ -50,6 +55,56 @@ export const SIM_PHP_VERSIONS = ['7.4', '8.0', '8.1', '8.2', '8.3'];
 const DAY = 86_400_000;
 const WORDPRESS = { version: '6.6.2', latest: '6.7.1' };
 const JOOMLA = { version: '5.1.4', latest: '5.2.1' };
+/** How long the application's jobs take (ms, before SIMULATED_SPEED). */
+const APP_JOB_MS: Record<AppJobKind, number> = { 'update-core': 30_000, 'update-all': 45_000, 'update-plugin': 10_000, 'security-check': 15_000, 'optimize-database': 20_000 };
+const CHANGES_SOFTWARE: ReadonlySet<AppJobKind> = new Set(['update-core', 'update-all', 'update-plugin']);
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** State written before plugins and themes had slugs and target versions, and before jobs: filled in. */
+function normaliseApp(app: SimApp, createdAt: string) {
+  for (const p of app.plugins) { p.slug ??= slugOf(p.name); p.latestVersion ??= p.version; }
+  for (const t of app.themes) { t.slug ??= slugOf(t.name); t.latestVersion ??= t.version; }
+  app.job ??= null;
+  app.lastSecurityCheck ??= null;
+  app.lastOptimized ??= null;
+  app.overheadSince ??= createdAt;
+  app.overheadBaseMb ??= 1.2;
+  if (app.state === 'updating' && !app.job) app.job = { kind: 'update-core', target: null, startedAt: createdAt };
+}
+
+/**
+ * What a security scanner (like Wordfence or the Joomla security checker) reports for this state:
+ * outdated core and extensions, unused code left on the server, no TLS, a PHP without security support.
+ */
+function securityFindings(s: SimState, app: SimApp): AppFinding[] {
+  const name = app.kind === 'wordpress' ? 'WordPress' : 'Joomla';
+  const plugin = app.kind === 'wordpress' ? 'Plugin' : 'Erweiterung';
+  const theme = app.kind === 'wordpress' ? 'Theme' : 'Template';
+  const findings: AppFinding[] = [];
+  for (const p of app.plugins.filter((x) => x.update === 'critical')) {
+    findings.push({ severity: 'critical', text: `Das ${plugin} „${p.name}“ ${p.version} hat eine bekannte Sicherheitslücke. Aktualisieren Sie es sofort auf ${p.latestVersion}.` });
+  }
+  if (app.version !== app.latestVersion) {
+    findings.push({ severity: 'warning', text: `${name} ${app.version} ist nicht aktuell. Version ${app.latestVersion} enthält Sicherheitskorrekturen.` });
+  }
+  for (const p of app.plugins.filter((x) => x.update === 'available')) {
+    findings.push({ severity: 'warning', text: `Für das ${plugin} „${p.name}“ gibt es ein Update (${p.version} → ${p.latestVersion}).` });
+  }
+  if (s.domains[0] && s.domains[0].ssl !== 'active') {
+    findings.push({ severity: 'warning', text: `Für ${s.domains[0].domain} ist kein SSL-Zertifikat aktiv: Anmeldungen im Admin-Bereich werden unverschlüsselt übertragen.` });
+  }
+  if (s.phpVersion !== null && Number(s.phpVersion) < 8.1) {
+    findings.push({ severity: 'warning', text: `PHP ${s.phpVersion} erhält keine Sicherheitsupdates mehr. Wählen Sie unter „Einstellungen“ PHP 8.1 oder neuer.` });
+  }
+  for (const p of app.plugins.filter((x) => !x.active)) {
+    findings.push({ severity: 'info', text: `Das ${plugin} „${p.name}“ ist deaktiviert. Entfernen Sie nicht genutzte ${plugin === 'Plugin' ? 'Plugins' : 'Erweiterungen'}: Ihr Code bleibt auf dem Server und kann angegriffen werden.` });
+  }
+  for (const t of app.themes.filter((x) => !x.active && x.update !== 'none')) {
+    findings.push({ severity: 'info', text: `Das ${theme} „${t.name}“ ist nicht aktiv und veraltet. Entfernen Sie ungenutzte ${theme}s oder halten Sie sie aktuell.` });
+  }
+  return findings;
+}
 
 export interface SimulatedHostingOptions {
   /** Divides the durations (demo 1, browser tests 10, API tests 50). */
@@ -81,11 +136,12 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
         changed = true;
       }
     }
-    if (s.app && (s.app.state === 'installing' || s.app.state === 'updating') && due(s.app.readyAt)) {
-      if (s.app.state === 'updating') s.app.version = s.app.latestVersion;
-      s.app.state = 'installed';
-      delete s.app.readyAt;
-      changed = true;
+    if (s.app) {
+      normaliseApp(s.app, s.createdAt);
+      if ((s.app.state === 'installing' || s.app.job) && due(s.app.readyAt)) {
+        finishAppJob(s, s.app);
+        changed = true;
+      }
     }
     const period = s.backupInterval === 'daily' ? DAY : s.backupInterval === 'weekly' ? 7 * DAY : s.backupInterval === 'monthly' ? 30 * DAY : 0;
     if (period && !s.locked) {
@@ -105,6 +161,46 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     }
     return changed;
   }
+
+  /** The job's effect, as of the moment it finished (readyAt). */
+  function finishAppJob(s: SimState, app: SimApp) {
+    const at = app.readyAt ?? new Date(now()).toISOString();
+    const upgrade = (x: { version: string; latestVersion: string; update: string }) => { x.version = x.latestVersion; x.update = 'none'; };
+    switch (app.job?.kind) {
+      case 'update-core': app.version = app.latestVersion; break;
+      case 'update-plugin': { const p = app.plugins.find((x) => x.slug === app.job!.target); if (p) upgrade(p); break; }
+      case 'update-all': app.version = app.latestVersion; app.plugins.forEach(upgrade); app.themes.forEach(upgrade); break;
+      case 'security-check': app.lastSecurityCheck = { at, findings: securityFindings(s, app) }; break;
+      case 'optimize-database': {
+        const days = Math.max(0, (Date.parse(at) - Date.parse(app.overheadSince!)) / DAY);
+        app.lastOptimized = { at, savedMb: round1((app.overheadBaseMb ?? 0) + days * 0.15) };
+        app.overheadSince = at;
+        app.overheadBaseMb = 0;
+        break;
+      }
+      default: break;
+    }
+    app.state = 'installed';
+    app.job = null;
+    delete app.readyAt;
+  }
+
+  /** The application, idle: a job or an install still running is PENDING. */
+  function idleApp(s: SimState): SimApp {
+    if (!s.app) throw new HostingError('NOT_FOUND');
+    if (s.app.state === 'installing' || s.app.job) throw new HostingError('PENDING');
+    return s.app;
+  }
+  function startAppJob(app: SimApp, kind: AppJobKind, target: string | null = null) {
+    app.job = { kind, target, startedAt: new Date(now()).toISOString() };
+    app.readyAt = later(APP_JOB_MS[kind]);
+    if (CHANGES_SOFTWARE.has(kind)) app.state = 'updating';
+  }
+  const findPlugin = (s: SimState, slug: string) => {
+    const p = s.app?.plugins.find((x) => x.slug === slug);
+    if (!p) throw new HostingError('NOT_FOUND');
+    return p;
+  };
 
   function backupPair(s: SimState, at: Date, automatic: boolean): SimBackup[] {
     const stamp = at.toISOString().slice(0, 16).replace(/[-:T]/g, '');
@@ -335,14 +431,18 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
           kind, version: v.version, latestVersion: v.latest, state: 'installing', readyAt: later(40_000),
           plugins: kind === 'wordpress'
             ? [
-              { name: 'Akismet Anti-Spam', version: '5.3.3', update: 'available', active: true },
-              { name: 'Yoast SEO', version: '23.5', update: 'none', active: true },
-              { name: 'Contact Form 7', version: '5.9.6', update: 'critical', active: false },
+              { slug: 'akismet', name: 'Akismet Anti-Spam', version: '5.3.3', latestVersion: '5.3.5', update: 'available', active: true },
+              { slug: 'wordpress-seo', name: 'Yoast SEO', version: '23.5', latestVersion: '23.5', update: 'none', active: true },
+              { slug: 'contact-form-7', name: 'Contact Form 7', version: '5.9.6', latestVersion: '5.9.8', update: 'critical', active: false },
             ]
             : [],
           themes: kind === 'wordpress'
-            ? [{ name: 'Twenty Twenty-Four', version: '1.2', active: true, update: 'none' }, { name: 'Twenty Twenty-Three', version: '1.4', active: false, update: 'available' }]
-            : [{ name: 'Cassiopeia', version: '5.1', active: true, update: 'none' }],
+            ? [
+              { slug: 'twentytwentyfour', name: 'Twenty Twenty-Four', version: '1.2', latestVersion: '1.2', active: true, update: 'none' },
+              { slug: 'twentytwentythree', name: 'Twenty Twenty-Three', version: '1.4', latestVersion: '1.5', active: false, update: 'available' },
+            ]
+            : [{ slug: 'cassiopeia', name: 'Cassiopeia', version: '5.1', latestVersion: '5.1', active: true, update: 'none' }],
+          job: null, lastSecurityCheck: null, lastOptimized: null, overheadSince: new Date(now()).toISOString(), overheadBaseMb: 1.2,
         };
         // The application's own database, named like the customer's (panel user + suffix).
         const appDb = `${s.username}_${kind === 'wordpress' ? 'wp' : 'joomla'}`;
@@ -356,18 +456,41 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     async getApp(ref) {
       const app = (await read(ref)).app;
       if (!app) return null;
-      const { readyAt: _ignored, ...rest } = app;
+      const { readyAt: _r, overheadSince: _o, overheadBaseMb: _b, ...rest } = app;
       return rest;
     },
     async updateApp(ref) {
       await mutate(ref, (s) => {
-        if (!s.app) throw new HostingError('NOT_FOUND');
-        if (s.app.state !== 'installed') throw new HostingError('PENDING');
-        if (s.app.version === s.app.latestVersion && s.app.plugins.every((p) => p.update === 'none')) return;
-        s.app.state = 'updating';
-        s.app.readyAt = later(30_000);
-        for (const p of s.app.plugins) p.update = 'none';
-        for (const t of s.app.themes) t.update = 'none';
+        const app = idleApp(s);
+        if (app.version !== app.latestVersion) startAppJob(app, 'update-core');
+      });
+    },
+    async runAppTool(ref, tool: AppTool) {
+      await mutate(ref, (s) => {
+        const app = idleApp(s);
+        const outdated = app.version !== app.latestVersion || app.plugins.some((p) => p.update !== 'none') || app.themes.some((t) => t.update !== 'none');
+        if (tool !== 'update-all' || outdated) startAppJob(app, tool);
+      });
+    },
+    async updatePlugin(ref, slug) {
+      await mutate(ref, (s) => {
+        const p = findPlugin(s, slug);
+        const app = idleApp(s);
+        if (p.update !== 'none') startAppJob(app, 'update-plugin', slug);
+      });
+    },
+    async setPluginActive(ref, slug, active) {
+      await mutate(ref, (s) => {
+        const p = findPlugin(s, slug);
+        idleApp(s);
+        p.active = active;
+      });
+    },
+    async activateTheme(ref, slug) {
+      await mutate(ref, (s) => {
+        if (!s.app?.themes.some((t) => t.slug === slug)) throw new HostingError('NOT_FOUND');
+        const app = idleApp(s);
+        for (const t of app.themes) t.active = t.slug === slug;
       });
     },
   };

@@ -16,7 +16,7 @@ export function isHostingBusy(detail: HostingDetail | undefined): boolean {
   if (!site) return false;
   return site.pendingChanges
     || site.domains.some((d) => d.ssl === 'pending')
-    || site.app?.state === 'installing' || site.app?.state === 'updating';
+    || site.app?.state === 'installing' || site.app?.state === 'updating' || Boolean(site.app?.job);
 }
 
 // GET /api/hosting/:id — polled every 3 s while something is pending, only while the tab is visible.

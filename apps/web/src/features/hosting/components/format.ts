@@ -26,6 +26,13 @@ export const APP_STATE_LABEL: Record<'installing' | 'installed' | 'updating' | '
 export const siteUrl = (domain: string) => `https://${domain}`;
 /** The admin area of the installed application on the primary domain. */
 export const appAdminUrl = (domain: string, kind: 'wordpress' | 'joomla') => `${siteUrl(domain)}${kind === 'wordpress' ? '/wp-admin/' : '/administrator/'}`;
+/**
+ * Where a theme is customised: WordPress's customizer previews the given theme; Joomla edits a template
+ * through its styles, whose ids only the site knows, so the link opens the site templates' list.
+ */
+export const appCustomizeUrl = (domain: string, kind: 'wordpress' | 'joomla', slug: string) => (kind === 'wordpress'
+  ? `${siteUrl(domain)}/wp-admin/customize.php?theme=${encodeURIComponent(slug)}`
+  : `${siteUrl(domain)}/administrator/index.php?option=com_templates&view=templates&client_id=0`);
 
 export const countWithUpdates = (total: number, updates: number) =>
   `${total} installiert${updates > 0 ? `, ${updates} ${updates === 1 ? 'Update' : 'Updates'} verfügbar` : ', alle aktuell'}`;

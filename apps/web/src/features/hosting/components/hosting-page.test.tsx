@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import type { HostingBackups, HostingDetail } from '@hp/contract';
+import type { HostingApp, HostingBackups, HostingDetail } from '@hp/contract';
 import { setToken } from '../../../lib/session.ts';
 import { isHostingBusy } from '../api/hosting.ts';
 import HostingPage from './hosting-page.tsx';
@@ -91,6 +91,10 @@ describe('isHostingBusy', () => {
     expect(isHostingBusy({ ...detail, status: 'provisioning', site: null })).toBe(true);
     expect(isHostingBusy({ ...detail, site: { ...site, pendingChanges: true } })).toBe(true);
     expect(isHostingBusy({ ...detail, site: { ...site, domains: [{ ...site.domains[0]!, ssl: 'pending' }] } })).toBe(true);
-    expect(isHostingBusy({ ...detail, site: { ...site, app: { kind: 'wordpress', version: '6.6', latestVersion: '6.7', state: 'updating', plugins: [], themes: [] } } })).toBe(true);
+    const idle: HostingApp = { kind: 'wordpress', version: '6.6', latestVersion: '6.7', state: 'installed', plugins: [], themes: [], job: null, lastSecurityCheck: null, lastOptimized: null };
+    expect(isHostingBusy({ ...detail, site: { ...site, app: { ...idle, state: 'updating' } } })).toBe(true);
+    expect(isHostingBusy({ ...detail, site: { ...site, app: idle } })).toBe(false);
+    // A security check or an optimisation changes nothing on the site but still runs: the page polls for its result.
+    expect(isHostingBusy({ ...detail, site: { ...site, app: { ...idle, job: { kind: 'security-check', target: null, startedAt: '2026-11-26T10:00:00.000Z' } } } })).toBe(true);
   });
 });
