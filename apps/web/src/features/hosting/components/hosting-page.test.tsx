@@ -14,7 +14,7 @@ const site: NonNullable<HostingDetail['site']> = {
   phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, ssl: 'active', backupFrequency: 'weekly', backupCopies: 5, retentionDays: 30,
   pendingChanges: false, panelUsername: 'c10001',
   usage: { diskUsedMb: 1200, diskQuotaMb: 50_000, trafficThisMonthMb: 300, trafficQuotaMb: 100_000 },
-  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', ssl: 'active' }],
+  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/var/www/clients/client12/web12/web', documentRoot: '/var/www/clients/client12/web12', ssl: 'active', dnsManaged: false }],
   databasesUsed: 0,
   ftp: { host: 'web1.example.com', username: 'c12_ftp', port: 21, directory: '/var/www/clients/client12/web12' },
   phpMyAdminUrl: 'https://web1.example.com/phpmyadmin/', panelUrl: 'https://web1.example.com:8080/', app: null,
@@ -25,6 +25,7 @@ const detail: HostingDetail = {
   primaryDomain: 'meine-firma.de', expiresAt: '2027-11-26T00:00:00.000Z', access: 'owner', hostingId: 'WH-1001',
   limits: { storageMb: 50_000, trafficMb: 100_000, databases: 10, domains: 5 }, phpVersions: ['7.4', '8.0', '8.1', '8.2'],
   site, panelError: null, websiteType: 'standard', capabilities: { apps: false, backupNow: false, htaccess: false }, panelName: 'ISPConfig',
+  serverHostname: 'web1.example.com',
 };
 const backups: HostingBackups = { items: [{ id: '77', date: '2026-11-20T03:00:00.000Z', sizeBytes: 52_428_800, content: 'web', automatic: true }], restorePending: false };
 
