@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { DEFAULT_PHP_VERSION, formatEuro, hostingPriceCents, shopMessages } from '@hp/contract';
+import { DEFAULT_PHP_VERSION, formatEuro, hostingMessages, hostingPriceCents, shopMessages } from '@hp/contract';
 import { checkScreens, signedIn } from './screens.ts';
 import { createVerifiedAccount, distinctClient, login, PASSWORD, payWithCard, unique } from './support.ts';
 
@@ -61,6 +61,82 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   await expect(dbDialog).toHaveCount(0);
   await expect(page.getByRole('cell', { name: /_shop$/ }).first()).toBeVisible();
   await checkScreens(page, 'hosting-databases');
+
+  // ── 3a'. Database users, a database for an existing user, a domain's "Verwalten", the Apache host selector ──
+  await page.getByRole('button', { name: 'Benutzer erstellen' }).click();
+  const userDialog = page.getByRole('dialog', { name: 'Benutzer erstellen' });
+  await userDialog.getByLabel(/^Benutzername/).fill('x');
+  await userDialog.getByLabel('Passwort', { exact: true }).fill('Geheim!Passw0rt');
+  await userDialog.getByLabel('Passwort bestätigen').fill('anders');
+  await userDialog.getByRole('button', { name: 'Benutzer erstellen' }).click();
+  await expect(userDialog.getByText(hostingMessages.nameInvalid)).toBeVisible();
+  await expect(userDialog.getByText('Die Passwörter stimmen nicht überein.')).toBeVisible();
+  await userDialog.getByLabel(/^Benutzername/).fill('leser');
+  await userDialog.getByLabel('Passwort bestätigen').fill('Geheim!Passw0rt');
+  await checkScreens(page, 'hosting-database-user-dialog');
+  await userDialog.getByRole('button', { name: 'Benutzer erstellen' }).click();
+  await expect(userDialog).toHaveCount(0);
+  const dbUsers = page.getByRole('table', { name: 'Datenbankbenutzer' });
+  await expect(dbUsers.getByText(/_leser$/)).toBeVisible();
+  const reader = (await dbUsers.getByText(/_leser$/).textContent())!.trim();
+
+  await page.getByRole('button', { name: 'Datenbank erstellen' }).click();
+  const forUser = page.getByRole('dialog', { name: 'Datenbank erstellen' });
+  await forUser.getByLabel(/^Name \(ohne Präfix/).fill('daten');
+  await forUser.getByLabel('Datenbankbenutzer', { exact: true }).selectOption({ label: reader });
+  await expect(forUser.getByLabel('Passwort des Datenbankbenutzers')).toHaveCount(0);
+  await forUser.getByRole('button', { name: 'Datenbank erstellen' }).click();
+  await expect(forUser).toHaveCount(0);
+  const dbTable = page.getByRole('table', { name: 'MySQL-Datenbanken' });
+  const dataRow = dbTable.getByRole('row', { name: /_daten/ });
+  await expect(dataRow).toContainText(reader);
+  // The simulated panel counts tables: a new database has none.
+  await expect(dataRow.getByRole('cell').nth(2)).toHaveText('0');
+
+  // A user that still owns a database is not deleted; the refusal names the database.
+  await dbUsers.getByRole('button', { name: /Datenbankbenutzer .*_leser löschen/ }).click();
+  await page.getByRole('alertdialog').or(page.getByRole('dialog')).getByRole('button', { name: 'Löschen' }).click();
+  await expect(page.getByText(/_leser gehört noch zu der Datenbank .*_daten/).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await dataRow.getByRole('button', { name: /verwalten$/ }).click();
+  const manageDb = page.getByRole('dialog', { name: /^Datenbank .*_daten$/ });
+  await expect(manageDb).toContainText('localhost');
+  await expect(manageDb.getByRole('link', { name: /In phpMyAdmin öffnen/ })).toBeVisible();
+  await checkScreens(page, 'hosting-database-manage');
+  await manageDb.getByRole('button', { name: 'Schließen' }).click();
+
+  await page.getByRole('tab', { name: 'Website' }).click();
+  const addon = `${unique('zusatz')}.de`;
+  await page.getByRole('button', { name: 'Domain hinzufügen' }).click();
+  const addDialog = page.getByRole('dialog', { name: 'Domain hinzufügen' });
+  await addDialog.getByLabel('Domain').fill(addon);
+  await addDialog.getByRole('button', { name: 'Domain hinzufügen' }).click();
+  await expect(addDialog).toHaveCount(0);
+  const domainTable = page.getByRole('table', { name: 'Domains des Pakets' });
+  await domainTable.getByRole('button', { name: `Domain ${addon} verwalten` }).click();
+  const manageDomain = page.getByRole('dialog', { name: `Domain ${addon}` });
+  await expect(manageDomain).toContainText('A- und AAAA-Einträge');
+  await expect(manageDomain).toContainText(`/web/${addon}`);
+  await expect(manageDomain.getByRole('button', { name: 'SSL aktivieren' })).toBeVisible();
+  await expect(manageDomain.getByRole('button', { name: 'Domain entfernen' })).toBeVisible();
+  await checkScreens(page, 'hosting-domain-manage');
+  await manageDomain.getByRole('button', { name: 'Schließen' }).click();
+  // The free subdomain's DNS is ours: nothing to set up, and the primary domain cannot be removed.
+  await domainTable.getByRole('button', { name: new RegExp(`^Domain ${sub}\\..* verwalten$`) }).click();
+  const managePrimary = page.getByRole('dialog', { name: new RegExp(`^Domain ${sub}\\.`) });
+  await expect(managePrimary).toContainText('Sie müssen nichts einrichten');
+  await expect(managePrimary.getByRole('button', { name: 'Domain entfernen' })).toHaveCount(0);
+  await managePrimary.getByRole('button', { name: 'Schließen' }).click();
+
+  const apache = page.getByRole('region', { name: 'Apache und .htaccess' });
+  await expect(apache).toContainText(/\/web\/\.htaccess/);
+  await apache.getByLabel('Virtueller Host').selectOption({ label: `${addon} (Zusatzdomain)` });
+  await expect(apache).toContainText(`/web/${addon}/.htaccess`);
+  await expect(apache.getByRole('textbox')).toHaveCount(0);
+  await checkScreens(page, 'hosting-apache');
+  await page.getByRole('tab', { name: 'Datenbanken' }).click();
+  // ── end 3a' ──
 
   // 3b. PHP 8.2 through the quick action.
   await page.getByRole('tab', { name: 'Übersicht' }).click();

@@ -59,6 +59,9 @@ export const hostingMessages = {
   domainLimit: 'Ihr Tarif enthält keine weiteren Domains. Bitte wechseln Sie in einen größeren Tarif.',
   databaseLimit: 'Ihr Tarif enthält keine weiteren Datenbanken.',
   nameInvalid: 'Der Name darf nur Kleinbuchstaben, Ziffern und Unterstriche enthalten (3–16 Zeichen, beginnend mit einem Buchstaben).',
+  databaseUserLimit: 'Ihr Tarif enthält keine weiteren Datenbankbenutzer. Löschen Sie einen nicht genutzten Benutzer oder wählen Sie einen vorhandenen aus.',
+  databaseUserUnknown: 'Datenbank-Benutzer nicht gefunden.',
+  databaseUserKeepsPassword: 'Ein vorhandener Benutzer behält sein Passwort. Lassen Sie die Passwortfelder leer oder legen Sie einen neuen Benutzer an.',
   phpVersionUnknown: 'Diese PHP-Version wird für Ihr Paket nicht angeboten.',
   notActive: 'Das Hosting-Paket ist nicht aktiv. Bitte verlängern Sie es oder warten Sie, bis die Einrichtung abgeschlossen ist.',
   appUnsupported: 'Die Ein-Klick-Installation wird von diesem Hosting-Server nicht angeboten.',
@@ -163,12 +166,20 @@ export function retentionCoveredDays(frequency: (typeof BACKUP_FREQUENCIES)[numb
 }
 
 export const HostingDomainView = z.object({
-  id: z.string(), domain: z.string(), type: z.enum(['primary', 'addon']), directory: z.string(), ssl: SslState,
+  id: z.string(), domain: z.string(), type: z.enum(['primary', 'addon']),
+  /** The public folder the domain is served from (ISPConfig: `<document root>/web`, addons a folder below it). */
+  directory: z.string(),
+  /** The panel's document root of the domain (the primary domain's site folder; for an addon its own folder). */
+  documentRoot: z.string(),
+  ssl: SslState,
+  /** true: a name under the provider's subdomain base, whose DNS already points to the hosting servers. */
+  dnsManaged: z.boolean(),
 });
 export const APP_TOOLS = ['security-check', 'optimize-database', 'update-all'] as const;
 export type AppTool = (typeof APP_TOOLS)[number];
 export const AppFinding = z.object({ severity: z.enum(['critical', 'warning', 'info']), text: z.string() });
 export type AppFinding = z.infer<typeof AppFinding>;
+export type HostingDomainView = z.infer<typeof HostingDomainView>;
 export const HostingApp = z.object({
   kind: z.enum(['wordpress', 'joomla']),
   version: z.string(),
@@ -230,6 +241,8 @@ export const HostingDetail = HostingCard.extend({
   capabilities: z.object({ apps: z.boolean(), backupNow: z.boolean(), htaccess: z.boolean() }),
   /** Which panel runs the package: shown on the "cPanel" button and in honest notes. */
   panelName: z.string(),
+  /** Public host name of the hosting server the package lives on (where customers point their DNS). */
+  serverHostname: z.string(),
 });
 export type HostingDetail = z.infer<typeof HostingDetail>;
 
@@ -247,15 +260,49 @@ export const HostingPasswordInput = z.strictObject({ password: HostingPassword, 
 export type HostingPasswordInput = z.infer<typeof HostingPasswordInput>;
 
 const DbName = z.string({ error: hostingMessages.nameInvalid }).trim().toLowerCase().regex(/^[a-z][a-z0-9_]{2,15}$/, hostingMessages.nameInvalid);
-export const CreateDatabaseInput = z.strictObject({ name: DbName, password: HostingPassword, confirmPassword: z.string({ error: messages.passwordRequired }) })
-  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsDiffer, path: ['confirmPassword'] });
+const ItemId = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * "Datenbank erstellen": the name without the package prefix, and either an existing database user of
+ * the package (`userId`) or, without one (or with an empty one, as the form sends it), a new user of the
+ * database's name with this password.
+ */
+export const CreateDatabaseInput = z.strictObject({
+  name: DbName,
+  userId: z.string({ error: hostingMessages.databaseUserUnknown }).max(64, hostingMessages.databaseUserUnknown).optional(),
+  password: z.string({ error: messages.passwordRequired }).optional(),
+  confirmPassword: z.string({ error: messages.passwordRequired }).optional(),
+}).superRefine((v, ctx) => {
+  if (v.userId) {
+    if (!ItemId.test(v.userId)) ctx.addIssue({ code: 'custom', message: hostingMessages.databaseUserUnknown, path: ['userId'] });
+    if (v.password || v.confirmPassword) ctx.addIssue({ code: 'custom', message: hostingMessages.databaseUserKeepsPassword, path: ['password'] });
+    return;
+  }
+  const checked = HostingPassword.safeParse(v.password ?? '');
+  if (!checked.success) ctx.addIssue({ code: 'custom', message: checked.error.issues[0]!.message, path: ['password'] });
+  else if (v.password !== v.confirmPassword) ctx.addIssue({ code: 'custom', message: messages.passwordsDiffer, path: ['confirmPassword'] });
+});
 export type CreateDatabaseInput = z.infer<typeof CreateDatabaseInput>;
 
+/** "Benutzer erstellen": a database user without a database; the name gets the package prefix like databases. */
+export const CreateDatabaseUserInput = z.strictObject({ name: DbName, password: HostingPassword, confirmPassword: z.string({ error: messages.passwordRequired }) })
+  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsDiffer, path: ['confirmPassword'] });
+export type CreateDatabaseUserInput = z.infer<typeof CreateDatabaseUserInput>;
+export const HostingDatabaseUserView = z.object({ id: z.string(), name: z.string() });
+
+export const HostingDatabaseView = z.object({
+  id: z.string(), name: z.string(), user: z.string().nullable(), userId: z.string().nullable(),
+  /** null: the panel does not report it (ISPConfig). */
+  sizeMb: z.number().nullable(),
+  /** Number of tables; null: the panel does not report it (ISPConfig). */
+  tables: z.number().nullable(),
+});
 export const HostingDatabases = z.object({
   /** Names carry the package prefix (e.g. "c12_"), added by us: the panel adds none. */
   prefix: z.string(),
-  databases: z.array(z.object({ id: z.string(), name: z.string(), user: z.string().nullable(), userId: z.string().nullable(), sizeMb: z.number().nullable() })),
-  users: z.array(z.object({ id: z.string(), name: z.string() })),
+  databases: z.array(HostingDatabaseView),
+  users: z.array(HostingDatabaseUserView),
+  /** The plan's databases; database users are limited to the same number. */
   limit: z.number(),
   phpMyAdminUrl: z.string(),
 });

@@ -22,6 +22,8 @@ export interface HostingContractSetup {
    */
   settle: () => Promise<void>;
   cleanup?: () => Promise<void>;
+  /** Whether the backend reports a database's table count (simulated: yes; ISPConfig's remote API: no, so null). */
+  reportsTables: boolean;
 }
 
 const PASSWORD = 'Contract!Passw0rd';
@@ -173,6 +175,26 @@ export function describeHostingContract(name: string, setup: () => Promise<Hosti
       await hosting.deleteDatabaseUser(ref, user.id);
       expect((await hosting.listDatabaseUsers(ref)).some((u) => u.id === user.id)).toBe(false);
       await expectHostingError(hosting.deleteDatabase(ref, db.id), 'NOT_FOUND');
+    });
+
+    it('a user without a database is listed; it can own two databases; tables is a count where reported, else null', async () => {
+      const ref = await main();
+      const user = await hosting.createDatabaseUser(ref, `u${run}t`, 'Db!Passw0rd-1');
+      expect((await hosting.listDatabaseUsers(ref)).find((u) => u.id === user.id)).toEqual({ id: user.id, name: user.name });
+      expect((await hosting.listDatabases(ref)).some((d) => d.userId === user.id)).toBe(false);
+
+      const first = await hosting.createDatabase(ref, `db${run}t1`, user.id);
+      const second = await hosting.createDatabase(ref, `db${run}t2`, user.id);
+      const listed = (await hosting.listDatabases(ref)).filter((d) => d.userId === user.id);
+      expect(listed.map((d) => d.id).sort()).toEqual([first.id, second.id].sort());
+      for (const db of [first, second, ...listed]) {
+        // A new database is empty; a backend that cannot count says null, never a made-up number.
+        expect(db.tables).toBe(ctx.reportsTables ? 0 : null);
+      }
+      await hosting.deleteDatabase(ref, first.id);
+      await hosting.deleteDatabase(ref, second.id);
+      await hosting.deleteDatabaseUser(ref, user.id);
+      expect((await hosting.listDatabaseUsers(ref)).some((u) => u.id === user.id)).toBe(false);
     });
 
     it("another account's database user and database are NOT_FOUND, not usable", async () => {

@@ -87,6 +87,8 @@ export interface HostingDatabase {
   userName: string | null;
   /** null when the panel does not report it */
   sizeMb: number | null;
+  /** Number of tables; null when the panel does not report it (ISPConfig's remote API has no such call). */
+  tables: number | null;
 }
 
 export interface FtpAccount {

@@ -361,4 +361,53 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     expect(fake.rows('web_domain').filter((d) => d.domain === pkg!.primaryDomain)).toEqual([]);
     // Not asserted: the panel client made before the refused site stays there without a package (staff cleans up).
   });
+  // ── Database users without a database, tables, domain details (Datenbanken "Benutzer erstellen", domains "Verwalten") ──
+
+  it('"Benutzer erstellen" makes a panel user without a database; tables are null (not reported); a user in use is refused here although ISPConfig would detach it', async () => {
+    const owner = await createUser(ctx);
+    const { packageId: ownId } = await buyHosting(ctx, owner, { plan: 'professional' });
+    const own = (method: 'GET' | 'POST' | 'DELETE', suffix: string, payload?: Record<string, unknown>) =>
+      ctx.app.inject({ method, url: `/api/hosting/${ownId}${suffix}`, headers: owner.auth, ...(payload ? { payload } : {}) });
+    const [pkg] = await ctx.database.db.select().from(hostingPackages).where(eq(hostingPackages.id, ownId));
+
+    const created = await own('POST', '/database-users', { name: 'leser', password: PASSWORD, confirmPassword: PASSWORD });
+    expect(created.statusCode, created.body).toBe(201);
+    const userRow = fake.row('web_database_user', created.json().id);
+    expect(userRow).toMatchObject({ database_user: `${pkg!.panelUsername}_leser` });
+    expect(fake.passwordMatches(userRow, 'database_password', PASSWORD)).toBe(true);
+    expect(fake.rows('web_database').filter((d) => String(d.database_user_id) === created.json().id)).toEqual([]);
+
+    const db = await own('POST', '/databases', { name: 'daten', userId: created.json().id });
+    expect(db.statusCode, db.body).toBe(201);
+    expect(db.json()).toMatchObject({ user: `${pkg!.panelUsername}_leser`, sizeMb: null, tables: null });
+    expect(fake.row('web_database', db.json().id)).toMatchObject({ database_name: `${pkg!.panelUsername}_daten`, database_user_id: Number(created.json().id) });
+    expect((await own('GET', '/databases')).json().databases).toEqual([expect.objectContaining({ tables: null, sizeMb: null })]);
+
+    const refused = await own('DELETE', `/database-users/${created.json().id}`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.code).toBe('DATABASE_USER_IN_USE');
+    expect(fake.row('web_database_user', created.json().id)).toBeDefined();
+
+    // Why the rule is ours: the panel itself deletes the user and leaves the database without one.
+    const ref = { serverId: '1', clientId: pkg!.panelClientId!, siteId: pkg!.panelSiteId! };
+    await normal.deleteDatabaseUser(ref, created.json().id);
+    expect(fake.row('web_database', db.json().id)).toMatchObject({ database_user_id: null });
+    expect((await own('GET', '/databases')).json().databases).toEqual([expect.objectContaining({ userId: null, user: null })]);
+  });
+
+  it('domains on ISPConfig: the addon lives in a folder below the site\'s web/, the detail names the hosting server for DNS', async () => {
+    const addon = `${unique('verwalten')}.de`;
+    const added = await call('POST', '/domains', { domain: addon });
+    expect(added.statusCode, added.body).toBe(201);
+    const detail = (await call('GET', '')).json();
+    expect(detail.serverHostname).toBe('web1.example.net');
+    const primary = detail.site.domains[0];
+    const site = fake.row('web_domain', primary.id)!;
+    expect(primary).toMatchObject({ type: 'primary', documentRoot: site.document_root, directory: `${String(site.document_root)}/web` });
+    expect(detail.site.domains.find((d: { domain: string }) => d.domain === addon)).toMatchObject({
+      type: 'addon', dnsManaged: false, documentRoot: `${String(site.document_root)}/web/${addon}`, directory: `${String(site.document_root)}/web/${addon}`,
+    });
+    expect(detail.site.ftp.directory).toBe(site.document_root);
+    expect((await call('DELETE', `/domains/${added.json().id}`)).statusCode).toBe(200);
+  });
 });

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AddDomainInput, ApiError, AppToolInput, PluginStateInput, BackupDownloadResult, BackupScheduleInput, CheckoutResponse, CreateDatabaseInput, HostingBackups, HostingCheckoutInput,
-  HostingDatabases, HostingDetail, HostingDomainView, HostingIdParams, HostingItemParams, HostingList, HostingPasswordInput, HostingServerInput,
+  AddDomainInput, ApiError, AppToolInput, PluginStateInput, BackupDownloadResult, BackupScheduleInput, CheckoutResponse, CreateDatabaseInput, CreateDatabaseUserInput, HostingBackups, HostingCheckoutInput,
+  HostingDatabases, HostingDatabaseUserView, HostingDatabaseView, HostingDetail, HostingDomainView, HostingIdParams, HostingItemParams, HostingList, HostingPasswordInput, HostingServerInput,
   HostingServerList, HostingServerView, HostingShopInfo, InstallAppInput, MessageResult, PhpSettingsInput, ShareInput, ShareResult,
 } from '@hp/contract';
 import { signedInRoutes, type RequestUser } from '../../http/auth.ts';
@@ -55,12 +55,18 @@ export async function hostingRoutes(app: FastifyInstance) {
 
   u.get('/api/hosting/:id/databases', { ...customer, schema: { ...doc('MySQL-Datenbanken und -Benutzer'), params: HostingIdParams, response: { 200: HostingDatabases, ...errors } } },
     async (req) => hosting.listDatabases(deps, req.user, req.params.id));
-  u.post('/api/hosting/:id/databases', { ...customer, schema: { ...doc('Datenbank mit gleichnamigem Benutzer anlegen'), params: HostingIdParams, body: CreateDatabaseInput, response: { 201: HostingDatabases.shape.databases.element, ...errors } } },
+  u.post('/api/hosting/:id/databases', { ...customer, schema: { ...doc('Datenbank anlegen: für einen vorhandenen Benutzer (userId) oder mit neuem gleichnamigem Benutzer'), params: HostingIdParams, body: CreateDatabaseInput, response: { 201: HostingDatabaseView, ...errors } } },
     async (req, reply) => { await limited(req.user); return reply.code(201).send(await hosting.createDatabase(deps, req.user, req.params.id, req.body)); });
   u.delete('/api/hosting/:id/databases/:itemId', { ...customer, schema: { ...doc('Datenbank löschen'), params: HostingItemParams, response: { 200: MessageResult, ...errors } } },
     async (req) => { await limited(req.user); return hosting.deleteDatabase(deps, req.user, req.params.id, req.params.itemId); });
   u.put('/api/hosting/:id/database-users/:itemId/password', { ...customer, schema: { ...doc('Passwort eines Datenbank-Benutzers ändern'), params: HostingItemParams, body: HostingPasswordInput, response: { 200: MessageResult, ...errors } } },
     async (req) => { await limited(req.user); return hosting.setDatabasePassword(deps, req.user, req.params.id, req.params.itemId, req.body.password); });
+  // ── Database users without a database (Datenbanken: "Benutzer erstellen") ──
+  u.post('/api/hosting/:id/database-users', { ...customer, schema: { ...doc('Datenbank-Benutzer ohne Datenbank anlegen (Name mit Paket-Präfix)'), params: HostingIdParams, body: CreateDatabaseUserInput, response: { 201: HostingDatabaseUserView, ...errors } } },
+    async (req, reply) => { await limited(req.user); return reply.code(201).send(await hosting.createDatabaseUser(deps, req.user, req.params.id, req.body)); });
+  u.delete('/api/hosting/:id/database-users/:itemId', { ...customer, schema: { ...doc('Datenbank-Benutzer löschen (nur ohne Datenbank)'), params: HostingItemParams, response: { 200: MessageResult, ...errors } } },
+    async (req) => { await limited(req.user); return hosting.deleteDatabaseUser(deps, req.user, req.params.id, req.params.itemId); });
+
   u.put('/api/hosting/:id/ftp-password', { ...customer, schema: { ...doc('FTP-Passwort ändern'), params: HostingIdParams, body: HostingPasswordInput, response: { 200: MessageResult, ...errors } } },
     async (req) => { await limited(req.user); return hosting.setFtpPassword(deps, req.user, req.params.id, req.body.password); });
 

@@ -31,6 +31,8 @@ const HOSTING_ROUTES = [
   // Website tab: application tools, plugins, themes
   'POST /api/hosting/:id/app/tools', 'POST /api/hosting/:id/app/plugins/:itemId/update', 'PUT /api/hosting/:id/app/plugins/:itemId',
   'POST /api/hosting/:id/app/themes/:itemId/activate',
+  // Database users without a database ("Benutzer erstellen").
+  'POST /api/hosting/:id/database-users', 'DELETE /api/hosting/:id/database-users/:itemId',
 ].sort();
 
 const isHostingRoute = (url: string) => url === '/api/hosting' || url.startsWith('/api/hosting/') || url.startsWith('/api/shop/webhosting') || url.startsWith('/api/admin/hosting-servers');
@@ -52,6 +54,7 @@ const VALID_BODY: Record<string, Record<string, unknown>> = {
   'POST /api/admin/hosting-servers': { name: 'web-neu', hostname: 'web-neu.example.net', panelServerId: '777', slots: 3 },
   'POST /api/hosting/:id/app/tools': { tool: 'security-check' },
   'PUT /api/hosting/:id/app/plugins/:itemId': { active: false },
+  'POST /api/hosting/:id/database-users': { name: 'leser', password, confirmPassword: password },
 };
 
 /**
@@ -280,7 +283,7 @@ describeEachDatabase('web hosting routes: roles, ids, fuzzing, write limit (secu
     const owner = await createUser(ctx());
     const { packageId } = await buyHosting(ctx(), owner);
     const routes = hostingRoutes().filter((r) => ['POST', 'PUT'].includes(r.method) && r.url.startsWith('/api/hosting/:id'));
-    expect(routes.length).toBeGreaterThanOrEqual(13);
+    expect(routes.length).toBeGreaterThanOrEqual(14);
     const doc = app.swagger() as { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>> };
     const problems: string[] = [];
     const counts = new Map<number, number>();

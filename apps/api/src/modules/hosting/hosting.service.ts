@@ -1,14 +1,14 @@
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import {
   HOSTING_PLANS, hostingMessages, retentionCopies,
-  type AddDomainInput, type AppTool, type BackupScheduleInput, type CreateDatabaseInput, type HostingBackups, type HostingCard, type HostingDatabases,
-  type HostingDetail, type PhpSettingsInput,
+  type AddDomainInput, type AppTool, type BackupScheduleInput, type CreateDatabaseInput, type CreateDatabaseUserInput, type HostingBackups, type HostingCard, type HostingDatabases,
+  type HostingDetail, type HostingDomainView, type PhpSettingsInput,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { hostingAccess, hostingPackages, hostingServers, users } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { HostingError, type BackupCopies, type HostingAccountRef, type HostingDriver } from '../../drivers/hosting/hosting.ts';
+import { HostingError, type BackupCopies, type HostingAccountRef, type HostingDomain, type HostingDriver } from '../../drivers/hosting/hosting.ts';
 import { rowsOf } from '../../lib/rate-limit.ts';
 import { domainClaim, domainClaimError } from './hosting.product.ts';
 
@@ -90,6 +90,19 @@ export async function listPackages(deps: Pick<Deps, 'db'>, user: RequestUser): P
   return { items: rows.map(({ pkg }) => toCard(pkg, pkg.ownerId === user.id ? 'owner' : 'shared')) };
 }
 
+/** A panel domain as the package page shows it: its public folder, and whether its DNS is ours. */
+function domainView(deps: HostingDeps, d: HostingDomain): HostingDomainView {
+  const base = deps.env.hostingSubdomainBase;
+  return {
+    id: d.id, domain: d.domain, type: d.type,
+    // The primary domain's document root is the site folder; it serves web/. An addon is served from its own folder.
+    directory: d.type === 'primary' ? `${d.documentRoot}/web` : d.documentRoot,
+    documentRoot: d.documentRoot,
+    ssl: d.ssl,
+    dnsManaged: d.domain === base || d.domain.endsWith(`.${base}`),
+  };
+}
+
 /** The PHP versions a package may use: its plan's, as far as the panel server offers them. */
 async function packagePhpVersions(hosting: HostingDriver, pkg: Pkg, server: typeof hostingServers.$inferSelect) {
   const offered = await hosting.phpVersions({ serverId: server.panelServerId });
@@ -106,6 +119,7 @@ export async function getPackageDetail(deps: HostingDeps, user: RequestUser, id:
     websiteType: pkg.websiteType,
     capabilities: deps.hosting.capabilities,
     panelName: deps.hosting.kind === 'ispconfig' ? 'ISPConfig' : 'Hosting-Panel (Demo)',
+    serverHostname: server.hostname,
   };
   if (pkg.status !== 'active' || !pkg.panelClientId) return { ...base, phpVersions: plan.phpVersions, site: null, panelError: null };
   const ref = refOf(pkg, server);
@@ -130,7 +144,7 @@ export async function getPackageDetail(deps: HostingDeps, user: RequestUser, id:
         retentionDays: pkg.backupRetentionDays,
         pendingChanges: site.pendingChanges,
         usage,
-        domains: domains.map((d) => ({ id: d.id, domain: d.domain, type: d.type, directory: d.type === 'primary' ? `${d.documentRoot}/web` : d.documentRoot, ssl: d.ssl })),
+        domains: domains.map((d) => domainView(deps, d)),
         databasesUsed: databases.length,
         ftp: { host: ftp.host, username: ftp.username, port: ftp.port, directory: ftp.directory },
         phpMyAdminUrl,
@@ -200,7 +214,7 @@ async function addDomainOnce(deps: HostingDeps, pkg: Pkg, ref: HostingAccountRef
   const claim = await deps.db.transaction((tx) => domainClaim(tx, input.domain, pkg.ownerId));
   if (claim) throw domainClaimError(claim);
   const added = await panel(deps, () => deps.hosting.addDomain(ref, input.domain));
-  return { id: added.id, domain: added.domain, type: added.type, directory: added.documentRoot, ssl: added.ssl };
+  return domainView(deps, added);
 }
 
 export async function deleteDomain(deps: HostingDeps, user: RequestUser, id: string, domainId: string) {
@@ -230,7 +244,7 @@ export async function listDatabases(deps: HostingDeps, user: RequestUser, id: st
   const [databases, users_, phpMyAdminUrl] = await panel(deps, () => Promise.all([deps.hosting.listDatabases(ref), deps.hosting.listDatabaseUsers(ref), deps.hosting.phpMyAdminUrl(ref)]));
   return {
     prefix: prefixOf(pkg),
-    databases: databases.map((d) => ({ id: d.id, name: d.name, user: d.userName, userId: d.userId, sizeMb: d.sizeMb })),
+    databases: databases.map((d) => ({ id: d.id, name: d.name, user: d.userName, userId: d.userId, sizeMb: d.sizeMb, tables: d.tables })),
     users: users_.map((u) => ({ id: u.id, name: u.name })),
     limit: HOSTING_PLANS[pkg.plan].databases,
     phpMyAdminUrl,
@@ -238,8 +252,9 @@ export async function listDatabases(deps: HostingDeps, user: RequestUser, id: st
 }
 
 /**
- * Creates a database with a user of the same name. If the database cannot be created after the user
- * was, the user is removed again: the panel keeps nothing half-made.
+ * Creates a database for an existing user of the package, or with a new user of the same name. If the
+ * database cannot be created after a new user was, that user is removed again: the panel keeps nothing
+ * half-made.
  */
 export async function createDatabase(deps: HostingDeps, user: RequestUser, id: string, input: CreateDatabaseInput) {
   const { pkg, ref } = await activePackage(deps, user, id);
@@ -247,19 +262,66 @@ export async function createDatabase(deps: HostingDeps, user: RequestUser, id: s
 }
 
 async function createDatabaseOnce(deps: HostingDeps, pkg: Pkg, ref: HostingAccountRef, input: CreateDatabaseInput) {
-  const existing = await panel(deps, () => deps.hosting.listDatabases(ref));
+  const [existing, dbUsers] = await panel(deps, () => Promise.all([deps.hosting.listDatabases(ref), deps.hosting.listDatabaseUsers(ref)]));
   if (existing.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_LIMIT', hostingMessages.databaseLimit);
   const name = `${prefixOf(pkg)}${input.name}`;
   if (existing.some((d) => d.name === name)) throw conflict('HOSTING_DUPLICATE', new HostingError('DUPLICATE').message);
-  const dbUser = await panel(deps, () => deps.hosting.createDatabaseUser(ref, name, input.password));
+  if (input.userId) {
+    const owner = dbUsers.find((u) => u.id === input.userId);
+    if (!owner) throw notFound(hostingMessages.databaseUserUnknown);
+    const created = await panel(deps, () => deps.hosting.createDatabase(ref, name, owner.id));
+    return { id: created.id, name: created.name, user: owner.name, userId: owner.id, sizeMb: created.sizeMb, tables: created.tables };
+  }
+  if (dbUsers.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_USER_LIMIT', hostingMessages.databaseUserLimit);
+  if (dbUsers.some((u) => u.name === name)) throw conflict('HOSTING_DUPLICATE', new HostingError('DUPLICATE').message);
+  const dbUser = await panel(deps, () => deps.hosting.createDatabaseUser(ref, name, input.password!));
   try {
     const created = await deps.hosting.createDatabase(ref, name, dbUser.id);
-    return { id: created.id, name: created.name, user: dbUser.name, userId: dbUser.id, sizeMb: created.sizeMb };
+    return { id: created.id, name: created.name, user: dbUser.name, userId: dbUser.id, sizeMb: created.sizeMb, tables: created.tables };
   } catch (err) {
     await deps.hosting.deleteDatabaseUser(ref, dbUser.id).catch((cleanup: unknown) =>
       deps.log?.warn({ err: cleanup, user: dbUser.name }, 'database user left on the panel after a failed database creation'));
     throw toHostingAppError(err, deps);
   }
+}
+
+/**
+ * "Benutzer erstellen": a database user without a database (to give a database a user of its own
+ * choice). Users count against the same limit as databases; the same lease as database creation keeps
+ * parallel requests from passing the check together.
+ */
+export async function createDatabaseUser(deps: HostingDeps, user: RequestUser, id: string, input: CreateDatabaseUserInput) {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  return oneCreationAtATime(deps, 'databases', pkg, async () => {
+    const dbUsers = await panel(deps, () => deps.hosting.listDatabaseUsers(ref));
+    if (dbUsers.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_USER_LIMIT', hostingMessages.databaseUserLimit);
+    const name = `${prefixOf(pkg)}${input.name}`;
+    if (dbUsers.some((u) => u.name === name)) throw conflict('HOSTING_DUPLICATE', new HostingError('DUPLICATE').message);
+    const created = await panel(deps, () => deps.hosting.createDatabaseUser(ref, name, input.password));
+    return { id: created.id, name: created.name };
+  });
+}
+
+/**
+ * Deletes a database user that owns no database. ISPConfig would delete it anyway and leave its
+ * databases without a user (no application could log in any more), so the rule is ours.
+ */
+export async function deleteDatabaseUser(deps: HostingDeps, user: RequestUser, id: string, userId: string) {
+  const { pkg, ref } = await activePackage(deps, user, id);
+  // Under the creation lease: a database created for this user meanwhile would lose its user.
+  return oneCreationAtATime(deps, 'databases', pkg, () => deleteUnusedDatabaseUser(deps, ref, userId));
+}
+
+async function deleteUnusedDatabaseUser(deps: HostingDeps, ref: HostingAccountRef, userId: string) {
+  const [dbUsers, databases] = await panel(deps, () => Promise.all([deps.hosting.listDatabaseUsers(ref), deps.hosting.listDatabases(ref)]));
+  const dbUser = dbUsers.find((u) => u.id === userId);
+  if (!dbUser) throw notFound(hostingMessages.databaseUserUnknown);
+  const owned = databases.filter((d) => d.userId === userId).map((d) => d.name);
+  if (owned.length) {
+    throw conflict('DATABASE_USER_IN_USE', `Der Benutzer ${dbUser.name} gehört noch zu ${owned.length === 1 ? 'der Datenbank' : 'den Datenbanken'} ${owned.join(', ')}. Löschen Sie zuerst ${owned.length === 1 ? 'diese Datenbank' : 'diese Datenbanken'}.`);
+  }
+  await panel(deps, () => deps.hosting.deleteDatabaseUser(ref, userId));
+  return { message: `Der Datenbankbenutzer ${dbUser.name} wurde gelöscht.` };
 }
 
 export async function deleteDatabase(deps: HostingDeps, user: RequestUser, id: string, databaseId: string) {

@@ -218,7 +218,12 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     },
     sites_database_user_get: (p) => get('web_database_user', p.primary_id),
     sites_database_user_update: (p) => update('web_database_user', p.primary_id, (p.params ?? {}) as Row),
-    sites_database_user_delete: (p) => remove('web_database_user', p.primary_id),
+    // ISPConfig deletes a user that still owns databases and leaves them without a user (database_user_id null).
+    sites_database_user_delete: (p) => {
+      const removed = remove('web_database_user', p.primary_id);
+      if (removed) for (const [id, db] of tables.web_database) if (int(db.database_user_id) === int(p.primary_id)) update('web_database', id, { database_user_id: null });
+      return removed;
+    },
     sites_database_add: (p) => {
       const params = (p.params ?? {}) as Row;
       if (!/^[a-zA-Z0-9_]{2,64}$/.test(str(params.database_name))) throw validation('database_name_error_regex');

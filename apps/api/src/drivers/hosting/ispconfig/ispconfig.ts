@@ -418,7 +418,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
       const [rows, users] = await Promise.all([call('sites_database_get', { primary_id: { parent_domain_id: num(ref.siteId) } }), databaseUsers(ref)]);
       return rowsOf(rows).sort(byId('database_id')).map((d) => {
         const user = users.find((u) => text(u.database_user_id) === text(d.database_user_id));
-        return { id: text(d.database_id), name: text(d.database_name), userId: user ? text(user.database_user_id) : null, userName: user ? text(user.database_user) : null, sizeMb: null };
+        return { id: text(d.database_id), name: text(d.database_name), userId: user ? text(user.database_user_id) : null, userName: user ? text(user.database_user) : null, sizeMb: null, tables: null };
       });
     },
 
@@ -431,7 +431,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
           database_charset: 'utf8mb4', database_quota: -1, remote_access: 'n', remote_ips: '', backup_interval: 'none', backup_copies: 1, active: 'y',
         },
       });
-      return { id: text(id), name, userId, userName: text(user.database_user), sizeMb: null };
+      return { id: text(id), name, userId, userName: text(user.database_user), sizeMb: null, tables: null };
     },
 
     async deleteDatabase(ref, databaseId) {

@@ -8,5 +8,5 @@ describeHostingContract('simulated', async () => {
   const database = await openDatabase({ dataDir: 'memory://' });
   let offset = 0;
   const driver = createSimulatedHosting(database.db, { speed: 1, now: () => Date.now() + offset, panelUrl: 'http://localhost/simulated-panel' });
-  return { driver, server: { serverId: '1' }, settle: async () => { offset += 86_400_000; }, cleanup: () => database.close() };
+  return { driver, server: { serverId: '1' }, settle: async () => { offset += 86_400_000; }, cleanup: () => database.close(), reportsTables: true };
 });

@@ -43,7 +43,7 @@ interface SimState {
   restoreUntil: string | null;
   domains: SimDomain[];
   dbUsers: { id: string; name: string }[];
-  databases: { id: string; name: string; userId: string; sizeMb: number }[];
+  databases: { id: string; name: string; userId: string; sizeMb: number; tables?: number }[];
   ftp: { id: string; username: string };
   backups: SimBackup[];
   app: SimApp | null;
@@ -105,6 +105,8 @@ function securityFindings(s: SimState, app: SimApp): AppFinding[] {
   }
   return findings;
 }
+/** Tables an installed application creates in its database: WordPress core has 12, Joomla 5 about 70. */
+const APP_TABLES = { wordpress: 12, joomla: 71 } as const;
 
 export interface SimulatedHostingOptions {
   /** Divides the durations (demo 1, browser tests 10, API tests 50). */
@@ -320,7 +322,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
       if ((await allDomains()).includes(domain)) throw new HostingError('DUPLICATE');
       return mutate(ref, (s) => {
         const id = `a${s.nextId++}`;
-        const d: SimDomain = { id, domain, type: 'addon', documentRoot: `${s.domains[0]!.documentRoot}/${domain}`, ssl: 'none' };
+        const d: SimDomain = { id, domain, type: 'addon', documentRoot: `${s.domains[0]!.documentRoot}/web/${domain}`, ssl: 'none' };
         s.domains.push(d);
         touch(s);
         return { id, domain, type: d.type, documentRoot: d.documentRoot, ssl: d.ssl };
@@ -366,16 +368,16 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     },
     async listDatabases(ref) {
       const s = await read(ref);
-      return s.databases.map((d) => ({ id: d.id, name: d.name, userId: d.userId, userName: s.dbUsers.find((u) => u.id === d.userId)?.name ?? null, sizeMb: d.sizeMb }));
+      return s.databases.map((d) => ({ id: d.id, name: d.name, userId: d.userId, userName: s.dbUsers.find((u) => u.id === d.userId)?.name ?? null, sizeMb: d.sizeMb, tables: d.tables ?? 0 }));
     },
     async createDatabase(ref, name, userId) {
       return mutate(ref, (s) => {
         if (s.databases.some((d) => d.name === name)) throw new HostingError('DUPLICATE');
         const user = s.dbUsers.find((u) => u.id === userId);
         if (!user) throw new HostingError('NOT_FOUND');
-        const db = { id: `db${s.nextId++}`, name, userId, sizeMb: 1 };
+        const db = { id: `db${s.nextId++}`, name, userId, sizeMb: 1, tables: 0 };
         s.databases.push(db);
-        return { id: db.id, name, userId, userName: user.name, sizeMb: db.sizeMb };
+        return { id: db.id, name, userId, userName: user.name, sizeMb: db.sizeMb, tables: db.tables };
       });
     },
     async deleteDatabase(ref, databaseId) {
@@ -449,7 +451,7 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
         if (!s.databases.some((d) => d.name === appDb)) {
           const user = { id: `u${s.nextId++}`, name: appDb };
           s.dbUsers.push(user);
-          s.databases.push({ id: `db${s.nextId++}`, name: appDb, userId: user.id, sizeMb: 4 });
+          s.databases.push({ id: `db${s.nextId++}`, name: appDb, userId: user.id, sizeMb: 4, tables: APP_TABLES[kind] });
         }
       });
     },

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CreateDatabaseInput, HostingDatabases, HostingPasswordInput } from '@hp/contract';
+import type { CreateDatabaseInput, CreateDatabaseUserInput, HostingDatabases, HostingPasswordInput } from '@hp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { type HostingMessage, useHostingMutation } from './hosting.ts';
 
@@ -25,3 +25,15 @@ export const useDeleteDatabase = (id: string) =>
 export const useSetDatabaseUserPassword = (id: string) =>
   useHostingMutation(id, ({ userId, input }: { userId: string; input: HostingPasswordInput }) =>
     api<HostingMessage>(`/hosting/${id}/database-users/${encodeURIComponent(userId)}/password`, { method: 'PUT', body: input }), [key(id)]);
+
+// ── Database users without a database ("Benutzer erstellen") ──
+
+export type HostingDatabaseUser = HostingDatabases['users'][number];
+
+// POST /api/hosting/:id/database-users — the name without prefix; answers the new user (with the prefix)
+export const useCreateDatabaseUser = (id: string) =>
+  useHostingMutation(id, (input: CreateDatabaseUserInput) => api<HostingDatabaseUser>(`/hosting/${id}/database-users`, { method: 'POST', body: input }), [key(id)]);
+
+// DELETE /api/hosting/:id/database-users/:itemId — refused (409) while the user owns a database
+export const useDeleteDatabaseUser = (id: string) =>
+  useHostingMutation(id, (userId: string) => api<HostingMessage>(`/hosting/${id}/database-users/${encodeURIComponent(userId)}`, { method: 'DELETE' }), [key(id)]);

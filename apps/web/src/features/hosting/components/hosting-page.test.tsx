@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import type { HostingApp, HostingBackups, HostingDetail } from '@hp/contract';
+import type { HostingApp, HostingBackups, HostingDatabases, HostingDetail } from '@hp/contract';
 import { setToken } from '../../../lib/session.ts';
 import { isHostingBusy } from '../api/hosting.ts';
 import HostingPage from './hosting-page.tsx';
@@ -14,7 +14,7 @@ const site: NonNullable<HostingDetail['site']> = {
   phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, ssl: 'active', backupFrequency: 'weekly', backupCopies: 5, retentionDays: 30,
   pendingChanges: false, panelUsername: 'c10001',
   usage: { diskUsedMb: 1200, diskQuotaMb: 50_000, trafficThisMonthMb: 300, trafficQuotaMb: 100_000 },
-  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', ssl: 'active' }],
+  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/var/www/clients/client12/web12/web', documentRoot: '/var/www/clients/client12/web12', ssl: 'active', dnsManaged: false }],
   databasesUsed: 0,
   ftp: { host: 'web1.example.com', username: 'c12_ftp', port: 21, directory: '/var/www/clients/client12/web12' },
   phpMyAdminUrl: 'https://web1.example.com/phpmyadmin/', panelUrl: 'https://web1.example.com:8080/', app: null,
@@ -25,12 +25,18 @@ const detail: HostingDetail = {
   primaryDomain: 'meine-firma.de', expiresAt: '2027-11-26T00:00:00.000Z', access: 'owner', hostingId: 'WH-1001',
   limits: { storageMb: 50_000, trafficMb: 100_000, databases: 10, domains: 5 }, phpVersions: ['7.4', '8.0', '8.1', '8.2'],
   site, panelError: null, websiteType: 'standard', capabilities: { apps: false, backupNow: false, htaccess: false }, panelName: 'ISPConfig',
+  serverHostname: 'web1.example.com',
+};
+const databases: HostingDatabases = {
+  prefix: 'c12_', limit: 10, phpMyAdminUrl: 'https://web1.example.com/phpmyadmin/',
+  databases: [{ id: '5', name: 'c12_shop', user: 'c12_shop', userId: '9', sizeMb: null, tables: null }],
+  users: [{ id: '9', name: 'c12_shop' }],
 };
 const backups: HostingBackups = { items: [{ id: '77', date: '2026-11-20T03:00:00.000Z', sizeBytes: 52_428_800, content: 'web', automatic: true }], restorePending: false };
 
-function renderPage() {
+function renderPage(shown: HostingDetail = detail) {
   vi.stubGlobal('fetch', vi.fn(async (url: string) => {
-    const body = url === `/api/hosting/${ID}` ? detail : url === `/api/hosting/${ID}/backups` ? backups : null;
+    const body = url === `/api/hosting/${ID}` ? shown : url === `/api/hosting/${ID}/backups` ? backups : url === `/api/hosting/${ID}/databases` ? databases : null;
     return body ? new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
       : new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }), { status: 404 });
   }));
@@ -82,6 +88,57 @@ describe('web hosting package page', () => {
     expect(screen.getByText(/werden 5 Kopien aufbewahrt; sie decken 35 Tage ab/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Automatische Backups'), { target: { value: 'daily' } });
     await waitFor(() => expect(screen.getByText(/werden 30 Kopien aufbewahrt; sie decken 30 Tage ab/)).toBeTruthy());
+  });
+});
+
+describe('package page: databases, domain "Verwalten", Apache host selector', () => {
+  beforeEach(() => setToken('token'));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+  const addon = { id: '2', domain: 'shop.example.org', type: 'addon' as const, directory: '/var/www/clients/client12/web12/web/shop.example.org', documentRoot: '/var/www/clients/client12/web12/web/shop.example.org', ssl: 'none' as const, dnsManaged: false };
+
+  it('shows "–" for tables and size the panel does not report, with the reason for screen readers; "Verwalten" opens the database', async () => {
+    renderPage();
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Datenbanken' }));
+    const table = await screen.findByRole('table', { name: 'MySQL-Datenbanken' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Benutzer', 'Größe', 'Tabellen', 'phpMyAdmin', 'Verwalten']);
+    expect(within(table).getByText('ISPConfig meldet die Anzahl der Tabellen nicht; phpMyAdmin zeigt sie.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Benutzer erstellen' })).toBeTruthy();
+    fireEvent.click(within(table).getByRole('button', { name: 'Datenbank c12_shop verwalten' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Datenbank c12_shop' });
+    expect(dialog.textContent).toContain('localhost');
+    expect(within(dialog).getByRole('button', { name: 'Datenbank löschen' })).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: /In phpMyAdmin öffnen/ }).getAttribute('href')).toBe(databases.phpMyAdminUrl);
+  });
+
+  it('the domain dialog names the hosting server for DNS and offers "SSL aktivieren" and "Domain entfernen" for an addon without a certificate', async () => {
+    renderPage({ ...detail, site: { ...site, domains: [...site.domains, addon] } });
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Website' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Domain shop.example.org verwalten' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Domain shop.example.org' });
+    expect(dialog.textContent).toContain('A- und AAAA-Einträge');
+    expect(dialog.textContent).toContain('web1.example.com');
+    expect(dialog.textContent).toContain('/web/shop.example.org');
+    expect(within(dialog).getByRole('button', { name: 'SSL aktivieren' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Domain entfernen' })).toBeTruthy();
+  });
+
+  it('the Apache block has a virtual-host selector and tells the .htaccess path of the chosen host, no editor', async () => {
+    renderPage({ ...detail, site: { ...site, domains: [...site.domains, addon] } });
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Website' }));
+    const block = await screen.findByRole('region', { name: 'Apache und .htaccess' });
+    const select = within(block).getByLabelText('Virtueller Host');
+    expect(block.textContent).toContain('/var/www/clients/client12/web12/web/.htaccess');
+    expect(block.textContent).toContain('/web/.htaccess');
+    fireEvent.change(select, { target: { value: '2' } });
+    await waitFor(() => expect(block.textContent).toContain('/var/www/clients/client12/web12/web/shop.example.org/.htaccess'));
+    expect(block.textContent).toContain('/web/shop.example.org/.htaccess');
+    expect(block.textContent).toContain('c12_ftp');
+    expect(within(block).queryByRole('textbox')).toBeNull();
+    expect(within(block).queryByRole('button', { name: /speichern/i })).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ const site: NonNullable<HostingDetail['site']> = {
   phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, ssl: 'active', backupFrequency: 'weekly', backupCopies: 5, retentionDays: 30,
   pendingChanges: false, panelUsername: 'c10001',
   usage: { diskUsedMb: 1200, diskQuotaMb: 50_000, trafficThisMonthMb: 300, trafficQuotaMb: 100_000 },
-  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', ssl: 'active' }],
+  domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', documentRoot: '/', ssl: 'active', dnsManaged: false }],
   databasesUsed: 1,
   ftp: { host: 'ftp.meine-firma.de', username: 'c12', port: 21, directory: '/var/www/clients/client12/web12' },
   phpMyAdminUrl: 'http://localhost/simulated-panel/phpmyadmin', panelUrl: 'http://localhost/simulated-panel', app: null,
@@ -20,7 +20,7 @@ const detail: HostingDetail = {
   id: ID, name: 'Webhosting Professional', plan: 'professional', planName: 'Professional', status: 'active', statusMessage: null,
   primaryDomain: 'meine-firma.de', expiresAt: '2027-11-26T00:00:00.000Z', access: 'owner', hostingId: '1001',
   limits: { storageMb: 50_000, trafficMb: 100_000, databases: 10, domains: 5 }, phpVersions: ['8.1', '8.2'],
-  site, panelError: null, websiteType: 'wordpress', capabilities: { apps: true, backupNow: true, htaccess: false }, panelName: 'Hosting-Panel (Demo)',
+  site, panelError: null, websiteType: 'wordpress', capabilities: { apps: true, backupNow: true, htaccess: false }, panelName: 'Hosting-Panel (Demo)', serverHostname: 'web1.example.com',
 };
 const wordpress: HostingApp = {
   kind: 'wordpress', version: '6.6.2', latestVersion: '6.7.1', state: 'installed', job: null, lastOptimized: null,
