@@ -10,6 +10,8 @@ import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFasti
 import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
 import { createHostingDriver } from './drivers/hosting/index.ts';
+import { createSimulatedRegistrar } from './drivers/registrar/simulated/simulated-registrar.ts';
+import { domainsModule } from './modules/domains/domains.module.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import type { JobDeps, ModuleManifest } from './jobs/define.ts';
@@ -45,7 +47,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
   serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
-  statisticsModule,
+  statisticsModule, domainsModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */
@@ -60,11 +62,15 @@ const baselineSecurityHeaders = {
 
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
-/** Drivers an entry point may leave out get their embedded default (the hosting panel: simulated). */
-export type AppDeps = Omit<Deps, 'hosting'> & Partial<Pick<Deps, 'hosting'>>;
+/** Drivers an entry point may leave out get their embedded default (hosting panel and registrar: simulated). */
+export type AppDeps = Omit<Deps, 'hosting' | 'registrar'> & Partial<Pick<Deps, 'hosting' | 'registrar'>>;
 
 export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
-  const deps: Deps = { ...given, hosting: given.hosting ?? createHostingDriver(given.env, given.db) };
+  const deps: Deps = {
+    ...given,
+    hosting: given.hosting ?? createHostingDriver(given.env, given.db),
+    registrar: given.registrar ?? createSimulatedRegistrar(given.db, { speed: given.env.simulatedSpeed }),
+  };
   const app = Fastify({
     logger: {
       level: deps.env.logLevel,

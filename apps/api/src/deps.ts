@@ -3,6 +3,7 @@ import type { Db } from './db/client.ts';
 import type { Mailer } from './drivers/mail/mail.ts';
 import type { Hypervisor } from './drivers/hypervisor/hypervisor.ts';
 import type { HostingDriver } from './drivers/hosting/hosting.ts';
+import type { RegistrarDriver } from './drivers/registrar/registrar.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import type { JobRunner } from './jobs/queue.ts';
@@ -21,6 +22,8 @@ export interface Deps {
   hypervisor: Hypervisor;
   /** Web hosting panel (simulated | ispconfig). */
   hosting: HostingDriver;
+  /** Domain registrar (simulated; INWX once its configuration is wired). */
+  registrar: RegistrarDriver;
   payments: PaymentProvider;
   env: Env;
   secrets: Secrets;
