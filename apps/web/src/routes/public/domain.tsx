@@ -13,7 +13,9 @@ import { useHydrated } from '../../lib/use-hydrated.ts';
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
 // The result list (react-query, badges) loads only once somebody searches: the prerendered page stays light.
+// The public pages render without a query client; the search brings its own, lazily as well.
 const DomainSearchResults = lazy(() => import('../../features/domains/components/domain-search-results.tsx'));
+const QueryProvider = lazy(() => import('../../app/query-provider.tsx'));
 
 // Indicative monthly prices from the contract (spec §9); the euro sign is set apart visually, not in the text.
 const monthly = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -92,7 +94,7 @@ export function DomainPage() {
               {note && <p role="alert" className="text-red-800">{note}</p>}
               {q && !note && (
                 <Suspense fallback={<p className="text-sm text-slate-700">Verfügbarkeit wird geprüft …</p>}>
-                  <DomainSearchResults q={q} />
+                  <QueryProvider><DomainSearchResults q={q} /></QueryProvider>
                 </Suspense>
               )}
             </div>
