@@ -11,6 +11,7 @@ import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
 import { createHostingDriver } from './drivers/hosting/index.ts';
 import { createRegistrarDriver } from './drivers/registrar/index.ts';
+import { domainsModule } from './modules/domains/domains.module.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import type { JobDeps, ModuleManifest } from './jobs/define.ts';
@@ -46,7 +47,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
   serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
-  statisticsModule,
+  statisticsModule, domainsModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

@@ -1,23 +1,29 @@
-import { useId, useState, type ComponentType, type FormEvent, type SVGProps } from 'react';
-import { ArrowRight, Info, Lock, RefreshCw, Search, Server } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useState, type ComponentType, type FormEvent, type SVGProps } from 'react';
+import { useSearchParams } from 'react-router';
+import { ArrowRight, Lock, RefreshCw, Search, Server } from 'lucide-react';
+import { DOMAIN_TLDS, DOMAIN_TLD_INFO, domainMessages } from '@hp/contract';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { inputClass } from '../../components/ui/field.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
-// Indicative monthly prices (spec §9); the euro sign is set apart visually, not in the text.
-const extensions = [
-  { tld: '.de', price: '0,90', popular: true },
-  { tld: '.com', price: '1,20', popular: true },
-  { tld: '.net', price: '1,20', popular: false },
-  { tld: '.org', price: '1,20', popular: false },
-  { tld: '.eu', price: '0,90', popular: false },
-  { tld: '.info', price: '0,90', popular: false },
-];
+// The result list (react-query, badges) loads only once somebody searches: the prerendered page stays light.
+// The public pages render without a query client; the search brings its own, lazily as well.
+const DomainSearchResults = lazy(() => import('../../features/domains/components/domain-search-results.tsx'));
+const QueryProvider = lazy(() => import('../../app/query-provider.tsx'));
+
+// Indicative monthly prices from the contract (spec §9); the euro sign is set apart visually, not in the text.
+const monthly = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const extensions = DOMAIN_TLDS.map((tld) => ({
+  tld: `.${tld}`,
+  price: monthly.format(DOMAIN_TLD_INFO[tld].monthlyCents / 100),
+  popular: DOMAIN_TLD_INFO[tld].popular,
+}));
 
 const included: { title: string; icon: Icon; text: string }[] = [
   { title: 'Kostenlose DNS-Verwaltung', icon: Server, text: 'Verwalten Sie A-, AAAA-, CNAME-, MX- und TXT-Einträge bequem selbst – ohne Aufpreis.' },
@@ -27,11 +33,28 @@ const included: { title: string; icon: Icon; text: string }[] = [
 
 export function DomainPage() {
   const inputId = useId();
+  const hintId = useId();
+  const hydrated = useHydrated();
+  const [params, setParams] = useSearchParams();
+  // The prerendered HTML knows no query: the search from the URL starts once React owns the page.
+  const q = hydrated ? (params.get('q') ?? '').trim() : '';
+  const [text, setText] = useState('');
   const [note, setNote] = useState('');
 
+  useEffect(() => {
+    if (q) setText(q);
+  }, [q]);
+
+  // Without JavaScript the form is a plain GET to /domain?q=…; with it, the URL changes and the list loads.
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setNote('Die Domainsuche ist bald verfügbar.');
+    const value = text.trim();
+    if (!value) {
+      setNote(domainMessages.empty);
+      return;
+    }
+    setNote('');
+    setParams({ q: value }, { preventScrollReset: true });
   };
 
   return (
@@ -45,32 +68,36 @@ export function DomainPage() {
           <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Finden Sie Ihre Wunschdomain</h1>
           <p className="mt-6 text-lg leading-8 text-slate-300">Über 300 Domainendungen für Ihr Projekt – inklusive DNS-Verwaltung, WHOIS-Schutz und Transfersperre.</p>
 
-          <form role="search" aria-label="Domainsuche" onSubmit={onSearch} className="mt-10 rounded-2xl bg-white p-4 text-left shadow-xl sm:p-6">
+          <form role="search" aria-label="Domainsuche" method="get" action={paths.domain} onSubmit={onSearch} noValidate className="mt-10 rounded-2xl bg-white p-4 text-left shadow-xl sm:p-6">
             <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">Wunschdomain</label>
             <div className="mt-2 flex flex-col gap-3 sm:flex-row">
               <input
                 id={inputId}
-                name="domain"
+                name="q"
                 type="text"
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                aria-describedby={hintId}
                 inputMode="url"
                 autoComplete="off"
                 autoCapitalize="none"
                 spellCheck={false}
-                placeholder="z. B. meine-firma.de"
+                placeholder="z. B. meine-firma oder meine-firma.de"
                 className={inputClass}
               />
               <button type="submit" className={buttonClass('primary', 'lg', 'shrink-0')}>
                 <Search className="size-5" aria-hidden="true" /> Domain suchen
               </button>
             </div>
-            <p role="status" className="mt-3 min-h-6 text-sm text-slate-700">
-              {note && (
-                <span className="flex items-start gap-2">
-                  <Info className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
-                  <span>{note} Bis dahin helfen wir Ihnen gern per E-Mail an <a className="font-medium text-brand-700 underline hover:text-brand-900" href={`mailto:${__COMPANY__.email}`}>{__COMPANY__.email}</a> weiter.</span>
-                </span>
+            <p id={hintId} className="mt-2 text-xs text-slate-600">Ohne Endung prüfen wir alle sechs Endungen; mehrere Namen trennen Sie mit Leerzeichen oder Komma.</p>
+            <div aria-live="polite" className="mt-3 min-h-6 text-sm text-slate-700">
+              {note && <p role="alert" className="text-red-800">{note}</p>}
+              {q && !note && (
+                <Suspense fallback={<p className="text-sm text-slate-700">Verfügbarkeit wird geprüft …</p>}>
+                  <QueryProvider><DomainSearchResults q={q} /></QueryProvider>
+                </Suspense>
               )}
-            </p>
+            </div>
           </form>
         </div>
       </section>
