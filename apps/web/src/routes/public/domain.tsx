@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState, type ComponentType, type FormEvent, type SVGProps } from 'react';
 import { useSearchParams } from 'react-router';
 import { ArrowRight, Lock, RefreshCw, Search, Server } from 'lucide-react';
-import { DOMAIN_TLDS, DOMAIN_TLD_INFO, domainMessages } from '@hp/contract';
+import { DOMAIN_TLDS, DOMAIN_TLD_INFO, domainMessages } from '@hp/contract/domain-tlds';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
