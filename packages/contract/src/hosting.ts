@@ -53,6 +53,7 @@ export const hostingMessages = {
   subdomainReserved: 'Diese Subdomain ist für unsere eigenen Dienste reserviert. Bitte wählen Sie einen anderen Namen.',
   appInstalled: 'Auf diesem Paket ist bereits eine Anwendung installiert. Entfernen Sie sie zuerst per FTP oder wenden Sie sich an den Support.',
   panelPasswordOwnerOnly: 'Nur der Inhaber des Pakets kann das Panel-Passwort festlegen.',
+  credentialsOwnerOnly: 'Zugangsdaten (FTP, Datenbank-Benutzer und ihre Passwörter) legt nur der Inhaber des Pakets fest.',
   noSlot: 'Derzeit ist auf unseren Hosting-Servern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.',
   notRenewable: 'Dieses Hosting-Paket kann derzeit nicht verlängert werden.',
   planRequired: 'Bitte wählen Sie einen Tarif.',

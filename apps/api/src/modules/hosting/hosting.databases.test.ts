@@ -136,7 +136,7 @@ describeEachDatabase('web hosting: database users, tables, domain details', (ctx
     expect(dbs.databases).toEqual([expect.objectContaining({ name: `${dbs.prefix}wp`, tables: 12 })]);
   });
 
-  it('a shared user creates and deletes database users; another customer gets 404 and changes nothing', async () => {
+  it('logins are the owner\'s: a shared user may not create database users, set their passwords or the FTP password, but may use existing users; another customer gets 404', async () => {
     const owner = await createUser(ctx());
     const friend = await createUser(ctx());
     const stranger = await createUser(ctx());
@@ -144,8 +144,24 @@ describeEachDatabase('web hosting: database users, tables, domain details', (ctx
     expect((await client(owner.auth, packageId)('POST', '/access', { username: friend.user.username })).statusCode).toBe(201);
 
     const asFriend = client(friend.auth, packageId);
-    const made = await asFriend('POST', '/database-users', { name: 'freund', password: PASSWORD, confirmPassword: PASSWORD });
+    // A login set by a shared user would outlive the share: refused, nothing made.
+    for (const [method, suffix, payload] of [
+      ['POST', '/database-users', { name: 'freund', password: PASSWORD, confirmPassword: PASSWORD }],
+      ['POST', '/databases', { name: 'freund', password: PASSWORD, confirmPassword: PASSWORD }],
+      ['PUT', '/ftp-password', { password: PASSWORD, confirmPassword: PASSWORD }],
+    ] as const) {
+      const res = await asFriend(method, suffix, payload);
+      expect(res.statusCode, `${method} ${suffix}: ${res.body}`).toBe(403);
+      expect(res.json().error.message).toBe(hostingMessages.credentialsOwnerOnly);
+    }
+    expect((await client(owner.auth, packageId)('GET', '/databases')).json().users).toEqual([]);
+    const made = await client(owner.auth, packageId)('POST', '/database-users', { name: 'freund', password: PASSWORD, confirmPassword: PASSWORD });
     expect(made.statusCode, made.body).toBe(201);
+    const reset = await asFriend('PUT', `/database-users/${made.json().id}/password`, { password: PASSWORD, confirmPassword: PASSWORD });
+    expect(reset.statusCode, reset.body).toBe(403);
+    const forExisting = await asFriend('POST', '/databases', { name: 'freunddb', userId: made.json().id });
+    expect(forExisting.statusCode, forExisting.body).toBe(201);
+    expect((await asFriend('DELETE', `/databases/${forExisting.json().id}`)).statusCode).toBe(200);
 
     const asStranger = client(stranger.auth, packageId);
     for (const [method, suffix, payload] of [

@@ -60,6 +60,14 @@ function refOf(pkg: Pkg, server: typeof hostingServers.$inferSelect): HostingAcc
   return { serverId: server.panelServerId, clientId: pkg.panelClientId!, siteId: pkg.panelSiteId! };
 }
 
+/**
+ * Logins that outlive a share (FTP, database users and their passwords, the panel login) are set by the
+ * owner only: a shared user must not keep a way in after the owner removed the access.
+ */
+function ownerOnly(access: 'owner' | 'shared', message: string = hostingMessages.credentialsOwnerOnly) {
+  if (access !== 'owner') throw forbidden(message);
+}
+
 /** A package the panel can be asked about: active (set up, not suspended). */
 async function activePackage(deps: HostingDeps, user: RequestUser, id: string) {
   const found = await findAccessiblePackage(deps, user, id);
@@ -257,7 +265,9 @@ export async function listDatabases(deps: HostingDeps, user: RequestUser, id: st
  * half-made.
  */
 export async function createDatabase(deps: HostingDeps, user: RequestUser, id: string, input: CreateDatabaseInput) {
-  const { pkg, ref } = await activePackage(deps, user, id);
+  const { pkg, ref, access } = await activePackage(deps, user, id);
+  // A database for an existing user sets no login; one with a new user does.
+  if (!input.userId) ownerOnly(access);
   return oneCreationAtATime(deps, 'databases', pkg, () => createDatabaseOnce(deps, pkg, ref, input));
 }
 
@@ -291,7 +301,8 @@ async function createDatabaseOnce(deps: HostingDeps, pkg: Pkg, ref: HostingAccou
  * parallel requests from passing the check together.
  */
 export async function createDatabaseUser(deps: HostingDeps, user: RequestUser, id: string, input: CreateDatabaseUserInput) {
-  const { pkg, ref } = await activePackage(deps, user, id);
+  const { pkg, ref, access } = await activePackage(deps, user, id);
+  ownerOnly(access);
   return oneCreationAtATime(deps, 'databases', pkg, async () => {
     const dbUsers = await panel(deps, () => deps.hosting.listDatabaseUsers(ref));
     if (dbUsers.length >= HOSTING_PLANS[pkg.plan].databases) throw conflict('DATABASE_USER_LIMIT', hostingMessages.databaseUserLimit);
@@ -338,7 +349,8 @@ export async function deleteDatabase(deps: HostingDeps, user: RequestUser, id: s
 }
 
 export async function setDatabasePassword(deps: HostingDeps, user: RequestUser, id: string, userId: string, password: string) {
-  const { ref } = await activePackage(deps, user, id);
+  const { ref, access } = await activePackage(deps, user, id);
+  ownerOnly(access);
   const dbUsers = await panel(deps, () => deps.hosting.listDatabaseUsers(ref));
   const dbUser = dbUsers.find((u) => u.id === userId);
   if (!dbUser) throw notFound('Datenbank-Benutzer nicht gefunden.');
@@ -347,7 +359,8 @@ export async function setDatabasePassword(deps: HostingDeps, user: RequestUser, 
 }
 
 export async function setFtpPassword(deps: HostingDeps, user: RequestUser, id: string, password: string) {
-  const { ref } = await activePackage(deps, user, id);
+  const { ref, access } = await activePackage(deps, user, id);
+  ownerOnly(access);
   await panel(deps, () => deps.hosting.setFtpPassword(ref, password));
   return { message: 'Das FTP-Passwort wurde geändert.' };
 }
@@ -355,7 +368,7 @@ export async function setFtpPassword(deps: HostingDeps, user: RequestUser, id: s
 export async function setPanelPassword(deps: HostingDeps, user: RequestUser, id: string, password: string) {
   const { ref, access } = await activePackage(deps, user, id);
   // The panel login is the whole account: a shared user must not be able to keep it after the share ends.
-  if (access !== 'owner') throw forbidden(hostingMessages.panelPasswordOwnerOnly);
+  ownerOnly(access, hostingMessages.panelPasswordOwnerOnly);
   await panel(deps, () => deps.hosting.setPanelPassword(ref, password));
   return { message: 'Das Panel-Passwort wurde geändert.' };
 }

@@ -99,7 +99,7 @@ function Databases({ detail }: { detail: HostingDetail }) {
                 Mit diesen Benutzern verbinden sich Ihre Anwendungen (Host: {DATABASE_HOST}). {data.users.length} von {data.limit} Benutzern angelegt{usersFull ? ' – Ihr Tarif enthält keine weiteren Datenbankbenutzer.' : '.'}
               </p>
             </div>
-            <Button size="sm" variant="outline" onClick={() => setCreatingUser(true)} disabled={usersFull}><UserPlus className="size-4" aria-hidden="true" /> Benutzer erstellen</Button>
+            {detail.access === 'owner' && <Button size="sm" variant="outline" onClick={() => setCreatingUser(true)} disabled={usersFull}><UserPlus className="size-4" aria-hidden="true" /> Benutzer erstellen</Button>}
           </div>
           <div className="mt-4">
             {data.users.length === 0 ? <p className="text-sm text-slate-600">Noch keine Datenbankbenutzer.</p> : (
@@ -110,7 +110,7 @@ function Databases({ detail }: { detail: HostingDetail }) {
                   header: 'Aktionen', actions: true,
                   cell: (u) => (
                     <div className="flex flex-wrap justify-end gap-1">
-                      <Button size="sm" variant="outline" onClick={() => setPasswordFor(u)} aria-label={`Passwort von ${u.name} ändern`}><KeyRound className="size-4" aria-hidden="true" /> Passwort ändern</Button>
+                      {detail.access === 'owner' && <Button size="sm" variant="outline" onClick={() => setPasswordFor(u)} aria-label={`Passwort von ${u.name} ändern`}><KeyRound className="size-4" aria-hidden="true" /> Passwort ändern</Button>}
                       <ConfirmDialog
                         trigger={<Button size="sm" variant="ghost" aria-label={`Datenbankbenutzer ${u.name} löschen`}><Trash2 className="size-4 text-red-700" aria-hidden="true" /> Löschen</Button>}
                         title="Datenbankbenutzer löschen?"

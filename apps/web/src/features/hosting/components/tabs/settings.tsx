@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Code2, Database, FolderOpen, ShieldCheck, KeyRound } from 'lucide-react';
-import { EXECUTION_TIMES, MEMORY_LIMITS, PhpSettingsInput, type HostingDetail } from '@hp/contract';
+import { EXECUTION_TIMES, MEMORY_LIMITS, PhpSettingsInput, hostingMessages, type HostingDetail } from '@hp/contract';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../../components/ui/card.tsx';
 import { ListState } from '../../../../components/ui/list-state.tsx';
@@ -27,9 +27,18 @@ export function SettingsTab({ detail }: { detail: HostingDetail }) {
       {site ? (
         <>
           <PhpSection detail={detail} site={site} />
-          <PanelPasswordSection detail={detail} site={site} />
-          <FtpPasswordSection detail={detail} site={site} />
-          <MysqlPasswordSection detail={detail} />
+          {detail.access === 'owner' ? (
+            <>
+              <PanelPasswordSection detail={detail} site={site} />
+              <FtpPasswordSection detail={detail} site={site} />
+              <MysqlPasswordSection detail={detail} />
+            </>
+          ) : (
+            <Card className="p-6" role="region" aria-labelledby="credentials-heading">
+              <h2 id="credentials-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900"><KeyRound className="size-5" aria-hidden="true" /> Zugangsdaten</h2>
+              <p className="mt-1 text-sm text-slate-600">{hostingMessages.credentialsOwnerOnly} So bleibt kein Zugang bestehen, wenn die Freigabe endet.</p>
+            </Card>
+          )}
           <HostingAccessSection detail={detail} />
         </>
       ) : <SiteUnavailable detail={detail} />}

@@ -55,7 +55,7 @@ function FtpSection({ detail, site }: { detail: HostingDetail; site: HostingSite
   const setPassword = useSetFtpPassword(detail.id);
   return (
     <Section id="ftp-heading" title="Dateien (FTP)" icon={<FolderOpen className="size-5" aria-hidden="true" />}
-      actions={<Button size="sm" variant="outline" onClick={() => setOpen(true)}><KeyRound className="size-4" aria-hidden="true" /> FTP-Passwort ändern</Button>}>
+      actions={detail.access === 'owner' ? <Button size="sm" variant="outline" onClick={() => setOpen(true)}><KeyRound className="size-4" aria-hidden="true" /> FTP-Passwort ändern</Button> : undefined}>
       <dl className="mt-4 grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2">
         <Info label="Host" value={<code className="break-all font-mono">{site.ftp.host}</code>} />
         <Info label="Benutzer" value={<code className="break-all font-mono">{site.ftp.username}</code>} />
