@@ -127,7 +127,8 @@ export const OrderCard = z.object({
   amountCents: z.number().int(),
   months: z.number().int(),
   /** Order date + months, clamped to the month end (portal spec §5). */
-  nextBillingDate: z.string(),
+  /** null for an order that was not delivered (failed, refunded). */
+  nextBillingDate: z.string().nullable(),
   serverId: z.string().nullable(),
 });
 export type OrderCard = z.infer<typeof OrderCard>;

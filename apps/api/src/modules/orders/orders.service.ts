@@ -17,7 +17,9 @@ const isOrder = isNotNull(orders.paidAt);
 const termEnd = { expiresAt: servers.expiresAt, deletedAt: servers.deletedAt };
 type TermEnd = { expiresAt: Date | null; deletedAt: Date | null } | null;
 
-function nextBillingDate(o: OrderRow, server: TermEnd): Date {
+function nextBillingDate(o: OrderRow, server: TermEnd): Date | null {
+  // An order that was not delivered (failed, refunded) bills nothing further.
+  if (o.status === 'failed' || o.status === 'refunded' || o.status === 'cancelled') return null;
   // A renewal moves the server's end; the older orders of the same server must not contradict it.
   if (server && !server.deletedAt && server.expiresAt) return server.expiresAt;
   return o.periodEnd ?? addMonthsClamped(o.paidAt ?? o.createdAt, o.months);
@@ -36,7 +38,7 @@ function toCard(o: OrderRow, server: TermEnd): OrderCard {
     months: o.months,
     // Portal spec §5 counts from the order date; a renewal extends from the old end, so the paid period
     // (and for a live server its current end) is what the customer will be billed next.
-    nextBillingDate: nextBillingDate(o, server).toISOString(),
+    nextBillingDate: nextBillingDate(o, server)?.toISOString() ?? null,
     serverId: o.serverId,
   };
 }

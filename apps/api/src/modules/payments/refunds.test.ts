@@ -39,7 +39,10 @@ describeEachDatabase('automatic refunds of paid orders that cannot be delivered 
 
     // The customer's order page shows it as refunded (Erstattet), never as open or paid-and-pending.
     const detail = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
-    expect(detail.json()).toMatchObject({ status: 'refunded' });
+    expect(detail.json()).toMatchObject({ status: 'refunded', nextBillingDate: null });
+    // The payment result page learns that the paid order was refunded (it shows the refund, not "success").
+    const result = await ctx().app.inject({ method: 'GET', url: `/api/shop/payment-result?session_id=${sessionId}`, headers: customer.auth });
+    expect(result.json()).toMatchObject({ paymentStatus: 'paid', orderStatus: 'refunded' });
   });
 
   it('a provider outage during the refund is retried; the payment goes back exactly once', async () => {

@@ -98,7 +98,7 @@ function OrderView({ order }: { order: OrderDetail }) {
         />
         <dl className="space-y-2 border-t border-slate-200 bg-slate-50/60 px-4 pb-2 pt-4 text-sm sm:px-5">
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />
-          <Row label="Nächste Abrechnung" value={formatDayMonthYear(order.nextBillingDate)} />
+          <Row label="Nächste Abrechnung" value={order.nextBillingDate ? formatDayMonthYear(order.nextBillingDate) : "keine (nicht ausgeführt)"} />
           <Row label="Nettobetrag pro Monat" value={formatEuro(perMonth.netCents)} amount className="mt-3 border-t border-slate-200 pt-3" />
           <Row label={`USt. ${VAT_PERCENT} % pro Monat`} value={formatEuro(perMonth.vatCents)} amount />
           <Row label="Bruttobetrag pro Monat" value={formatEuro(perMonth.grossCents)} amount strong />

@@ -71,7 +71,7 @@ function OrderCardItem({ order }: { order: OrderCard }) {
           <Fact label="Bestelldatum" value={formatDayMonthYear(order.date)} />
           <Fact label="Preis" value={formatEuro(order.amountCents)} strong />
           <Fact label="Abrechnung" value={billingPeriodLabel(order.months)} />
-          <Fact label="Nächste Abrechnung" value={formatDayMonthYear(order.nextBillingDate)} />
+          <Fact label="Nächste Abrechnung" value={order.nextBillingDate ? formatDayMonthYear(order.nextBillingDate) : "keine"} />
         </dl>
         <div className="mt-5 flex flex-1 items-end">
           <Link to={paths.dashboard.order(order.id)} className={buttonClass('secondary', 'sm')}>

@@ -33,6 +33,8 @@ export default function PaymentResultPage() {
   if (!lookup) body = <FailureView message={MISSING_PARAMS} />;
   else if (result.isError) body = <FailureView message={result.error.message} />;
   else if (!data || result.polling) body = <Checking />;
+  // Paid, but the order could not be delivered: it is refunded automatically (decision 023).
+  else if (data.paymentStatus === 'paid' && (data.orderStatus === 'failed' || data.orderStatus === 'refunded')) body = <RefundView result={data} />;
   else if (data.paymentStatus === 'paid') body = <SuccessView result={data} />;
   else if (data.paymentStatus === 'failed') body = <FailureView result={data} />;
   else body = <OpenView result={data} onCheck={() => result.refetch()} checking={result.isFetching} />;
@@ -69,6 +71,23 @@ function SuccessView({ result }: { result: PaymentResult }) {
         )}
         <Link to={paths.dashboard.invoices} className={buttonClass('outline')}><FileText className="size-4" aria-hidden="true" /> Rechnungen</Link>
         <Link to={paths.dashboard.orders} className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
+      </div>
+      <HomeLink />
+    </ResultCard>
+  );
+}
+
+function RefundView({ result }: { result: PaymentResult }) {
+  const refunded = result.orderStatus === 'refunded';
+  return (
+    <ResultCard tone="error" title="Bestellung konnte nicht ausgeführt werden"
+      lead={refunded
+        ? 'Ihre Zahlung ist eingegangen, die Bestellung konnte aber nicht ausgeführt werden. Wir haben den Betrag auf Ihre Karte zurückgezahlt und Ihnen eine E-Mail geschickt.'
+        : 'Ihre Zahlung ist eingegangen, die Bestellung konnte aber nicht ausgeführt werden. Wir zahlen den Betrag automatisch auf Ihre Karte zurück und schicken Ihnen eine E-Mail, sobald das geschehen ist.'}>
+      <Facts result={result} />
+      <div className="mt-6 flex flex-wrap gap-2">
+        <Link to={paths.dashboard.orders} className={buttonClass('primary')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
+        <Link to={paths.dashboard.support} className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
       </div>
       <HomeLink />
     </ResultCard>
