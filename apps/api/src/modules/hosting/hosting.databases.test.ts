@@ -134,6 +134,12 @@ describeEachDatabase('web hosting: database users, tables, domain details', (ctx
     expect((await call('POST', '/app', { kind: 'wordpress' })).statusCode).toBe(202);
     const dbs = (await call('GET', '/databases')).json();
     expect(dbs.databases).toEqual([expect.objectContaining({ name: `${dbs.prefix}wp`, tables: 12 })]);
+
+    // Deleting WordPress's database removes the installation with it, so it can be installed again.
+    expect((await call('DELETE', `/databases/${dbs.databases[0].id}`)).statusCode).toBe(200);
+    const detail = await ctx().app.inject({ method: 'GET', url: `/api/hosting/${packageId}`, headers: owner.auth });
+    expect(detail.json().site.app).toBeNull();
+    expect((await call('POST', '/app', { kind: 'wordpress' })).statusCode).toBe(202);
   });
 
   it('logins are the owner\'s: a shared user may not create database users, set their passwords or the FTP password, but may use existing users; another customer gets 404', async () => {

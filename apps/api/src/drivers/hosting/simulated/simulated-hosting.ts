@@ -382,8 +382,11 @@ export function createSimulatedHosting(db: Db, options: SimulatedHostingOptions)
     },
     async deleteDatabase(ref, databaseId) {
       await mutate(ref, (s) => {
-        if (!s.databases.some((d) => d.id === databaseId)) throw new HostingError('NOT_FOUND');
+        const gone = s.databases.find((d) => d.id === databaseId);
+        if (!gone) throw new HostingError('NOT_FOUND');
         s.databases = s.databases.filter((d) => d.id !== databaseId);
+        // An application without its database is gone too (it can be installed again).
+        if (s.app && gone.name === `${s.username}_${s.app.kind === 'wordpress' ? 'wp' : 'joomla'}`) s.app = null;
       });
     },
 

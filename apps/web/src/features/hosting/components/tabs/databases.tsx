@@ -171,7 +171,7 @@ function ManageDatabaseDialog({ detail, database: d, phpMyAdminUrl, onClose, onC
         <ConfirmDialog
           trigger={<Button size="sm" variant="danger"><Trash2 className="size-4" aria-hidden="true" /> Datenbank löschen</Button>}
           title="Datenbank löschen?"
-          description={`Die Datenbank ${d.name} und alle ihre Tabellen werden endgültig gelöscht. Das kann nicht rückgängig gemacht werden.${ownsUser ? ` Der gleichnamige Benutzer ${d.user} wird mitgelöscht, wenn ihm keine andere Datenbank gehört.` : ''}`}
+          description={`Die Datenbank ${d.name} und alle ihre Tabellen werden endgültig gelöscht. Das kann nicht rückgängig gemacht werden.${ownsUser ? ` Der gleichnamige Benutzer ${d.user} wird mitgelöscht, wenn ihm keine andere Datenbank gehört.` : ''}${detail.site?.app ? ' Ist es die Datenbank Ihrer WordPress- oder Joomla-Installation, funktioniert die Website danach nicht mehr und die Anwendung wird aus dem Portal entfernt.' : ''}`}
           onConfirm={() => remove.mutateAsync(d.id).then(
             (res) => { toast.success(res?.message ?? `Die Datenbank ${d.name} wurde gelöscht.`); onClose(); },
             (err: unknown) => { toast.error(errorText(err, 'Die Datenbank konnte nicht gelöscht werden.'), { duration: 7000 }); throw err; },
