@@ -6,21 +6,19 @@ import type { HostingApp, HostingDetail } from '@hp/contract';
 import { setToken } from '../../../lib/session.ts';
 import { InstalledApp } from './installed-app.tsx';
 
-const ID = '6f1c2b1e-6a55-4d0e-9b6e-0c7f3b1d2a10';
+import { ID, detail as ispconfigDetail, site as ispconfigSite } from './hosting-fixtures.ts';
+
+/** The same package on the simulated panel, where one-click apps and their tools exist. */
 const site: NonNullable<HostingDetail['site']> = {
-  phpVersion: '8.2', memoryLimitMb: 256, maxExecutionTimeS: 60, ssl: 'active', backupFrequency: 'weekly', backupCopies: 5, retentionDays: 30,
-  pendingChanges: false, panelUsername: 'c10001',
-  usage: { diskUsedMb: 1200, diskQuotaMb: 50_000, trafficThisMonthMb: 300, trafficQuotaMb: 100_000 },
+  ...ispconfigSite,
   domains: [{ id: '1', domain: 'meine-firma.de', type: 'primary', directory: '/web', documentRoot: '/', ssl: 'active', dnsManaged: false }],
   databasesUsed: 1,
   ftp: { host: 'ftp.meine-firma.de', username: 'c12', port: 21, directory: '/var/www/clients/client12/web12' },
-  phpMyAdminUrl: 'http://localhost/simulated-panel/phpmyadmin', panelUrl: 'http://localhost/simulated-panel', app: null,
+  phpMyAdminUrl: 'http://localhost/simulated-panel/phpmyadmin', panelUrl: 'http://localhost/simulated-panel',
 };
 const detail: HostingDetail = {
-  id: ID, name: 'Webhosting Professional', plan: 'professional', planName: 'Professional', status: 'active', statusMessage: null,
-  primaryDomain: 'meine-firma.de', expiresAt: '2027-11-26T00:00:00.000Z', access: 'owner', hostingId: '1001',
-  limits: { storageMb: 50_000, trafficMb: 100_000, databases: 10, domains: 5 }, phpVersions: ['8.1', '8.2'],
-  site, panelError: null, websiteType: 'wordpress', capabilities: { apps: true, backupNow: true, htaccess: false }, panelName: 'Hosting-Panel (Demo)', serverHostname: 'web1.example.com',
+  ...ispconfigDetail, hostingId: '1001', phpVersions: ['8.1', '8.2'], site, websiteType: 'wordpress',
+  capabilities: { apps: true, backupNow: true, htaccess: false }, panelName: 'Hosting-Panel (Demo)',
 };
 const wordpress: HostingApp = {
   kind: 'wordpress', version: '6.6.2', latestVersion: '6.7.1', state: 'installed', job: null, lastOptimized: null,
