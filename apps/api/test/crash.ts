@@ -106,7 +106,17 @@ export async function expectJobsSettled(db: Database['db'], timeoutMs: number) {
 }
 
 /**
- * Mail is at-least-once: a kill right after sending may send the invoice a second time, never zero.
+ * True when an invoice mail job was in flight at the moment of the kill. Issuing and mailing the
+ * invoice run beside provisioning (both follow the payment), so a kill after another job can still
+ * land between sending the mail and recording it. Call right after the kill, before the restart.
+ */
+export async function invoiceMailInFlight(db: Database['db']) {
+  return (await db.select().from(jobs).where(sql`kind = 'mail-invoice' and status = 'running'`)).length > 0;
+}
+
+/**
+ * Mail is at-least-once: a kill right after sending (or while sending, see invoiceMailInFlight) may
+ * send the invoice a second time, never zero.
  */
 export function expectInvoiceMails(dataDir: string, { killedAfterMailing }: { killedAfterMailing: boolean }) {
   const mails = fs.readdirSync(path.join(dataDir, 'outbox')).map((f) => fs.readFileSync(path.join(dataDir, 'outbox', f), 'utf8')).filter((t) => t.includes('Ihre Rechnung'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ipAddresses, invoices, nodes, orders, servers, simVms } from '../db/schema/index.ts';
 import { waitFor } from '../../test/processes.ts';
-import { crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, openCrashScenario, payOnSimulatedPage, waitForCompletedOrder } from '../../test/crash.ts';
+import { crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, invoiceMailInFlight, openCrashScenario, payOnSimulatedPage, waitForCompletedOrder } from '../../test/crash.ts';
 
 /**
  * SIGKILL at each step of fulfilment (security-and-reliability.md, "Payments"): a real server process
@@ -43,6 +43,7 @@ describe.skipIf(!base)('fulfilment survives SIGKILL at every step [postgres]', (
       crash.kill();
     }
     await crash.expectKilled('the process should have been killed');
+    const mailingAtKill = await invoiceMailInFlight(db);
 
     await crash.restart();
     await waitForCompletedOrder(db, orderId);
@@ -57,7 +58,7 @@ describe.skipIf(!base)('fulfilment survives SIGKILL at every step [postgres]', (
     expect(allInvoices).toHaveLength(1);
     expect(allInvoices[0]!.sequence).toBe(1);
     await expectJobsSettled(db, 15_000);
-    expectInvoiceMails(crash.dataDir, { killedAfterMailing: scenario.env.FAULT_KILL_AFTER_JOB === 'mail-invoice' });
+    expectInvoiceMails(crash.dataDir, { killedAfterMailing: scenario.env.FAULT_KILL_AFTER_JOB === 'mail-invoice' || mailingAtKill });
 
     await crash.stop();
   }, 150_000);
