@@ -68,12 +68,40 @@ export const domainOrderMessages = {
   held: 'Diese Domain wird gerade von einem anderen Kunden bestellt. Bitte versuchen Sie es in etwa 30 Minuten erneut.',
   ownOpenCheckout: 'Für diese Domain haben Sie bereits eine offene Bestellung. Bitte schließen Sie die Zahlung ab oder brechen Sie sie ab.',
   alreadyOurs: 'Diese Domain wird bereits bei uns verwaltet.',
+  notRenewable: 'Diese Domain kann derzeit nicht verlängert werden (Registrierung oder Transfer läuft noch, oder sie ist gelöscht).',
+  tooLong: 'Eine Domain kann höchstens 10 Jahre im Voraus bezahlt sein. Bitte wählen Sie weniger Jahre.',
+  notActive: 'Diese Änderung ist erst möglich, wenn die Domain aktiv ist.',
 } as const;
 
-export const DomainCheckoutInput = z.strictObject({
-  /** Full name with extension, as typed (Umlaute allowed); the server validates it with validateDomainName. */
+/** GET /api/shop/domain?domain=&action=: what the order form shows before payment (customer only). */
+export const DomainQuoteQuery = z.object({
   domain: z.string({ error: domainMessages.empty }).max(300, { error: domainMessages.totalTooLong }),
-  action: z.enum(['register', 'transfer']),
+  action: z.enum(['register', 'transfer']).default('register'),
+});
+export const DomainQuote = z.object({
+  domain: z.string(),
+  unicode: z.string(),
+  tld: z.enum(DOMAIN_TLDS),
+  /** free / premium: can be registered; taken: can be transferred; invalid: neither (reason). */
+  status: z.enum(DOMAIN_AVAILABILITY),
+  reason: z.string().nullable(),
+  /** Gross cents per year (list or premium); null when invalid. */
+  yearCents: z.number().int().nullable(),
+  premium: z.boolean(),
+  years: z.object({ min: z.number().int(), max: z.number().int() }),
+  /** Profile fields the registry needs that are still empty (German labels); empty: ready to order. */
+  missingProfile: z.array(z.string()),
+  /** Why this action cannot be ordered now (German), e.g. taken for a registration, held by another order. */
+  blocked: z.string().nullable(),
+});
+export type DomainQuote = z.infer<typeof DomainQuote>;
+
+export const DomainCheckoutInput = z.strictObject({
+  /** Full name with extension, as typed (Umlaute allowed); the server validates it with validateDomainName. Not for 'renew'. */
+  domain: z.string({ error: domainMessages.empty }).max(300, { error: domainMessages.totalTooLong }).optional(),
+  /** 'renew': one's own domain, by id (portal → Verlängern). */
+  domainId: z.uuid({ error: 'Domain nicht gefunden.' }).optional(),
+  action: z.enum(['register', 'transfer', 'renew'], { error: 'Bitte wählen Sie Registrierung, Transfer oder Verlängerung.' }),
   years: z.number({ error: domainOrderMessages.years }).int({ error: domainOrderMessages.years }).min(1, { error: domainOrderMessages.years }).max(10, { error: domainOrderMessages.years }),
   /** Transfer only: the auth code from the losing registrar. */
   authCode: z.string().trim().regex(/^\S{6,64}$/, { error: domainOrderMessages.authCodeInvalid }).optional(),
@@ -81,7 +109,10 @@ export const DomainCheckoutInput = z.strictObject({
   nameservers: z.array(Hostname).min(2, { error: domainOrderMessages.nameservers }).max(4, { error: domainOrderMessages.nameservers })
     .refine((list) => new Set(list).size === list.length, { error: domainOrderMessages.nameservers }).optional(),
   acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
-}).refine((v) => v.action !== 'transfer' || v.authCode !== undefined, { error: domainOrderMessages.authCodeMissing, path: ['authCode'] });
+})
+  .refine((v) => v.action !== 'transfer' || v.authCode !== undefined, { error: domainOrderMessages.authCodeMissing, path: ['authCode'] })
+  .refine((v) => v.action === 'renew' || v.domain !== undefined, { error: domainMessages.empty, path: ['domain'] })
+  .refine((v) => v.action !== 'renew' || v.domainId !== undefined, { error: 'Domain nicht gefunden.', path: ['domainId'] });
 export type DomainCheckoutInput = z.infer<typeof DomainCheckoutInput>;
 
 /** The configuration a domain order stores (orders.config). */
@@ -118,12 +149,20 @@ export type DomainCard = z.infer<typeof DomainCard>;
 export const DomainList = z.object({ items: z.array(DomainCard) });
 export type DomainList = z.infer<typeof DomainList>;
 
+export const DomainIdParams = z.object({ id: z.uuid({ error: 'Domain nicht gefunden.' }) });
+
 export const DomainDetail = DomainCard.extend({
   nameservers: z.array(z.string()),
   /** The nameservers are Musterhost-DNS. */
   providerDns: z.boolean(),
   transferLock: z.boolean(),
   createdAt: z.string(),
+  /** Gross cents per year of a renewal. */
+  yearCents: z.number().int(),
+  /** Renewal possible now (active or expired within the grace period, no renewal running). */
+  renewable: z.boolean(),
+  /** Until when an expired domain can still be renewed. */
+  renewableUntil: z.string().nullable(),
 });
 export type DomainDetail = z.infer<typeof DomainDetail>;
 

@@ -111,6 +111,8 @@ export const PaymentResult = z.object({
   serverId: z.string().nullable(),
   /** Web hosting orders: the package the order created or renewed. */
   hostingPackageId: z.string().nullable(),
+  /** Domain orders: the domain the order created or renewed. */
+  domainId: z.string().nullable(),
   invoiceId: z.string().nullable(),
 });
 export type PaymentResult = z.infer<typeof PaymentResult>;
@@ -149,6 +151,10 @@ export const OrderDetail = OrderCard.extend({
   hosting: z.object({
     packageId: z.string().nullable(), plan: z.string(), planName: z.string(), primaryDomain: z.string(),
     storageMb: z.number().int(), trafficMb: z.number().int(), databases: z.number().int(), domains: z.number().int(), phpVersions: z.array(z.string()),
+  }).nullable(),
+  /** Domain orders: the name, what was ordered and for how many years (null for other products). */
+  domain: z.object({
+    domainId: z.string().nullable(), domain: z.string(), unicode: z.string(), action: z.enum(['register', 'transfer', 'renew']), years: z.number().int(), premium: z.boolean(),
   }).nullable(),
   discountPercent: z.number().int(),
   netCents: z.number().int(),

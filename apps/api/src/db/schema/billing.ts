@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
 import { nodes, servers, ipAddresses } from './infrastructure.ts';
 import { hostingPackages, hostingServers } from './hosting.ts';
+import { domains } from './domains.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
 
 /**
@@ -15,7 +16,7 @@ import type { InvoiceDocument } from './invoice-document.ts';
  * database computes with keeps it in typed columns (the root server: node capacity sums); the others
  * keep it in `config`. Each product module reads and writes its own part (modules/products).
  */
-export const PRODUCT_KINDS = ['root_server', 'webhosting'] as const;
+export const PRODUCT_KINDS = ['root_server', 'webhosting', 'domain'] as const;
 
 export const orders = pgTable('orders', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -32,6 +33,8 @@ export const orders = pgTable('orders', {
   /** Web hosting: the server whose slot a new order holds, and the package it created or renews. */
   hostingServerId: integer('hosting_server_id').references(() => hostingServers.id),
   hostingPackageId: uuid('hosting_package_id').references(() => hostingPackages.id),
+  /** Domains: the domain this order created (new, set at payment) or renews (upgrade). */
+  domainId: uuid('domain_id').references(() => domains.id),
   /** Root server: the node that holds (new) or runs (upgrade) it. */
   nodeId: integer('node_id').references(() => nodes.id),
   /** New orders: the IPv4 held for the server. Staff may delete the address later; the order keeps its text. */
@@ -80,6 +83,7 @@ export const orders = pgTable('orders', {
   index('orders_server_idx').on(t.serverId),
   index('orders_pending_hosting_idx').on(t.hostingServerId).where(sql`status = 'pending'`),
   index('orders_hosting_package_idx').on(t.hostingPackageId),
+  index('orders_domain_idx').on(t.domainId),
   check('orders_root_server_config', sql`${t.product} <> 'root_server' or (${t.nodeId} is not null and ${t.osFamily} is not null and ${t.os} is not null and ${t.cpuCores} is not null and ${t.ramGb} is not null and ${t.storageGb} is not null)`),
   check('orders_product_config', sql`${t.product} = 'root_server' or ${t.config} is not null`),
 ]);

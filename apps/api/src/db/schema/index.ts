@@ -10,3 +10,4 @@ export * from './customers.ts';
 export * from './statistics.ts';
 export * from './hosting.ts';
 export * from './registrar.ts';
+export * from './domains.ts';

@@ -121,6 +121,31 @@ export const hostingDeletedMail = (to: string, name: string, pkg: string): MailM
   text: `Hallo ${name},\n\nda die Laufzeit Ihres Hosting-Pakets ${pkg} nicht verlängert wurde, haben wir es nach Ablauf der Kulanzfrist mit allen Dateien, Datenbanken und Backups gelöscht.${signature}`,
 });
 
+/** Domains (decision 024): the registrar lets an unpaid domain run out by itself (AUTOEXPIRE). */
+export const domainExpiryReminderMail = (to: string, name: string, domain: string, expiresAt: Date, renewUrl: string): MailMessage => ({
+  to,
+  subject: `Ihre Domain ${domain} läuft am ${germanDate(expiresAt)} ab`,
+  text: `Hallo ${name},\n\ndie bezahlte Laufzeit Ihrer Domain ${domain} endet am ${germanDate(expiresAt)}. Wenn Sie sie bis dahin nicht verlängern, läuft sie bei der Vergabestelle aus: Website und E-Mail unter dieser Domain funktionieren dann nicht mehr, und jemand anderes kann sie registrieren.\n\nSie können die Domain hier verlängern: ${renewUrl}${signature}`,
+});
+
+export const domainExpiredMail = (to: string, name: string, domain: string, releaseAt: Date, renewUrl: string): MailMessage => ({
+  to,
+  subject: `Ihre Domain ${domain} ist abgelaufen`,
+  text: `Hallo ${name},\n\ndie Laufzeit Ihrer Domain ${domain} ist abgelaufen. Bis zum ${germanDate(releaseAt)} können Sie sie noch verlängern; danach geben wir sie frei.\n\nJetzt verlängern: ${renewUrl}${signature}`,
+});
+
+export const domainReleasedMail = (to: string, name: string, domain: string): MailMessage => ({
+  to,
+  subject: `Ihre Domain ${domain} wurde freigegeben`,
+  text: `Hallo ${name},\n\nda Ihre Domain ${domain} nicht verlängert wurde, haben wir sie nach Ablauf der Kulanzfrist freigegeben. Sie erscheint nicht mehr in Ihrem Kundenportal.${signature}`,
+});
+
+export const domainActiveMail = (to: string, name: string, domain: string, expiresAt: Date | null, transfer: boolean): MailMessage => ({
+  to,
+  subject: transfer ? `Der Transfer von ${domain} ist abgeschlossen` : `Ihre Domain ${domain} ist registriert`,
+  text: `Hallo ${name},\n\n${transfer ? `Ihre Domain ${domain} ist jetzt bei uns.` : `Ihre Domain ${domain} ist jetzt auf Sie registriert.`}${expiresAt ? ` Sie ist bis zum ${germanDate(expiresAt)} bezahlt.` : ''} Nameserver, Transfersperre und Auth-Code verwalten Sie im Kundenportal unter „Meine Produkte“.${signature}`,
+});
+
 // Ticket mails are plain text (no HTML part), so a title or message with markup arrives as the characters
 // the customer typed and can never become a link or a script. Internal notes are never passed in.
 

@@ -1,7 +1,10 @@
 import { defineModule } from '../../jobs/define.ts';
 import { domainRoutes } from './domains.routes.ts';
+import { deliverDomainJob, domainTermsSchedule, pollTransferJob, releaseDomainJob, renewDomainJob } from './domain-lifecycle.ts';
 
 export const domainsModule = defineModule({
   name: 'domains',
   routes: [domainRoutes],
+  jobs: [deliverDomainJob, pollTransferJob, renewDomainJob, releaseDomainJob],
+  schedules: [domainTermsSchedule],
 });

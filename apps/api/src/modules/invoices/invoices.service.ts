@@ -76,7 +76,9 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
   const split = splitGross(order.amountCents);
   const start = order.periodStart ?? order.paidAt ?? issue;
   const end = order.periodEnd ?? start;
-  const unitPriceCents = Math.round(split.netCents / order.months);
+  const line = productOfOrder(order).invoiceLine(order);
+  const quantity = line.quantity ?? order.months;
+  const unitPriceCents = Math.round(split.netCents / quantity);
   const card = order.cardLast4 ? { brand: (order.cardBrand ?? 'card').toUpperCase(), last4: order.cardLast4, holder: order.billingName?.trim() || user.username } : null;
   return {
     kind: 'invoice',
@@ -93,9 +95,10 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
     buyer: buyerOf(order, user),
     lines: [{
       id: '1',
-      ...productOfOrder(order).invoiceLine(order),
-      quantity: order.months,
-      unitCode: 'MON',
+      name: line.name,
+      description: line.description,
+      quantity,
+      unitCode: line.unitCode ?? 'MON',
       netCents: split.netCents,
       unitPriceCents,
       vatPercent: VAT_PERCENT,

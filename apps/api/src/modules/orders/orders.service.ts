@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
-import { addMonthsClamped, durationDiscountPercent, HOSTING_PLANS, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
+import { addMonthsClamped, domainToUnicode, durationDiscountPercent, HOSTING_PLANS, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
@@ -7,6 +7,7 @@ import type { RequestUser } from '../../http/auth.ts';
 import { productOfOrder } from '../products/registry.ts';
 import { serverConfigOf } from '../products/root-server.ts';
 import { hostingConfigOf } from '../hosting/hosting.product.ts';
+import { domainConfigOf } from '../domains/domain.product.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -79,6 +80,13 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
     invoiceId: invoice?.id ?? null,
     paymentMethod: order.cardLast4 ? `${(order.cardBrand ?? 'Karte').toUpperCase()} •••• ${order.cardLast4}` : null,
   };
+  if (order.product === 'domain') {
+    const c = domainConfigOf(order);
+    return {
+      ...common, discountPercent: 0, os: null, cpu: null, ram: null, storage: null, osPriceCents: null, network: null, hosting: null,
+      domain: { domainId: order.domainId, domain: c.domain, unicode: domainToUnicode(c.domain), action: c.action, years: c.years, premium: c.premium },
+    };
+  }
   if (order.product === 'webhosting') {
     const c = hostingConfigOf(order);
     const plan = HOSTING_PLANS[c.plan];
@@ -88,6 +96,7 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
         packageId: order.hostingPackageId, plan: c.plan, planName: plan.name, primaryDomain: c.primaryDomain,
         storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains, phpVersions: plan.phpVersions,
       },
+      domain: null,
     };
   }
   const config = serverConfigOf(order);
@@ -105,6 +114,7 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
     osPriceCents: charged(prices.monthly.osCents),
     network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
     hosting: null,
+    domain: null,
   };
 }
 

@@ -154,6 +154,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
     kind: order.kind,
     serverId: order.serverId,
     hostingPackageId: order.hostingPackageId,
+    domainId: order.domainId,
     invoiceId: invoice?.id ?? null,
   };
 }

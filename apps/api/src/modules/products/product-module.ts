@@ -6,7 +6,7 @@ import type { Env } from '../../env.ts';
 /**
  * The port every product implements (decision 022). Checkout, payment fulfilment, invoicing and the
  * order pages are product-neutral and call these steps; what a product holds, creates and is called
- * lives in its module. The root server is the first product, web hosting the second.
+ * lives in its module. The root server is the first product, web hosting the second, domains the third.
  */
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderValues = typeof orders.$inferInsert;
@@ -30,6 +30,9 @@ export interface FulfilContext {
 export interface InvoiceLineText {
   name: string;
   description: string;
+  /** The line's quantity and UN/ECE unit when the term is not counted in months (domains: years, ANN). */
+  quantity?: number;
+  unitCode?: string;
 }
 
 export interface ProductModule<Input> {

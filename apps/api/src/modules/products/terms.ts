@@ -28,6 +28,8 @@ export interface ProductTerms {
   columns: { id: AnyPgColumn; ownerId: AnyPgColumn; name: AnyPgColumn; expiresAt: AnyPgColumn; suspendedAt: AnyPgColumn; deletedAt: AnyPgColumn; reminderStage: AnyPgColumn };
   /** Subscriptions that may be suspended at all (e.g. not while still being set up). */
   suspendable: SQL;
+  /** Subscriptions that get renewal reminders (default: all; domains: not those the customer lets run out). */
+  remindable?: SQL;
   renewUrl: (publicUrl: string, id: string) => string;
   reminderMail: (s: TermSubject, renewUrl: string) => MailMessage;
   suspendedMail: (s: TermSubject, deleteAt: Date, renewUrl: string) => MailMessage;
@@ -52,7 +54,7 @@ export async function runTerms(deps: Pick<JobDeps, 'db' | 'env'>, t: ProductTerm
   if (thresholds.length) {
     const due = await load(and(isNull(c.deletedAt), isNull(c.suspendedAt), isNotNull(c.expiresAt),
       sql`${c.expiresAt} > now()`, sql`${c.expiresAt} <= now() + (${thresholds[0]!} * interval '1 day')`,
-      sql`${c.reminderStage} < ${thresholds.length}`));
+      sql`${c.reminderStage} < ${thresholds.length}`, t.remindable));
     for (const s of due) {
       const daysLeft = (s.expiresAt.getTime() - Date.now()) / 86_400_000;
       const stage = thresholds.filter((days) => daysLeft <= days).length;

@@ -1,0 +1,34 @@
+CREATE TABLE "domains" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"owner_id" uuid NOT NULL,
+	"domain" text NOT NULL,
+	"tld" text NOT NULL,
+	"status" text NOT NULL,
+	"status_message" text,
+	"nameservers" jsonb NOT NULL,
+	"transfer_lock" boolean DEFAULT true NOT NULL,
+	"auto_renew" boolean DEFAULT true NOT NULL,
+	"year_cents" integer NOT NULL,
+	"premium" boolean DEFAULT false NOT NULL,
+	"pending_deadline" timestamp with time zone,
+	"expires_at" timestamp with time zone,
+	"expiry_reminder_stage" integer DEFAULT 0 NOT NULL,
+	"suspended_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"deleted_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "registrar_contacts" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"contact_id" text NOT NULL,
+	"contact_hash" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "domain_id" uuid;--> statement-breakpoint
+ALTER TABLE "domains" ADD CONSTRAINT "domains_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "registrar_contacts" ADD CONSTRAINT "registrar_contacts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "domains_domain_idx" ON "domains" USING btree ("domain") WHERE deleted_at is null and status <> 'failed';--> statement-breakpoint
+CREATE INDEX "domains_owner_idx" ON "domains" USING btree ("owner_id");--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_domain_id_domains_id_fk" FOREIGN KEY ("domain_id") REFERENCES "public"."domains"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "orders_domain_idx" ON "orders" USING btree ("domain_id");
