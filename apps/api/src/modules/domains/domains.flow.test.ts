@@ -10,6 +10,7 @@ import { domainYearCents, premiumYearCents } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { buyDomain, createDomainCustomer, freeName, postDomainCheckout } from '../../../test/domains.ts';
+import { postHostingCheckout, seedHostingServer } from '../../../test/hosting.ts';
 import { auditEvents, domains, invoices, jobs, orders, simDomainRegistry } from '../../db/schema/index.ts';
 import { SIM_PREMIUM_DOMAINS } from '../../drivers/registrar/simulated/simulated-registrar.ts';
 
@@ -217,5 +218,19 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
     expect(invoice!.document.lines[0]).toMatchObject({ quantity: 3, unitCode: 'ANN' });
     expect(invoice!.document.lines[0]!.name).toContain('Verlängerung');
+  });
+
+  it('a registered domain becomes the primary domain of its owner\'s web hosting order; another customer cannot host it or a name under it', { timeout: 60_000 }, async () => {
+    await seedHostingServer(ctx());
+    const customer = await createDomainCustomer(ctx());
+    const { domain } = await buyDomain(ctx(), customer);
+    const stranger = await createDomainCustomer(ctx());
+    for (const name of [domain, `blog.${domain}`]) {
+      const res = await postHostingCheckout(ctx(), stranger.auth, { plan: 'starter', months: 1, domainType: 'own', domain: name, acceptTerms: true });
+      expect(res.statusCode, name).toBe(409);
+      expect(res.json().error.message).toBe('Diese Domain gehört zu einer Domain eines anderen Kunden und kann nicht verwendet werden.');
+    }
+    const own = await postHostingCheckout(ctx(), customer.auth, { plan: 'starter', months: 1, domainType: 'own', domain, acceptTerms: true });
+    expect(own.statusCode, own.body).toBe(201);
   });
 });

@@ -6,7 +6,7 @@ import {
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
-import { hostingPackages, hostingServers, orders } from '../../db/schema/index.ts';
+import { domains, hostingPackages, hostingServers, orders } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
@@ -61,7 +61,12 @@ export async function domainClaim(tx: Pick<Tx, 'select' | 'execute'>, domain: st
   const [parent] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
     .where(and(isNull(hostingPackages.deletedAt), ne(hostingPackages.status, 'failed'), ne(hostingPackages.ownerId, userId),
       sql`${domain} like '%.' || ${hostingPackages.primaryDomain}`)).limit(1);
-  return parent ? 'other-parent' : null;
+  if (parent) return 'other-parent';
+  // A domain another customer registered with us (or a name under it) is theirs to host.
+  const [registered] = await tx.select({ id: domains.id }).from(domains)
+    .where(and(isNull(domains.deletedAt), ne(domains.status, 'failed'), ne(domains.ownerId, userId),
+      sql`(${domains.domain} = ${domain} or ${domain} like '%.' || ${domains.domain})`)).limit(1);
+  return registered ? 'other-parent' : null;
 }
 
 export function domainClaimError(claim: 'taken' | 'own-order' | 'other-parent') {
