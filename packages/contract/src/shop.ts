@@ -169,7 +169,7 @@ export type OrderDetail = z.infer<typeof OrderDetail>;
 
 /**
  * Payment state of an invoice: paid (card invoices at issue, others once the payments reach the total),
- * open until the due date, overdue after it, credited when a credit note cancelled it unpaid.
+ * open until the due date, overdue after it, credited when a credit note cancelled it (unpaid, or paid and refunded).
  * Credit notes have no payment state (null).
  */
 export const InvoiceState = z.enum(['paid', 'open', 'overdue', 'credited']);

@@ -198,8 +198,9 @@ export async function issueCreditNote(deps: Pick<Deps, 'db' | 'env'>, invoiceId:
 /** The payment state on a Berlin calendar day (YYYY-MM-DD); null for credit notes. */
 export function invoiceState(row: Pick<InvoiceRow, 'kind' | 'paidAt' | 'creditedAt' | 'dueDate'>, today = berlinDate(new Date())): InvoiceState | null {
   if (row.kind !== 'invoice') return null;
-  if (row.paidAt) return 'paid';
+  // A credit note cancels the invoice whether or not it was paid (a refunded card payment): "Gutgeschrieben".
   if (row.creditedAt) return 'credited';
+  if (row.paidAt) return 'paid';
   return row.dueDate < today ? 'overdue' : 'open';
 }
 
