@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { HostingServerInput, HostingServerList, HostingServerView, HostingShopInfo } from '@hp/contract';
+import { hostingMessages, type HostingServerInput, type HostingServerList, type HostingServerView, type HostingShopInfo } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { hostingPackages, hostingServers } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -51,6 +51,8 @@ export async function getHostingShopInfo(deps: Pick<Deps, 'db' | 'env'>, user: R
     const [pkg] = await deps.db.select().from(hostingPackages)
       .where(and(eq(hostingPackages.id, renewId), eq(hostingPackages.ownerId, user.id), isNull(hostingPackages.deletedAt)));
     if (!pkg) throw notFound('Hosting-Paket nicht gefunden.');
+    // The same rule as the checkout: a package still being set up, or one that failed (refunded), is not renewed.
+    if (pkg.status === 'provisioning' || pkg.status === 'failed') throw conflict('PACKAGE_NOT_READY', hostingMessages.notRenewable);
     renewal = { packageId: pkg.id, name: pkg.name, plan: pkg.plan, primaryDomain: pkg.primaryDomain, expiresAt: pkg.expiresAt?.toISOString() ?? null };
   }
   return { subdomainBase: deps.env.hostingSubdomainBase, available, renewal };

@@ -358,6 +358,10 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     const detail = await ctx.app.inject({ method: 'GET', url: `/api/hosting/${pkg!.id}`, headers: buyer.auth });
     expect(detail.json()).toMatchObject({ status: 'failed', statusMessage: hostingMessages.REMOTE_FAULT, site: null });
     expect(detail.body).not.toMatch(PANEL_ENGLISH);
+    // A failed package is not renewed: the shop's prefill refuses it like the checkout does.
+    const renewal = await ctx.app.inject({ method: 'GET', url: `/api/shop/webhosting/renewal/${pkg!.id}`, headers: buyer.auth });
+    expect(renewal.statusCode).toBe(409);
+    expect(renewal.json().error.message).toBe('Dieses Hosting-Paket kann derzeit nicht verlängert werden.');
     expect(fake.rows('web_domain').filter((d) => d.domain === pkg!.primaryDomain)).toEqual([]);
     // Not asserted: the panel client made before the refused site stays there without a package (staff cleans up).
   });

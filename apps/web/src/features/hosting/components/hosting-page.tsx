@@ -74,6 +74,8 @@ const externalLink = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 function HeaderActions({ detail, onRestart }: { detail: HostingDetail; onRestart: () => void }) {
   const site = detail.site;
+  // A package whose set-up failed has no website and no panel account: nothing to open or restart.
+  if (detail.status === 'failed') return null;
   return (
     <div className="flex flex-wrap gap-2">
       <a href={siteUrl(detail.primaryDomain)} {...externalLink} className={buttonClass('outline', 'sm')}>
@@ -102,7 +104,9 @@ function PackageState({ detail }: { detail: HostingDetail }) {
       </Alert>
     );
   } else if (detail.status === 'suspended' || detail.status === 'failed') {
-    content = <Alert tone={detail.status === 'failed' ? 'error' : 'warning'}>{detail.statusMessage ?? (detail.status === 'failed' ? 'Die Einrichtung ist fehlgeschlagen. Bitte wenden Sie sich an den Support.' : 'Das Paket ist gesperrt.')}</Alert>;
+    content = detail.status === 'failed'
+      ? <Alert tone="error">{detail.statusMessage ?? 'Die Einrichtung ist fehlgeschlagen.'} Die Zahlung wird automatisch erstattet; Sie erhalten dazu eine E-Mail.</Alert>
+      : <Alert tone="warning">{detail.statusMessage ?? 'Das Paket ist gesperrt.'}</Alert>;
   } else if (!detail.site) {
     content = <Alert tone="warning">{detail.panelError ?? 'Das Hosting-Panel ist derzeit nicht erreichbar. Bitte versuchen Sie es später erneut.'}</Alert>;
   }
