@@ -51,6 +51,14 @@ describe('web hosting package page', () => {
     expect(website!.getAttribute('target')).toBe('_blank');
   });
 
+  it('a package whose set-up failed offers no website, restart or panel, and says the payment is refunded', async () => {
+    renderPage({ ...detail, status: 'failed', statusMessage: 'Das Hosting-Panel hat den Auftrag abgelehnt.', site: null });
+    expect(await screen.findByText(/Die Zahlung wird automatisch erstattet/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Website öffnen/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Neustart|neustarten/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /ISPConfig/ })).toBeNull();
+  });
+
   it('explains that no restart is needed instead of pretending to restart Apache', async () => {
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Neustart' }));

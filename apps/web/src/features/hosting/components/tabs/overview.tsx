@@ -19,10 +19,14 @@ export function OverviewTab({ detail, onRestart, onTab }: { detail: HostingDetai
       <Card className="p-5">
         <h2 className="mb-3 font-semibold text-slate-900">Schnellaktionen</h2>
         <div className="flex flex-wrap gap-2">
-          <a href={siteUrl(detail.primaryDomain)} target="_blank" rel="noopener noreferrer" className={buttonClass('outline', 'sm')}>
-            <ExternalLink className="size-4" aria-hidden="true" /> Website öffnen<span className="sr-only"> (neues Fenster)</span>
-          </a>
-          <Button variant="outline" size="sm" onClick={onRestart}><RotateCcw className="size-4" aria-hidden="true" /> Apache neustarten</Button>
+          {detail.status !== 'failed' && (
+            <>
+              <a href={siteUrl(detail.primaryDomain)} target="_blank" rel="noopener noreferrer" className={buttonClass('outline', 'sm')}>
+                <ExternalLink className="size-4" aria-hidden="true" /> Website öffnen<span className="sr-only"> (neues Fenster)</span>
+              </a>
+              <Button variant="outline" size="sm" onClick={onRestart}><RotateCcw className="size-4" aria-hidden="true" /> Apache neustarten</Button>
+            </>
+          )}
           <Button variant="outline" size="sm" disabled={!site} onClick={() => setDialog('php')}><Code2 className="size-4" aria-hidden="true" /> PHP-Version ändern</Button>
           <Button variant="outline" size="sm" disabled={!site} onClick={() => setDialog('type')}><Layers className="size-4" aria-hidden="true" /> Website-Typ ändern</Button>
         </div>
