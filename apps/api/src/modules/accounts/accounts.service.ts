@@ -18,6 +18,7 @@ import { enqueueMail } from '../../jobs/mail.ts';
 import { enqueueCodeMail } from '../auth/code-mail.ts';
 import { consumeCode, issueCode } from '../auth/codes.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
+import { enqueueContactSync } from '../domains/registrar-contact.ts';
 
 type AccountDeps = Pick<Deps, 'db' | 'secrets' | 'env'> & { jobs?: Pick<JobRunner, 'kick'> };
 
@@ -58,6 +59,8 @@ export async function getProfile(deps: AccountDeps, actor: RequestUser) {
 export async function updateProfile(deps: AccountDeps, actor: RequestUser, input: UpdateProfileInput) {
   const [updated] = await deps.db.update(users).set(input).where(eq(users.id, actor.id)).returning();
   if (!updated) throw notFound();
+  // A domain customer's registrant contact follows the profile.
+  await enqueueContactSync(deps.db, actor.id);
   return toProfile(updated);
 }
 
@@ -93,6 +96,7 @@ export async function confirmEmailChange(deps: AccountDeps, actor: RequestUser, 
   let updated: typeof users.$inferSelect | undefined;
   try {
     [updated] = await deps.db.update(users).set({ email: ok.newEmail, emailVerifiedAt: new Date() }).where(eq(users.id, user.id)).returning();
+    await enqueueContactSync(deps.db, user.id);
   } catch (err) {
     // Registered by someone else after the code was sent.
     if (isUniqueViolation(err)) throw badRequest('EMAIL_TAKEN', messages.emailTaken);

@@ -28,6 +28,7 @@ import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { containsPattern } from '../../lib/like.ts';
 import { CSV_BOM, csvRow } from '../../lib/csv.ts';
+import { enqueueContactSync } from '../domains/registrar-contact.ts';
 
 type CustomerDeps = Pick<Deps, 'db'>;
 
@@ -184,6 +185,7 @@ export async function updateCustomer(deps: CustomerDeps, staff: Pick<RequestUser
     if (changes.length === 0) throw badRequest('UNCHANGED', dm.unchanged);
     await tx.update(users).set(Object.fromEntries(changes.map((c) => [c.field, input[c.field as (typeof editable)[number]]]))).where(eq(users.id, id));
     await tx.insert(auditEvents).values({ actorId: staff.id, action: 'customer.updated', targetType: 'customer', targetId: id, details: { changes } });
+    await enqueueContactSync(tx, id);
   });
   return getCustomer(deps, id);
 }

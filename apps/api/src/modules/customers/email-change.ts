@@ -13,6 +13,7 @@ import type { JobRunner } from '../../jobs/queue.ts';
 import { enforceLimit, hitCounter, refundAttempt } from '../../lib/rate-limit.ts';
 import { enqueueCodeMail } from '../auth/code-mail.ts';
 import { consumeCode, issueCode } from '../auth/codes.ts';
+import { enqueueContactSync } from '../domains/registrar-contact.ts';
 
 /**
  * Staff-initiated e-mail changes (issue 11: "An e-mail change is confirmed by the new address";
@@ -105,6 +106,7 @@ export async function confirmEmailLink(deps: EmailChangeDeps, input: ConfirmEmai
         details: { changes: [{ field: 'email', from: user.email, to: ok.newEmail! }] },
       });
       await enqueueMail(tx, emailChangedMail(user.email, user.username, ok.newEmail!, deps.env.company.email));
+      await enqueueContactSync(tx, ok.userId);
     });
   } catch (err) {
     // Registered by someone else after the link was sent.

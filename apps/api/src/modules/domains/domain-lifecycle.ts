@@ -1,10 +1,10 @@
-import crypto from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { domainToUnicode } from '@hp/contract';
-import { domains, orders, registrarContacts, users } from '../../db/schema/index.ts';
+import { domains, orders, users } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
-import { RegistrarError, type DomainInfo, type RegistrantContact } from '../../drivers/registrar/registrar.ts';
+import { RegistrarError, type DomainInfo } from '../../drivers/registrar/registrar.ts';
+import { ensureContact } from './registrar-contact.ts';
 import { domainActiveMail, domainExpiredMail, domainExpiryReminderMail, domainReleasedMail } from '../../drivers/mail/templates.ts';
 import { defineJob, defineSchedule, type JobDeps } from '../../jobs/define.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
@@ -28,36 +28,6 @@ type DomainRow = typeof domains.$inferSelect;
 const TRANSIENT = new Set(['UNAVAILABLE', 'TRY_LATER', 'AUTH']);
 const isFinal = (err: unknown): err is RegistrarError => err instanceof RegistrarError && !TRANSIENT.has(err.code);
 
-/** The registrant as the registry gets it, from the customer's profile. */
-export function contactOf(user: User): RegistrantContact {
-  return {
-    name: user.username, company: user.companyName.trim() || null, street: user.street.trim(), postalCode: user.zipCode.trim(),
-    city: user.city.trim(), countryCode: user.country, phone: user.phone.trim(), email: user.email,
-  };
-}
-
-/** Profile fields the registry needs that are still empty, with the profile form's German labels. */
-export function missingContactFields(user: Pick<User, 'street' | 'zipCode' | 'city' | 'phone'>): string[] {
-  const missing: string[] = [];
-  if (!user.street.trim()) missing.push('Straße und Hausnummer');
-  if (!user.zipCode.trim()) missing.push('PLZ');
-  if (!user.city.trim()) missing.push('Ort');
-  if (!user.phone.trim()) missing.push('Telefonnummer');
-  return missing;
-}
-
-/** The customer's contact at the registrar: created once, sent again when the profile changed since. */
-export async function ensureContact(deps: Pick<JobDeps, 'db' | 'registrar'>, user: User): Promise<string> {
-  const contact = contactOf(user);
-  const hash = crypto.createHash('sha256').update(JSON.stringify(contact)).digest('hex');
-  const [known] = await deps.db.select().from(registrarContacts).where(eq(registrarContacts.userId, user.id));
-  if (known && known.contactHash === hash) return known.contactId;
-  const contactId = await deps.registrar.saveContact(known?.contactId ?? null, contact);
-  await deps.db.insert(registrarContacts).values({ userId: user.id, contactId, contactHash: hash })
-    .onConflictDoUpdate({ target: registrarContacts.userId, set: { contactId, contactHash: hash, updatedAt: new Date() } });
-  return contactId;
-}
-
 /** What the registry knows of a name in our account, or null when it is not (yet) there. */
 async function infoOrNull(deps: Pick<JobDeps, 'registrar'>, domain: string): Promise<DomainInfo | null> {
   try {
@@ -76,10 +46,15 @@ async function loadDelivery(deps: Pick<JobDeps, 'db'>, orderId: string) {
 }
 
 /** The registry finished: the domain is active with its expiry, the order completed, the customer told. */
-async function activate(deps: Pick<JobDeps, 'db'>, row: { domain: DomainRow; user: User }, orderId: string, expiresAt: string | null) {
-  const expiry = expiresAt ? new Date(expiresAt) : null;
+async function activate(deps: Pick<JobDeps, 'db' | 'registrar'>, row: { domain: DomainRow; user: User }, orderId: string, info: DomainInfo | { expiresAt: string | null; transferLock?: boolean }) {
+  // The registry's own view where it has one (expiry, lock as it set them).
+  const current = info.transferLock === undefined ? await infoOrNull(deps, row.domain.domain) ?? info : info;
+  const expiry = current.expiresAt ? new Date(current.expiresAt) : null;
   await deps.db.transaction(async (tx) => {
-    const [done] = await tx.update(domains).set({ status: 'active', statusMessage: null, expiresAt: expiry, pendingDeadline: null })
+    const [done] = await tx.update(domains).set({
+      status: 'active', statusMessage: null, expiresAt: expiry, pendingDeadline: null,
+      ...(current.transferLock === undefined ? {} : { transferLock: current.transferLock }),
+    })
       .where(and(eq(domains.id, row.domain.id), inArray(domains.status, ['registering', 'transferring']))).returning({ id: domains.id });
     if (!done) return;
     await tx.update(orders).set({ status: 'completed', completedAt: new Date(), ...(expiry ? { periodEnd: expiry } : {}) })
@@ -132,7 +107,7 @@ export const deliverDomainJob = defineJob(deliverDomainKind, async (deps, { orde
         result = await deps.registrar.transfer({ domain: domain.domain, authCode: decryptSecret(deps.secrets.encryptionKey, sealed), contactId, nameservers: domain.nameservers });
       }
     }
-    if (result.status === 'active') await activate(deps, row, orderId, result.expiresAt);
+    if (result.status === 'active') await activate(deps, row, orderId, known ?? { expiresAt: result.expiresAt });
     else await schedulePoll(deps, orderId, 0);
   } catch (err) {
     if (!isFinal(err)) throw err;
@@ -151,7 +126,7 @@ export const pollTransferJob = defineJob(pollTransferKind, async (deps, { orderI
   const row = await loadDelivery(deps, orderId);
   if (!row || row.domain.status !== 'transferring') return;
   const info = await infoOrNull(deps, row.domain.domain);
-  if (info?.status === 'active') return activate(deps, row, orderId, info.expiresAt);
+  if (info?.status === 'active') return activate(deps, row, orderId, info);
   if (info?.status === 'failed') return giveUp(deps, row.domain.id, orderId, transferMessages.refused, 'transfer refused by the registry');
   if (row.domain.pendingDeadline && row.domain.pendingDeadline <= new Date()) {
     return giveUp(deps, row.domain.id, orderId, transferMessages.timedOut, 'transfer still pending at the deadline');

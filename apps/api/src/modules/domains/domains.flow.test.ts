@@ -11,7 +11,7 @@ import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { buyDomain, createDomainCustomer, freeName, postDomainCheckout } from '../../../test/domains.ts';
 import { postHostingCheckout, seedHostingServer } from '../../../test/hosting.ts';
-import { auditEvents, domains, invoices, jobs, orders, simDomainRegistry } from '../../db/schema/index.ts';
+import { auditEvents, domains, invoices, jobs, orders, registrarContacts, simDomainRegistry, simRegistrarContacts } from '../../db/schema/index.ts';
 import { SIM_PREMIUM_DOMAINS } from '../../drivers/registrar/simulated/simulated-registrar.ts';
 
 const run = promisify(execFile);
@@ -45,6 +45,7 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     const [registry] = await ctx().database.db.select().from(simDomainRegistry).where(eq(simDomainRegistry.domain, name));
     expect(registry).toMatchObject({ ours: true, status: 'active' });
     expect(domain.expiresAt!.toISOString()).toBe(registry!.expiresAt.toISOString());
+    expect(domain.transferLock).toBe(registry!.transferLock);
     expect(domain.expiresAt!.getUTCFullYear()).toBe(new Date().getUTCFullYear() + 2);
     const [done] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(done).toMatchObject({ status: 'completed', domainId: domain.id });
@@ -232,5 +233,21 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     }
     const own = await postHostingCheckout(ctx(), customer.auth, { plan: 'starter', months: 1, domainType: 'own', domain, acceptTerms: true });
     expect(own.statusCode, own.body).toBe(201);
+  });
+
+  it('the registrant contact is made once from the profile and follows a later profile change', { timeout: 60_000 }, async () => {
+    const customer = await createDomainCustomer(ctx());
+    await buyDomain(ctx(), customer);
+    await buyDomain(ctx(), customer);
+    const [contact] = await ctx().database.db.select().from(registrarContacts).where(eq(registrarContacts.userId, customer.user.id));
+    expect(contact).toBeTruthy();
+    expect(await ctx().database.db.select().from(simRegistrarContacts).where(eq(simRegistrarContacts.id, Number(contact!.contactId)))).toHaveLength(1);
+    const profile = await ctx().app.inject({ method: 'PUT', url: '/api/account/profile', headers: customer.auth, payload: { phone: '+49 40 987654', street: 'Neuer Weg 7', zipCode: '20095', city: 'Hamburg', country: 'DE', companyName: '', industry: '' } });
+    expect(profile.statusCode, profile.body).toBe(200);
+    await drainJobs(ctx());
+    const [sent] = await ctx().database.db.select().from(simRegistrarContacts).where(eq(simRegistrarContacts.id, Number(contact!.contactId)));
+    expect(sent!.contact).toMatchObject({ street: 'Neuer Weg 7', postalCode: '20095', city: 'Hamburg', phone: '+49 40 987654' });
+    // Still one contact for the customer.
+    expect(await ctx().database.db.select().from(registrarContacts).where(eq(registrarContacts.userId, customer.user.id))).toHaveLength(1);
   });
 });

@@ -13,7 +13,7 @@ import { RegistrarError, type DomainAvailability } from '../../drivers/registrar
 import { checkCurrentPassword } from '../auth/auth.service.ts';
 import { placeOrder } from '../shop/shop.service.ts';
 import { domainClaimError, domainNameClaim, domainProduct } from './domain.product.ts';
-import { missingContactFields } from './domain-lifecycle.ts';
+import { missingContactFields } from './registrar-contact.ts';
 import { toRegistrarAppError } from './domain-search.service.ts';
 
 /**
