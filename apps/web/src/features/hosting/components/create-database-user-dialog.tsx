@@ -11,7 +11,7 @@ import { useCreateDatabaseUser } from '../api/databases.ts';
 import { errorText } from './format.ts';
 
 /** "Benutzer erstellen": a database user without a database; the name gets the package prefix. */
-export function CreateDatabaseUserDialog({ hostingId, prefix, onClose }: { hostingId: string; prefix: string; onClose: () => void }) {
+export function CreateDatabaseUserDialog({ hostingId, prefix, onClose }: { hostingId: string; prefix: string; onClose: (created?: boolean) => void }) {
   const create = useCreateDatabaseUser(hostingId);
   const form = useSchemaForm<CreateDatabaseUserInput>({ resolver: zodResolver(CreateDatabaseUserInput), defaultValues: { name: '', password: '', confirmPassword: '' } });
   const errors = form.formState.errors;
@@ -21,7 +21,7 @@ export function CreateDatabaseUserDialog({ hostingId, prefix, onClose }: { hosti
     try {
       const user = await create.mutateAsync(input);
       toast.success(`Der Datenbankbenutzer ${user.name} wurde angelegt.`);
-      onClose();
+      onClose(true);
     } catch (err) {
       form.setError('root.server', { message: errorText(err, 'Der Benutzer konnte nicht angelegt werden.') });
     }
@@ -38,7 +38,7 @@ export function CreateDatabaseUserDialog({ hostingId, prefix, onClose }: { hosti
         <Field label="Passwort bestätigen" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register('confirmPassword')} />
         {errors.root?.server?.message && <Alert tone="error">{errors.root.server.message}</Alert>}
         <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={onClose} disabled={create.isPending}>Abbrechen</Button>
+          <Button variant="outline" onClick={() => onClose()} disabled={create.isPending}>Abbrechen</Button>
           <Button type="submit" loading={create.isPending}>Benutzer erstellen</Button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Database, ExternalLink, KeyRound, Plus, Settings2, Trash2, UserPlus, Users } from 'lucide-react';
 import type { HostingDetail } from '@hp/contract';
@@ -35,6 +35,7 @@ function Databases({ detail }: { detail: HostingDetail }) {
   const removeUser = useDeleteDatabaseUser(detail.id);
   const [creating, setCreating] = useState(false);
   const [creatingUser, setCreatingUser] = useState(false);
+  const usersHeading = useRef<HTMLHeadingElement>(null);
   const [managing, setManaging] = useState<string | null>(null);
   const [passwordFor, setPasswordFor] = useState<{ id: string; name: string } | null>(null);
   const data = databases.data;
@@ -94,7 +95,7 @@ function Databases({ detail }: { detail: HostingDetail }) {
         <Card className="min-w-0 p-6" role="region" aria-labelledby="dbuser-heading">
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div>
-              <h2 id="dbuser-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900"><Users className="size-5" aria-hidden="true" /> Datenbankbenutzer</h2>
+              <h2 id="dbuser-heading" ref={usersHeading} tabIndex={-1} className="flex items-center gap-2 text-lg font-semibold text-slate-900 focus:outline-none"><Users className="size-5" aria-hidden="true" /> Datenbankbenutzer</h2>
               <p className="mt-1 text-sm text-slate-600">
                 Mit diesen Benutzern verbinden sich Ihre Anwendungen (Host: {DATABASE_HOST}). {data.users.length} von {data.limit} Benutzern angelegt{usersFull ? ' – Ihr Tarif enthält keine weiteren Datenbankbenutzer.' : '.'}
               </p>
@@ -130,7 +131,12 @@ function Databases({ detail }: { detail: HostingDetail }) {
       )}
 
       {creating && data && <CreateDatabaseDialog hostingId={detail.id} prefix={data.prefix} users={data.users} onClose={() => setCreating(false)} />}
-      {creatingUser && data && <CreateDatabaseUserDialog hostingId={detail.id} prefix={data.prefix} onClose={() => setCreatingUser(false)} />}
+      {creatingUser && data && <CreateDatabaseUserDialog hostingId={detail.id} prefix={data.prefix} onClose={(created) => {
+        setCreatingUser(false);
+        // The button may be disabled now (limit reached): keyboard focus goes to the list that shows the new user,
+        // after the dialog has handed focus back to its trigger.
+        if (created) setTimeout(() => usersHeading.current?.focus(), 50);
+      }} />}
       {managed && data && (
         <ManageDatabaseDialog detail={detail} database={managed} phpMyAdminUrl={data.phpMyAdminUrl} onClose={() => setManaging(null)}
           onChangePassword={(user) => { setManaging(null); setPasswordFor(user); }} />
