@@ -4,6 +4,7 @@
  * detail (document root, public folder, DNS, server host name), through the HTTP API on the simulated panel.
  */
 import { beforeAll, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { hostingMessages } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { buyHosting, seedHostingServer, unique } from '../../../test/hosting.ts';
@@ -98,6 +99,13 @@ describeEachDatabase('web hosting: database users, tables, domain details', (ctx
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().error).toEqual({ code: 'DATABASE_USER_IN_USE', message: `Der Benutzer ${dbUser.name} gehört noch zu der Datenbank ${db.name}. Löschen Sie zuerst diese Datenbank.` });
     expect((await call('GET', '/databases')).json().users).toEqual([dbUser]);
+
+    // While a creation runs on the package (its lease is held), deleting a database waits its turn: its user might go with it.
+    await ctx().database.db.execute(sql`insert into rate_limits (key, window_start, count) values (${`hosting-create:databases:${packageId}`}, now(), 1)`);
+    const busy = await call('DELETE', `/databases/${db.id}`);
+    expect(busy.statusCode, busy.body).toBe(409);
+    expect(busy.json().error.code).toBe('HOSTING_PENDING');
+    await ctx().database.db.execute(sql`delete from rate_limits where key = ${`hosting-create:databases:${packageId}`}`);
 
     // Deleting the database keeps a user of another name (it may serve other databases later).
     expect((await call('DELETE', `/databases/${db.id}`)).statusCode).toBe(200);

@@ -336,7 +336,12 @@ async function deleteUnusedDatabaseUser(deps: HostingDeps, ref: HostingAccountRe
 }
 
 export async function deleteDatabase(deps: HostingDeps, user: RequestUser, id: string, databaseId: string) {
-  const { ref } = await activePackage(deps, user, id);
+  const { pkg, ref } = await activePackage(deps, user, id);
+  // Under the creation lease: its user may go with it, and a database created for that user meanwhile would lose it.
+  return oneCreationAtATime(deps, 'databases', pkg, () => deleteDatabaseOnce(deps, ref, databaseId));
+}
+
+async function deleteDatabaseOnce(deps: HostingDeps, ref: HostingAccountRef, databaseId: string) {
   const databases = await panel(deps, () => deps.hosting.listDatabases(ref));
   const database = databases.find((d) => d.id === databaseId);
   if (!database) throw notFound('Datenbank nicht gefunden.');
