@@ -90,11 +90,21 @@ function toCard(pkg: CardRow, access: 'owner' | 'shared'): HostingCard {
   };
 }
 
+// The package list is read on every portal visit: a prepared statement, built once per database (like the profile).
+const listQueries = new WeakMap<object, ReturnType<typeof prepareListQuery>>();
+const prepareListQuery = (db: Deps['db']) => {
+  const userId = sql.placeholder('userId');
+  return db.select({ pkg: cardColumns }).from(hostingPackages)
+    .leftJoin(hostingAccess, and(eq(hostingAccess.packageId, hostingPackages.id), eq(hostingAccess.userId, userId)))
+    .where(and(isNull(hostingPackages.deletedAt), or(eq(hostingPackages.ownerId, userId), eq(hostingAccess.userId, userId))))
+    .orderBy(desc(hostingPackages.createdAt))
+    .prepare('hosting_list');
+};
+
 export async function listPackages(deps: Pick<Deps, 'db'>, user: RequestUser): Promise<{ items: HostingCard[] }> {
-  const rows = await deps.db.select({ pkg: cardColumns }).from(hostingPackages)
-    .leftJoin(hostingAccess, and(eq(hostingAccess.packageId, hostingPackages.id), eq(hostingAccess.userId, user.id)))
-    .where(and(isNull(hostingPackages.deletedAt), or(eq(hostingPackages.ownerId, user.id), eq(hostingAccess.userId, user.id))))
-    .orderBy(desc(hostingPackages.createdAt));
+  let query = listQueries.get(deps.db);
+  if (!query) listQueries.set(deps.db, (query = prepareListQuery(deps.db)));
+  const rows = await query.execute({ userId: user.id });
   return { items: rows.map(({ pkg }) => toCard(pkg, pkg.ownerId === user.id ? 'owner' : 'shared')) };
 }
 
