@@ -65,7 +65,7 @@ async function seedDemoAccounts(db: Db, credentialsFile: string) {
     const passwordHash = await hashPassword(password);
     await db
       .insert(users)
-      .values({ username: demo.username, email: demo.email, role: demo.role, passwordHash, emailVerifiedAt: new Date(), city: 'Frankfurt am Main', zipCode: '60311', street: 'Musterstraße 1' })
+      .values({ username: demo.username, email: demo.email, role: demo.role, passwordHash, emailVerifiedAt: new Date(), city: 'Frankfurt am Main', zipCode: '60311', street: 'Musterstraße 1', phone: '+49 69 1234560' })
       .onConflictDoNothing();
     await db.update(users).set({ passwordHash }).where(eq(users.username, demo.username));
     accounts.push({ role: demo.role, username: demo.username, password });
