@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { domainToUnicode } from '@hp/contract';
 import { domains, orders, users } from '../../db/schema/index.ts';
@@ -142,6 +142,10 @@ export const renewDomainJob = defineJob(renewDomainKind, async (deps, { orderId 
   if (!row || row.order.status !== 'processing') return;
   const { domain, order } = row;
   const config = domainConfigOf(order);
+  // Renewals of one domain reach the registry in the order they were paid (each extends the previous end).
+  const [earlier] = await deps.db.select({ id: orders.id }).from(orders).where(and(
+    eq(orders.domainId, domain.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'), ne(orders.id, orderId), lt(orders.periodEnd, order.periodEnd!)));
+  if (earlier) throw new Error('an earlier renewal of this domain is not applied yet');
   try {
     const info = await deps.registrar.info(domain.domain);
     let expiresAt: string;

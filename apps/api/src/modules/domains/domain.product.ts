@@ -149,7 +149,12 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
       await failPaidOrder(tx, paid.id, 'domain released before payment');
       return 'failed';
     }
-    const from = domain.expiresAt ?? now;
+    // Another renewal paid before this one and not yet applied at the registry extends first: this one follows it.
+    const [{ latest } = { latest: null }] = await tx.select({ latest: sql<string | null>`max(${orders.periodEnd})` }).from(orders)
+      .where(and(eq(orders.domainId, domain.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'), ne(orders.id, paid.id)));
+    const pendingEnd = latest ? new Date(latest) : null;
+    const current = domain.expiresAt ?? now;
+    const from = pendingEnd && pendingEnd > current ? pendingEnd : current;
     await tx.update(orders).set({ periodStart: from, periodEnd: addMonthsClamped(from, c.years * 12) }).where(eq(orders.id, paid.id));
     await enqueue(tx, renewDomainKind, { orderId: paid.id }, { dedupeKey: `renew-domain:${paid.id}` });
     return 'delivering';

@@ -250,4 +250,27 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     // Still one contact for the customer.
     expect(await ctx().database.db.select().from(registrarContacts).where(eq(registrarContacts.userId, customer.user.id))).toHaveLength(1);
   });
+
+  it('two renewals paid before the first reached the registry add up: one year + one year = two years, in the order paid', { timeout: 60_000 }, async () => {
+    const customer = await createDomainCustomer(ctx());
+    const { domainId } = await buyDomain(ctx(), customer);
+    const [before] = await ctx().database.db.select().from(domains).where(eq(domains.id, domainId));
+    const first = await postDomainCheckout(ctx(), customer.auth, { domainId, action: 'renew', years: 1, acceptTerms: true });
+    expect(first.statusCode, first.body).toBe(201);
+    await paySimulated(ctx(), first.json().sessionId);
+    // A second renewal started after paying the first (second tab): the first is settled, not replaced.
+    const second = await postDomainCheckout(ctx(), customer.auth, { domainId, action: 'renew', years: 1, acceptTerms: true });
+    expect(second.statusCode, second.body).toBe(201);
+    await paySimulated(ctx(), second.json().sessionId);
+    // The customer returns to the payment page at once: the second is paid while the first is not yet at the registry.
+    await ctx().app.inject({ method: 'GET', url: `/api/shop/payment-result?session_id=${second.json().sessionId}`, headers: customer.auth });
+    expect((await ctx().database.db.select().from(orders).where(and(eq(orders.domainId, domainId), eq(orders.kind, 'upgrade')))).map((o) => o.status)).toEqual(['processing', 'processing']);
+    await drainJobs(ctx(), 10);
+    const renewals = await ctx().database.db.select().from(orders).where(and(eq(orders.domainId, domainId), eq(orders.kind, 'upgrade')));
+    expect(renewals.map((o) => o.status).sort()).toEqual(['completed', 'completed']);
+    const [after] = await ctx().database.db.select().from(domains).where(eq(domains.id, domainId));
+    expect(after!.expiresAt!.getUTCFullYear()).toBe(before!.expiresAt!.getUTCFullYear() + 2);
+    const [registry] = await ctx().database.db.select().from(simDomainRegistry).where(eq(simDomainRegistry.domain, before!.domain));
+    expect(registry!.expiresAt.toISOString()).toBe(after!.expiresAt!.toISOString());
+  });
 });
