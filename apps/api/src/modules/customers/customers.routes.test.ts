@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { customerDetailMessages as dm, hostnameToAscii, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
+import { buyDomain, createDomainCustomer } from '../../../test/domains.ts';
 import { domains, invoices, users } from '../../db/schema/index.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
@@ -128,6 +129,13 @@ describeEachDatabase('customer overview', (ctx) => {
     ]);
     const other = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${bert.user.id}`, headers: employee.auth })).json<CustomerDetail>();
     expect(other.domains).toEqual([]);
+
+    // A domain bought through the shop: registered, listed with its order named by the product.
+    const buyer = await createDomainCustomer(ctx());
+    const bought = await buyDomain(ctx(), buyer);
+    const view = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(view.domains).toEqual([expect.objectContaining({ id: bought.domainId, domain: bought.domain, unicode: bought.domain, status: 'active', autoRenew: true, expiresAt: expect.any(String) })]);
+    expect(view.recentOrders[0]).toMatchObject({ id: bought.orderId, product: 'Domain', kind: 'new' });
   });
 
   it('answers 404 for staff accounts and unknown ids, and refuses customers (also their own record)', async () => {
