@@ -38,6 +38,8 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await expect(staff.page.getByRole('heading', { level: 1, name: username })).toBeVisible();
     await expect(staff.page.getByText(/^Privatkunde \| Kundennummer \d+$/)).toBeVisible();
     await expect(staff.page.getByText('Keine Server.')).toBeVisible();
+    await expect(staff.page.getByRole('heading', { name: 'Domains', exact: true })).toBeVisible();
+    await expect(staff.page.getByText('Keine Domains.')).toBeVisible();
     await staff.page.getByRole('button', { name: 'Speichern', exact: true }).click();
     await expect(staff.page.getByText(dm.noteRequired)).toBeVisible();
     await staff.page.getByLabel('Neue Notiz').fill('Hat nach <b>Rabatt</b> gefragt.');

@@ -157,6 +157,8 @@ export const CustomerDetail = CustomerRow.extend({
   servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
   /** Web hosting packages the customer owns (not deleted). */
   hostingPackages: z.array(z.object({ id: z.string(), name: z.string(), planName: z.string(), status: z.string(), primaryDomain: z.string(), expiresAt: z.string().nullable() })),
+  /** Domains the customer owns (not deleted); `unicode` is the name as people read it. */
+  domains: z.array(z.object({ id: z.string(), domain: z.string(), unicode: z.string(), status: z.string(), expiresAt: z.string().nullable(), autoRenew: z.boolean() })),
   openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),
   recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), product: z.string(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),
   /** Net revenue: invoices minus credit notes, in cents. */

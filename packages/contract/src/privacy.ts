@@ -10,6 +10,7 @@ export const privacyMessages = {
   customerDeleteFailed: 'Der Kunde konnte nicht gelöscht werden.',
   activeServers: 'Das Kundenkonto kann nicht gelöscht werden, solange noch Server aktiv sind. Bitte löschen Sie zuerst alle Server oder warten Sie, bis sie abgelaufen sind.',
   activeHosting: 'Das Kundenkonto kann nicht gelöscht werden, solange noch Hosting-Pakete bestehen. Bitte warten Sie, bis sie abgelaufen sind, oder wenden Sie sich an den Support.',
+  activeDomains: 'Das Kundenkonto kann nicht gelöscht werden, solange noch Domains bestehen. Bitte warten Sie, bis sie abgelaufen sind, oder wenden Sie sich an den Support.',
   openInvoices: 'Das Kundenkonto kann nicht gelöscht werden, solange offene oder überfällige Rechnungen bestehen.',
   openOrders: 'Das Kundenkonto kann nicht gelöscht werden, solange eine Bestellung noch bezahlt oder bearbeitet wird.',
   alreadyDeleted: 'Dieses Kundenkonto wurde bereits gelöscht.',

@@ -7,18 +7,24 @@ import { eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { buyServer, drainJobs } from '../../../test/shop.ts';
-import { backupCodes, invoices, ticketMessages, users } from '../../db/schema/index.ts';
+import { backupCodes, domains, invoices, ticketMessages, users } from '../../db/schema/index.ts';
 import { invoiceFileName } from '../invoices/invoices.service.ts';
 import { EXPORTS_PER_HOUR } from './data-export.ts';
 
 describeEachDatabase('data export', (ctx) => {
-  it('exports profile, orders, servers, tickets, the mail log and every invoice as PDF and XML, without staff notes, secret values or hashes', async () => {
+  it('exports profile, orders, servers, domains, tickets, the mail log and every invoice as PDF and XML, without staff notes, secret values or hashes', async () => {
     const db = ctx().database.db;
     const customer = await createUser(ctx());
     const employee = await createUser(ctx(), { role: 'employee' });
     const invoice = await buyServer(ctx(), customer);
     await db.update(users).set({ totpSecret: 'SEALED-TOTP-SECRET-MARKER', street: 'Exportweg 3' }).where(eq(users.id, customer.user.id));
     await db.insert(backupCodes).values({ userId: customer.user.id, codeHash: 'BACKUP-HASH-MARKER' });
+    const domainName = `export-${Math.random().toString(36).slice(2, 8)}.de`;
+    const domainExpiry = new Date('2027-05-01T00:00:00Z');
+    await db.insert(domains).values({
+      ownerId: customer.user.id, domain: domainName, tld: 'de', status: 'active', nameservers: ['ns1.musterhost.de', 'ns2.musterhost.de'],
+      yearCents: 1080, expiresAt: domainExpiry, autoRenew: false,
+    });
 
     const ticket = await ctx().app.inject({ method: 'POST', url: '/api/tickets', headers: customer.auth, payload: { title: 'Server startet nicht', description: 'Seit heute früh.', type: 'technical' } });
     expect(ticket.statusCode, ticket.body).toBe(201);
@@ -50,6 +56,10 @@ describeEachDatabase('data export', (ctx) => {
     expect(data.konto).toMatchObject({ email: customer.email, benutzername: customer.username, adresse: { strasse: 'Exportweg 3' } });
     expect(data.bestellungen).toHaveLength(1);
     expect(data.server).toHaveLength(1);
+    expect(data.domains).toEqual([expect.objectContaining({
+      domain: domainName, domainLesbar: domainName, status: 'active', nameserver: ['ns1.musterhost.de', 'ns2.musterhost.de'],
+      automatischVerlaengern: false, laeuftAbAm: domainExpiry.toISOString(), erstelltAm: expect.any(String), geloeschtAm: null,
+    })]);
     expect(data.rechnungen).toEqual([expect.objectContaining({ nummer: invoice.number, zahlungsstatus: 'paid', dateien: [pdfName, xmlName] })]);
     expect(data.tickets[0]).toMatchObject({ titel: 'Server startet nicht', vertraulicheAngaben: [expect.objectContaining({ bezeichnung: 'Root-Passwort' })] });
     expect(data.tickets[0].nachrichten.map((m: { text: string }) => m.text)).toContain('Noch eine Frage vom Kunden.');

@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { strToU8, zipSync, type Zippable } from 'fflate';
+import { domainToUnicode } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import {
-  communications, customerDocuments, files, hostingPackages, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
+  communications, customerDocuments, domains, files, hostingPackages, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
@@ -32,7 +33,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
   if (!user) throw notFound();
   const id = user.id;
 
-  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows, hostingRows] = await Promise.all([
+  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows, hostingRows, domainRows] = await Promise.all([
     db.select().from(orders).where(eq(orders.userId, id)).orderBy(asc(orders.createdAt)),
     db.select().from(servers).where(eq(servers.ownerId, id)).orderBy(asc(servers.createdAt)),
     db.select().from(invoices).where(eq(invoices.userId, id)).orderBy(asc(invoices.createdAt), asc(invoices.number)),
@@ -45,6 +46,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       .from(customerDocuments).innerJoin(files, eq(files.id, customerDocuments.fileId))
       .where(eq(customerDocuments.userId, id)).orderBy(asc(customerDocuments.createdAt), asc(customerDocuments.id)),
     db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, id)).orderBy(asc(hostingPackages.createdAt)),
+    db.select().from(domains).where(eq(domains.ownerId, id)).orderBy(asc(domains.createdAt), asc(domains.domain)),
   ]);
   const serverIds = serverRows.map((s) => s.id);
   const invoiceIds = invoiceRows.map((i) => i.id);
@@ -90,6 +92,11 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       hostingId: h.number, name: h.name, tarif: h.plan, domain: h.primaryDomain, status: h.status, websiteTyp: h.websiteType,
       panelBenutzer: h.panelUsername, backupAufbewahrungTage: h.backupRetentionDays,
       erstelltAm: iso(h.createdAt), laeuftAbAm: iso(h.expiresAt), gesperrtAm: iso(h.suspendedAt), geloeschtAm: iso(h.deletedAt),
+    })),
+    domains: domainRows.map((d) => ({
+      domain: d.domain, domainLesbar: domainToUnicode(d.domain), status: d.status, nameserver: d.nameservers, automatischVerlaengern: d.autoRenew,
+      transferSperre: d.transferLock, jahrespreisBruttoCents: d.yearCents,
+      erstelltAm: iso(d.createdAt), laeuftAbAm: iso(d.expiresAt), geloeschtAm: iso(d.deletedAt),
     })),
     rechnungen: invoiceRows.map((i) => ({
       nummer: i.number, art: i.kind === 'credit_note' ? 'Gutschrift' : 'Rechnung', datum: i.issueDate, faelligAm: i.dueDate, bruttoCents: i.grossCents,

@@ -10,7 +10,7 @@ import { privacyMessages as pm, type CustomerDetail, type CustomerPage } from '@
 import { createUser, describeEachDatabase, STRONG_PASSWORD, type TestContext } from '../../../test/harness.ts';
 import { buyServer } from '../../../test/shop.ts';
 import {
-  auditEvents, communications, customerNotes, files, invoices, servers, sessions, ticketAttachments, ticketSecrets, tickets, users,
+  auditEvents, communications, customerNotes, domains, files, invoices, registrarContacts, servers, sessions, ticketAttachments, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import { storeFile } from '../../lib/files.ts';
 import { sampleInvoiceDocument } from '../invoices/invoice-fixtures.ts';
@@ -171,6 +171,37 @@ describeEachDatabase('customer deletion', (ctx) => {
     expect((await me(bystander.token)).statusCode).toBe(200);
     const [b] = await db.select({ deletedAt: users.deletedAt, email: users.email }).from(users).where(eq(users.id, bystander.user.id));
     expect(b).toEqual({ deletedAt: null, email: bystander.email });
+  });
+
+  it('refuses while a domain is registered, being registered or transferred, or expired but not yet released; a failed one does not count', async () => {
+    const owner = await createUser(ctx(), { role: 'owner' });
+    const customer = await createUser(ctx());
+    const db = ctx().database.db;
+    const name = `loeschtest-${crypto.randomBytes(4).toString('hex')}.de`;
+    await db.insert(domains).values({
+      ownerId: customer.user.id, domain: `fehl-${name}`, tld: 'de', status: 'failed', nameservers: ['ns1.musterhost.de', 'ns2.musterhost.de'], yearCents: 1080,
+    });
+    const [domain] = await db.insert(domains).values({
+      ownerId: customer.user.id, domain: name, tld: 'de', status: 'registering', nameservers: ['ns1.musterhost.de', 'ns2.musterhost.de'], yearCents: 1080,
+    }).returning();
+    await db.insert(registrarContacts).values({ userId: customer.user.id, contactId: 'C-LOESCHTEST', contactHash: 'hash' });
+    for (const status of ['registering', 'transferring', 'active', 'expired'] as const) {
+      await db.update(domains).set({ status, expiresAt: status === 'registering' ? null : new Date('2027-01-01T00:00:00Z') }).where(eq(domains.id, domain!.id));
+      const refused = await del(customer.user.id, owner);
+      expect(refused.statusCode, `${status}: ${refused.body}`).toBe(409);
+      expect(refused.json().error).toEqual({ code: 'ACTIVE_DOMAINS', message: pm.activeDomains });
+    }
+    const self = await call({ method: 'POST', url: '/api/account/deletion', headers: customer.auth, payload: { currentPassword: customer.password } });
+    expect(self.statusCode).toBe(409);
+    expect(self.json().error.code).toBe('ACTIVE_DOMAINS');
+    expect((await me(customer.token)).statusCode).toBe(200);
+
+    // Released after the grace period (deleted_at set): the account can go; the domain rows stay, owned by the anonymised row.
+    await db.update(domains).set({ deletedAt: new Date() }).where(eq(domains.id, domain!.id));
+    const done = await del(customer.user.id, owner);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(await db.select().from(registrarContacts).where(eq(registrarContacts.userId, customer.user.id))).toEqual([]);
+    expect(await db.select({ id: domains.id }).from(domains).where(eq(domains.ownerId, customer.user.id))).toHaveLength(2);
   });
 
   it('refuses the self-deletion with a German message while an invoice is open', async () => {

@@ -3,7 +3,7 @@ import { customerDetailMessages as dm, privacyMessages as pm } from '@hp/contrac
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import {
-  auditEvents, backupCodes, hostingAccess, hostingPackages, communications, customerNotes, files, invoices, jobs, oneTimeCodes, orders, serverAccess, servers, ticketAttachments, ticketSecrets, tickets, users,
+  auditEvents, backupCodes, domains, hostingAccess, hostingPackages, communications, customerNotes, files, invoices, jobs, oneTimeCodes, orders, registrarContacts, serverAccess, servers, ticketAttachments, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
@@ -19,6 +19,11 @@ async function assertDeletable(tx: Tx, customerId: string) {
   const [activePackage] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
     .where(and(eq(hostingPackages.ownerId, customerId), isNull(hostingPackages.deletedAt))).limit(1);
   if (activePackage) throw conflict('ACTIVE_HOSTING', pm.activeHosting);
+  // A domain still registered (or being registered / transferred, or expired but not yet released after the
+  // grace period) is held in the customer's name at the registry; a failed one never was.
+  const [liveDomain] = await tx.select({ id: domains.id }).from(domains)
+    .where(and(eq(domains.ownerId, customerId), isNull(domains.deletedAt), ne(domains.status, 'failed'))).limit(1);
+  if (liveDomain) throw conflict('ACTIVE_DOMAINS', pm.activeDomains);
   const [openInvoice] = await tx.select({ id: invoices.id }).from(invoices)
     .where(and(eq(invoices.userId, customerId), eq(invoices.kind, 'invoice'), isNull(invoices.paidAt), isNull(invoices.creditedAt))).limit(1);
   if (openInvoice) throw conflict('OPEN_INVOICES', pm.openInvoices);
@@ -34,8 +39,8 @@ async function assertDeletable(tx: Tx, customerId: string) {
  * files and confidential ticket fields are deleted; invoices, credit notes, payments and the orders they
  * bill stay unchanged (§147 AO, §257 HGB: 10 years), and so do the documents staff uploaded
  * (`customer_documents`: contracts, §257 HGB). Tickets keep their text and still point at the
- * (now anonymous) account row. Refused with 409 while servers run, invoices are open or an order is
- * being paid. `actor` is the owner, or the customer deleting their own account.
+ * (now anonymous) account row. Refused with 409 while servers run, hosting packages or domains exist,
+ * invoices are open or an order is being paid. `actor` is the owner, or the customer deleting their own account.
  */
 export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<RequestUser, 'id'>, customerId: string, opts: { self: boolean }) {
   await db.transaction(async (tx) => {
@@ -68,6 +73,8 @@ export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<Re
     await tx.delete(backupCodes).where(eq(backupCodes.userId, customerId));
     await tx.delete(serverAccess).where(eq(serverAccess.userId, customerId));
     await tx.delete(hostingAccess).where(eq(hostingAccess.userId, customerId));
+    // The registrar handle and the hash of the profile last sent to it: no domain is left to use them.
+    await tx.delete(registrarContacts).where(eq(registrarContacts.userId, customerId));
     await tx.delete(communications).where(eq(communications.customerId, customerId));
     await tx.delete(customerNotes).where(eq(customerNotes.customerId, customerId));
     // Mails still waiting for (or already handed to) the old address hold its text: gone with it.

@@ -1,9 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { customerDetailMessages as dm, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
+import { customerDetailMessages as dm, hostnameToAscii, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
-import { invoices, users } from '../../db/schema/index.ts';
+import { buyDomain, createDomainCustomer } from '../../../test/domains.ts';
+import { domains, invoices, users } from '../../db/schema/index.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
 
@@ -109,6 +110,32 @@ describeEachDatabase('customer overview', (ctx) => {
     const empty = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${buyer.user.id}/notes`, headers: employee.auth, payload: { body: '  ' } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.message).toBe(dm.noteRequired);
+  });
+
+  it('lists the customer\'s domains (not deleted ones) with the readable name, status, expiry and auto-renewal', async () => {
+    const holder = await createUser(ctx());
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const idn = hostnameToAscii(`müller-${suffix}.de`)!;
+    const expiresAt = new Date('2027-03-01T00:00:00Z');
+    const base = { ownerId: holder.user.id, tld: 'de', nameservers: ['ns1.musterhost.de', 'ns2.musterhost.de'], yearCents: 1080 };
+    const [active] = await ctx().database.db.insert(domains).values({ ...base, domain: idn, status: 'active', expiresAt, autoRenew: false }).returning();
+    const [pending] = await ctx().database.db.insert(domains).values({ ...base, domain: `beispiel-${suffix}.de`, status: 'registering' }).returning();
+    await ctx().database.db.insert(domains).values({ ...base, domain: `weg-${suffix}.de`, status: 'expired', deletedAt: new Date() });
+
+    const detail = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${holder.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(detail.domains).toEqual([
+      { id: pending!.id, domain: `beispiel-${suffix}.de`, unicode: `beispiel-${suffix}.de`, status: 'registering', expiresAt: null, autoRenew: true },
+      { id: active!.id, domain: idn, unicode: `müller-${suffix}.de`, status: 'active', expiresAt: expiresAt.toISOString(), autoRenew: false },
+    ]);
+    const other = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${bert.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(other.domains).toEqual([]);
+
+    // A domain bought through the shop: registered, listed with its order named by the product.
+    const buyer = await createDomainCustomer(ctx());
+    const bought = await buyDomain(ctx(), buyer);
+    const view = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(view.domains).toEqual([expect.objectContaining({ id: bought.domainId, domain: bought.domain, unicode: bought.domain, status: 'active', autoRenew: true, expiresAt: expect.any(String) })]);
+    expect(view.recentOrders[0]).toMatchObject({ id: bought.orderId, product: 'Domain', kind: 'new' });
   });
 
   it('answers 404 for staff accounts and unknown ids, and refuses customers (also their own record)', async () => {

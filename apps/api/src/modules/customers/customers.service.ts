@@ -11,6 +11,7 @@ import {
   type CustomerListQuery,
   type CustomerNote,
   type CustomerPage,
+  domainToUnicode,
   type CustomerOrderPage,
   type CustomerRow,
   type CustomerAuditEntry,
@@ -18,7 +19,7 @@ import {
   type UpdateCustomerInput,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { auditEvents, customerNotes, hostingPackages, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { auditEvents, customerNotes, domains, hostingPackages, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
 import { findAudit } from '../audit/audit.service.ts';
 import { listCommunications } from './communications.ts';
 import { pendingEmailOf } from './email-change.ts';
@@ -131,7 +132,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   const { db } = deps;
   const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
-  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages] = await Promise.all([
+  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages, ownDomains] = await Promise.all([
     db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
       .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
     db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
@@ -148,6 +149,8 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     user.deletedAt ? null : pendingEmailOf(db, id),
     db.select({ id: hostingPackages.id, name: hostingPackages.name, plan: hostingPackages.plan, status: hostingPackages.status, primaryDomain: hostingPackages.primaryDomain, expiresAt: hostingPackages.expiresAt })
       .from(hostingPackages).where(and(eq(hostingPackages.ownerId, id), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number)),
+    db.select({ id: domains.id, domain: domains.domain, status: domains.status, expiresAt: domains.expiresAt, autoRenew: domains.autoRenew })
+      .from(domains).where(and(eq(domains.ownerId, id), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt)),
   ]);
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
@@ -158,6 +161,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     pendingEmail,
     servers: ownServers,
     hostingPackages: packages.map((p) => ({ id: p.id, name: p.name, planName: HOSTING_PLANS[p.plan].name, status: p.status, primaryDomain: p.primaryDomain, expiresAt: p.expiresAt?.toISOString() ?? null })),
+    domains: ownDomains.map((d) => ({ id: d.id, domain: d.domain, unicode: domainToUnicode(d.domain), status: d.status, expiresAt: d.expiresAt?.toISOString() ?? null, autoRenew: d.autoRenew })),
     openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
     recentOrders: recentOrders.map((o) => ({ ...o, product: productOf(o.product).name, createdAt: o.createdAt.toISOString() })),
     revenueNetCents: Number(money?.revenue ?? 0),

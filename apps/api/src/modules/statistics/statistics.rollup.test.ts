@@ -3,7 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { FinanceMonth } from '@hp/contract';
 import { createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
 import { seedCapacity } from '../../../test/shop.ts';
-import { orders, users } from '../../db/schema/index.ts';
+import { buyDomain, createDomainCustomer } from '../../../test/domains.ts';
+import { invoices, orders, users } from '../../db/schema/index.ts';
 import type { Hypervisor } from '../../drivers/hypervisor/hypervisor.ts';
 import { rowsOf } from '../../lib/rate-limit.ts';
 import { berlinDate, issueCreditNote, issueInvoice } from '../invoices/invoices.service.ts';
@@ -121,6 +122,17 @@ describeEachDatabase('statistics rollup', (ctx) => {
     before = await current();
     await deleteCustomerAccount(deps, owner.user, bernd.user.id, { self: false });
     expect(moved(before, await current())).toEqual({ revenueCents: 0, mrrCents: 0, payingCustomers: 0, newCustomers: 0 });
+    await expectRollupFromScratch(ctx());
+  });
+
+  it('counts a bought domain\'s invoice in the revenue, like every product\'s', async () => {
+    const buyer = await createDomainCustomer(ctx());
+    const before = await current();
+    const { orderId } = await buyDomain(ctx(), buyer);
+    const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(invoice!.document.totals.netCents).toBeGreaterThan(0);
+    const after = await current();
+    expect(after.revenueCents - before.revenueCents).toBe(invoice!.document.totals.netCents);
     await expectRollupFromScratch(ctx());
   });
 

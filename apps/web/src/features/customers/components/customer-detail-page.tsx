@@ -4,8 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { ArrowLeft, FilePlus2, Mail, Phone, ShoppingCart } from 'lucide-react';
 import {
-  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, HOSTING_STATUS_LABEL, orderStatusLabels, ticketStatusLabels,
-  type CustomerDetail, type HostingStatus, type OrderStatus, type TicketStatus,
+  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, DOMAIN_STATUS_LABEL, formatEuro, HOSTING_STATUS_LABEL, orderStatusLabels, ticketStatusLabels,
+  type CustomerDetail, type DomainStatus, type HostingStatus, type OrderStatus, type TicketStatus,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -130,6 +130,19 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                     <li key={p.id} className="flex flex-wrap justify-between gap-2">
                       <span className="break-all font-medium text-slate-900">{p.primaryDomain}</span>
                       <span className="text-slate-700">{p.planName} · {HOSTING_STATUS_LABEL[p.status as HostingStatus] ?? p.status}{p.expiresAt ? <> · bis <time dateTime={p.expiresAt}>{date(p.expiresAt)}</time></> : null}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+            <Card className="p-4">
+              <h2 className="font-semibold text-slate-900">Domains</h2>
+              {c.domains.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Domains.</p> : (
+                <ul className="mt-2 flex flex-col gap-1 text-sm">
+                  {c.domains.map((d) => (
+                    <li key={d.id} className="flex flex-wrap justify-between gap-2">
+                      <span className="break-all font-medium text-slate-900">{d.unicode}{d.unicode !== d.domain ? <span className="font-normal text-slate-600"> ({d.domain})</span> : null}</span>
+                      <span className="text-slate-700">{DOMAIN_STATUS_LABEL[d.status as DomainStatus] ?? d.status}{d.expiresAt ? <> · bis <time dateTime={d.expiresAt}>{date(d.expiresAt)}</time></> : null} · {d.autoRenew ? 'verlängert automatisch' : 'läuft aus'}</span>
                     </li>
                   ))}
                 </ul>

@@ -1,0 +1,54 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { CustomerDetail } from '@hp/contract';
+import { setToken } from '../../../lib/session.ts';
+import CustomerDetailPage from './customer-detail-page.tsx';
+
+const ID = '3f0c1f8e-2b7a-4c3e-9d1a-5e6f7a8b9c0d';
+const detail: CustomerDetail = {
+  id: ID, customerNumber: 10042, name: 'mueller', email: 'mueller@example.com', companyName: '', kind: 'private',
+  createdAt: '2026-01-05T10:00:00.000Z', lastLoginAt: null,
+  phone: '', industry: '', address: { street: '', zipCode: '', city: '', country: 'DE' },
+  disabled: false, deletedAt: null, pendingEmail: null, servers: [], hostingPackages: [],
+  domains: [
+    { id: 'd1', domain: 'xn--mller-kva.de', unicode: 'müller.de', status: 'active', expiresAt: '2027-03-01T00:00:00.000Z', autoRenew: false },
+    { id: 'd2', domain: 'beispiel.de', unicode: 'beispiel.de', status: 'transferring', expiresAt: null, autoRenew: true },
+  ],
+  openTickets: [], recentOrders: [], revenueNetCents: 0, openCents: 0, notes: [], audit: [], communications: [],
+};
+
+function renderPage() {
+  vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === `/api/staff/customers/${ID}`
+    ? new Response(JSON.stringify(detail), { status: 200, headers: { 'content-type': 'application/json' } })
+    : new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }), { status: 404 }))));
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[`/dashboard/customer-details/${ID}`]}>
+        <Routes><Route path="/dashboard/customer-details/:customerId" element={<CustomerDetailPage />} /></Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('staff customer detail', () => {
+  beforeEach(() => setToken('token'));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+
+  it('lists the customer\'s domains by their readable name with status, expiry and auto-renewal', async () => {
+    renderPage();
+    const heading = await screen.findByRole('heading', { name: 'Domains' });
+    const items = within(heading.parentElement!).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual([
+      'müller.de (xn--mller-kva.de)Aktiv · bis 01.03.2027 · läuft aus',
+      'beispiel.deTransfer läuft · verlängert automatisch',
+    ]);
+  });
+});
