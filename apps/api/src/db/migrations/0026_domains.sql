@@ -31,4 +31,16 @@ ALTER TABLE "registrar_contacts" ADD CONSTRAINT "registrar_contacts_user_id_user
 CREATE UNIQUE INDEX "domains_domain_idx" ON "domains" USING btree ("domain") WHERE deleted_at is null and status <> 'failed';--> statement-breakpoint
 CREATE INDEX "domains_owner_idx" ON "domains" USING btree ("owner_id");--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_domain_id_domains_id_fk" FOREIGN KEY ("domain_id") REFERENCES "public"."domains"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "orders_domain_idx" ON "orders" USING btree ("domain_id");
+CREATE INDEX "orders_domain_idx" ON "orders" USING btree ("domain_id");--> statement-breakpoint
+-- Statistics (decisions 017, 024): lines billed per year (unit ANN: domains) are recurring too, a year
+-- counting as twelve months, so a domain customer has MRR like a server or hosting customer.
+CREATE OR REPLACE FUNCTION invoice_recurring_net_cents(doc jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(sum((l ->> 'netCents')::integer), 0)::integer FROM jsonb_array_elements(coalesce(doc -> 'lines', '[]'::jsonb)) AS l WHERE l ->> 'unitCode' IN ('MON', 'ANN')
+$$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION invoice_term_months(doc jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(max(CASE WHEN l ->> 'unitCode' = 'ANN' THEN (l ->> 'quantity')::numeric * 12 ELSE (l ->> 'quantity')::numeric END)::integer, 0)
+  FROM jsonb_array_elements(coalesce(doc -> 'lines', '[]'::jsonb)) AS l WHERE l ->> 'unitCode' IN ('MON', 'ANN') AND (l ->> 'quantity')::numeric > 0
+$$;--> statement-breakpoint
+-- Stored generated columns keep their old value until the row is written: recompute the invoices with yearly lines.
+UPDATE "invoices" SET "document" = "document" WHERE "document" -> 'lines' @> '[{"unitCode": "ANN"}]'::jsonb;--> statement-breakpoint
+SELECT statistics_rebuild();

@@ -123,9 +123,9 @@ export const invoices = pgTable('invoices', {
    * Months are counted as year * 12 + month - 1 (Berlin calendar, like the document's dates).
    */
   netCents: integer('net_cents').notNull().generatedAlwaysAs(sql`coalesce(("document" -> 'totals' ->> 'netCents')::integer, 0)`),
-  /** Net of the lines billed per month (unit 'MON'); one-off lines (setup, manual extras) are not recurring. */
+  /** Net of the lines billed per month or year (unit 'MON' or 'ANN', decision 024); one-off lines (setup, manual extras) are not recurring. */
   recurringNetCents: integer('recurring_net_cents').notNull().generatedAlwaysAs(sql`invoice_recurring_net_cents("document")`),
-  /** The term in months (the largest quantity of a 'MON' line); 0 without a recurring line. */
+  /** The term in months (the largest quantity of a 'MON' line, or 12 × that of an 'ANN' line); 0 without a recurring line. */
   termMonths: integer('term_months').notNull().generatedAlwaysAs(sql`invoice_term_months("document")`),
   /** First month of the service period and the month after its last one (exclusive). */
   serviceMonth: integer('service_month').notNull().generatedAlwaysAs(sql`(substr(coalesce("document" ->> 'periodStart', "issue_date"), 1, 4)::integer * 12 + substr(coalesce("document" ->> 'periodStart', "issue_date"), 6, 2)::integer - 1)`),

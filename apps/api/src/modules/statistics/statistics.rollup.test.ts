@@ -125,14 +125,14 @@ describeEachDatabase('statistics rollup', (ctx) => {
     await expectRollupFromScratch(ctx());
   });
 
-  it('counts a bought domain\'s invoice in the revenue, like every product\'s', async () => {
+  it('counts a bought domain in revenue and, per year spread over twelve months, in MRR; the buyer is a paying and new customer', async () => {
     const buyer = await createDomainCustomer(ctx());
     const before = await current();
-    const { orderId } = await buyDomain(ctx(), buyer);
+    const { orderId } = await buyDomain(ctx(), buyer, { years: 2 });
     const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
-    expect(invoice!.document.totals.netCents).toBeGreaterThan(0);
-    const after = await current();
-    expect(after.revenueCents - before.revenueCents).toBe(invoice!.document.totals.netCents);
+    const net = invoice!.document.totals.netCents;
+    expect(invoice).toMatchObject({ recurringNetCents: net, termMonths: 24 });
+    expect(moved(before, await current())).toEqual({ revenueCents: net, mrrCents: Math.round(net / 24), payingCustomers: 1, newCustomers: 1 });
     await expectRollupFromScratch(ctx());
   });
 
