@@ -176,3 +176,5 @@ export const DomainAutoRenewInput = z.strictObject({ autoRenew: z.boolean() });
 /** The auth code is shown only after the password was entered again (and the reveal is logged). */
 export const DomainAuthCodeInput = z.strictObject({ password: z.string().min(1, { error: 'Bitte geben Sie Ihr Passwort ein.' }).max(200) });
 export const DomainAuthCode = z.object({ authCode: z.string() });
+export type DomainAuthCode = z.infer<typeof DomainAuthCode>;
+export type DomainNameserversInput = z.infer<typeof DomainNameserversInput>;

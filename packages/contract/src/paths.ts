@@ -32,6 +32,7 @@ export const spaRoutePatterns = [
   '/shop/root-server',
   '/shop/kvm-server',
   '/shop/payment',
+  '/shop/domain',
   '/upgrade/kvm-server/:serverId',
   '/user/verification/:userId',
   '/email-bestaetigen',

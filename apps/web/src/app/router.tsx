@@ -28,6 +28,7 @@ const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'))
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
 const WebhostingShopPage = lazy(() => import('../routes/shop/webhosting.tsx'));
+const DomainShopPage = lazy(() => import('../routes/shop/domain.tsx'));
 const ChangelogPage = lazy(() => import('../routes/public/changelog.tsx'));
 const ChangelogEntryPage = lazy(() => import('../routes/public/changelog-entry.tsx'));
 const NewestChangelogEntry = lazy(() => import('../routes/public/changelog-entry.tsx').then((m) => ({ default: m.NewestChangelogEntry })));
@@ -65,6 +66,7 @@ export function AppRoutes() {
         <Route path={paths.shop.upgradeKvmServer(':serverId')} element={page(<KvmConfiguratorPage />)} />
         <Route path={paths.shop.payment} element={page(<PaymentResultPage />)} />
         <Route path={paths.shop.webhosting} element={page(<WebhostingShopPage />)} />
+        <Route path={paths.shop.domain} element={page(<DomainShopPage />)} />
         <Route path={paths.shop.cloudStorage} element={<ComingSoonPage product="Cloud-Speicher" />} />
         <Route path={paths.shop.vdcRequest} element={<ComingSoonPage product="Virtual Data Center" />} />
         <Route path={paths.login} element={page(<LoginPage />)} />

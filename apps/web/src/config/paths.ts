@@ -39,6 +39,10 @@ export const paths = {
     kvmServer: '/shop/kvm-server',
     payment: '/shop/payment',
     webhosting: '/shop/webhosting',
+    /** Domain order: ?domain=&action=register|transfer, or ?renew={domainId}. */
+    domain: '/shop/domain',
+    domainOrder: (domain: string, action: 'register' | 'transfer') => `/shop/domain?domain=${encodeURIComponent(domain)}&action=${action}`,
+    domainRenew: (domainId: string) => `/shop/domain?renew=${encodeURIComponent(domainId)}`,
     cloudStorage: '/shop/cloud-storage',
     vdcRequest: '/shop/vdc-request',
     upgradeKvmServer: (serverId: string) => `/upgrade/kvm-server/${serverId}`,
@@ -69,6 +73,8 @@ export const paths = {
     webhostingDetails: '/dashboard/WebDetails',
     /** A customer's web hosting package page. */
     webhosting: (hostingId: string) => `/dashboard/webhosting/${hostingId}`,
+    /** A customer's domain (Meine Produkte → Domains). */
+    domain: (domainId: string) => `/dashboard/domains/${domainId}`,
     /** A customer's server page: /dashboard/linux|windows|other/{id} by its OS (spec). */
     server: serverDetailPath,
     serverByFamily: (family: 'linux' | 'windows' | 'other', serverId: string) => `/dashboard/${family}/${serverId}`,

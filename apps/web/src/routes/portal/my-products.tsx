@@ -1,8 +1,9 @@
 import { PageMeta } from '../../components/page-meta.tsx';
 import { MyServersSection } from '../../features/servers/components/my-servers-page.tsx';
 import { HostingPackagesSection } from '../../features/hosting/components/packages-section.tsx';
+import { DomainsSection } from '../../features/domains/components/domains-section.tsx';
 
-/** /dashboard, "Meine Produkte": one section per product the customer holds (servers, web hosting). */
+/** /dashboard, "Meine Produkte": one section per product the customer holds (servers, web hosting, domains). */
 export default function MyProductsPage() {
   return (
     <div className="mx-auto max-w-6xl">
@@ -11,6 +12,7 @@ export default function MyProductsPage() {
       <div className="mt-6 space-y-10">
         <MyServersSection />
         <HostingPackagesSection />
+        <DomainsSection />
       </div>
     </div>
   );

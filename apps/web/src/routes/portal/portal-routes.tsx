@@ -12,6 +12,7 @@ const HostingServersPage = lazy(() => import('../staff/hosting-servers.tsx'));
 const WebhostingRedirect = lazy(() => import('./webhosting-redirect.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const HostingDetailPage = lazy(() => import('./hosting-detail.tsx'));
+const DomainDetailPage = lazy(() => import('./domain-detail.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
 const CustomerDetailPage = lazy(() => import('../staff/customer-detail.tsx'));
@@ -58,6 +59,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.webhosting(':hostingId'))} element={lazyPage(<HostingDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={lazyPage(<WebhostingRedirect />)} />
+        <Route path={dashboardRoute(paths.dashboard.domain(':domainId'))} element={lazyPage(<DomainDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerDetailPage />)}</RequireRole>} />

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { LoginInput, messages } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
@@ -16,8 +16,16 @@ import { takeFlashNotice } from '../../../lib/flash-notice.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
 
+/** `?next=` after a login: only the shop's and the portal's own pages (no open redirect). */
+export function safeNext(next: string | null): string | null {
+  if (!next || !/^\/(shop|dashboard)(\/|\?|$)/.test(next) || next.includes('//') || next.includes('\\')) return null;
+  return next;
+}
+
 export function LoginPage() {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
   const hydrated = useHydrated();
   // A confirmation handed over by the page that signed the user out (e.g. "Konto löschen"); read after
   // hydration, since the prerendered page cannot know it.
@@ -33,7 +41,7 @@ export function LoginPage() {
       const result = await loginRequest(values);
       if ('token' in result) {
         setToken(result.token);
-        navigate(paths.dashboard.root);
+        navigate(next ?? paths.dashboard.root);
       } else {
         sessionStorage.setItem(MFA_TOKEN_KEY, result.mfaToken);
         navigate(paths.dashboard.mfa);

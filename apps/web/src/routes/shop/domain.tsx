@@ -1,0 +1,1 @@
+export { default } from '../../features/domains/components/domain-shop-page.tsx';
