@@ -61,6 +61,16 @@ function hostingLines(h: NonNullable<OrderDetail['hosting']>, netPerMonthCents: 
   ];
 }
 
+const ACTION_LABEL = { register: 'Registrierung', transfer: 'Transfer zu uns', renew: 'Verlängerung' } as const;
+
+function domainLines(d: NonNullable<OrderDetail['domain']>, netCents: number) {
+  return [
+    { label: 'Domain', detail: d.unicode === d.domain ? d.domain : `${d.unicode} (${d.domain})`, price: formatEuro(netCents) },
+    { label: 'Auftrag', detail: `${ACTION_LABEL[d.action]}${d.premium ? ' · Premium-Domain' : ''}`, price: included },
+    { label: 'Laufzeit', detail: `${d.years} ${d.years === 1 ? 'Jahr' : 'Jahre'}`, price: included },
+  ];
+}
+
 function serverLines(order: OrderDetail) {
   const { cpu, ram, storage, network } = order;
   if (!cpu || !ram || !storage || !network) return [];
@@ -88,13 +98,13 @@ function OrderView({ order }: { order: OrderDetail }) {
       </div>
 
       <Card className="mt-6 overflow-hidden">
-        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{order.hosting ? 'Paket-Details' : 'Server Details'}</h2>
+        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{order.domain ? 'Domain-Details' : order.hosting ? 'Paket-Details' : 'Server Details'}</h2>
         <DataTable
-          caption={order.hosting ? 'Paket-Details, im Paketpreis enthalten' : 'Server Details, Preise pro Monat'}
+          caption={order.domain ? 'Domain-Details, Preis für die gesamte Laufzeit (netto)' : order.hosting ? 'Paket-Details, im Paketpreis enthalten' : 'Server Details, Preise pro Monat'}
           framed={false}
           columns={lineColumns}
           rowKey={(line) => line.label}
-          rows={order.hosting ? hostingLines(order.hosting, order.perMonth.netCents) : serverLines(order)}
+          rows={order.domain ? domainLines(order.domain, order.netCents) : order.hosting ? hostingLines(order.hosting, order.perMonth.netCents) : serverLines(order)}
         />
         <dl className="space-y-2 border-t border-slate-200 bg-slate-50/60 px-4 pb-2 pt-4 text-sm sm:px-5">
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />
@@ -132,6 +142,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           <div className="mt-auto flex flex-wrap gap-2">
             <Link to={paths.dashboard.invoices} className={buttonClass('ghost', 'sm')}>Alle Rechnungen</Link>
             {order.serverId && <Link to={paths.dashboard.root} className={buttonClass('secondary', 'sm')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>}
+            {order.domain?.domainId && <Link to={paths.dashboard.domain(order.domain.domainId)} className={buttonClass('secondary', 'sm')}><Globe className="size-4" aria-hidden="true" /> Zur Domain</Link>}
             {order.hosting?.packageId && <Link to={paths.dashboard.webhosting(order.hosting.packageId)} className={buttonClass('secondary', 'sm')}><Globe className="size-4" aria-hidden="true" /> Zum Hosting-Paket</Link>}
           </div>
         </Card>

@@ -59,12 +59,16 @@ function Checking() {
 
 function SuccessView({ result }: { result: PaymentResult }) {
   return (
-    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.hostingPackageId
+    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.domainId
+      ? (result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Wir beauftragen jetzt die Vergabestelle; den Stand sehen Sie bei Ihrer Domain.' : 'Vielen Dank. Wir verlängern Ihre Domain jetzt bei der Vergabestelle.')
+      : result.hostingPackageId
       ? (result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Hosting-Paket wird jetzt eingerichtet; das dauert etwa eine Minute.' : 'Vielen Dank. Die Laufzeit Ihres Hosting-Pakets wurde verlängert.')
       : result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Server wird jetzt eingerichtet; Sie finden ihn gleich in Ihrem Kundenbereich.' : 'Vielen Dank. Die Änderungen an Ihrem Server werden jetzt übernommen.'}>
       <Facts result={result} />
       <div className="mt-6 flex flex-wrap gap-2">
-        {result.hostingPackageId ? (
+        {result.domainId ? (
+          <Link to={paths.dashboard.domain(result.domainId)} className={buttonClass('primary')}><Globe className="size-4" aria-hidden="true" /> Zur Domain</Link>
+        ) : result.hostingPackageId ? (
           <Link to={paths.dashboard.webhosting(result.hostingPackageId)} className={buttonClass('primary')}><Globe className="size-4" aria-hidden="true" /> Zum Hosting-Paket</Link>
         ) : (result.kind === 'new' || result.serverId) && (
           <Link to={paths.dashboard.root} className={buttonClass('primary')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>
