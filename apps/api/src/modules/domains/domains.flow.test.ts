@@ -119,7 +119,7 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     expect(noProfile.statusCode).toBe(409);
     expect(noProfile.json().error.message).toContain('vollständige Anschrift und Telefonnummer');
     const quote = await ctx().app.inject({ method: 'GET', url: `/api/shop/domain?domain=${freeName()}`, headers: bare.auth });
-    expect(quote.json().missingProfile).toEqual(['Straße und Hausnummer', 'PLZ', 'Ort', 'Telefonnummer']);
+    expect(quote.json().missingProfile).toEqual(['Straße und Hausnummer', 'Postleitzahl', 'Stadt', 'Telefon']);
 
     const customer = await createDomainCustomer(ctx());
     const taken = await postDomainCheckout(ctx(), customer.auth, { domain: 'musterfirma.com', action: 'register', years: 1, acceptTerms: true });

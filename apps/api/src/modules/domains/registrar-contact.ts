@@ -25,9 +25,9 @@ export function contactOf(user: User): RegistrantContact {
 export function missingContactFields(user: Pick<User, 'street' | 'zipCode' | 'city' | 'phone'>): string[] {
   const missing: string[] = [];
   if (!user.street.trim()) missing.push('Straße und Hausnummer');
-  if (!user.zipCode.trim()) missing.push('PLZ');
-  if (!user.city.trim()) missing.push('Ort');
-  if (!user.phone.trim()) missing.push('Telefonnummer');
+  if (!user.zipCode.trim()) missing.push('Postleitzahl');
+  if (!user.city.trim()) missing.push('Stadt');
+  if (!user.phone.trim()) missing.push('Telefon');
   return missing;
 }
 

@@ -220,7 +220,10 @@ function OrderForm({ quote, action }: { quote: DomainQuote; action: 'register' |
           <Row label="Preis pro Jahr" value={quote.yearCents === null ? '–' : formatEuro(quote.yearCents)} />
         </dl>
         <Total cents={total} label={`für ${yearsText(paidYears)}`} />
-        {orderable && <Terms id={ids.terms} checked={accept} onChange={setAccept} error={fieldErrors.acceptTerms} />}
+        {orderable && <Terms id={ids.terms} checked={accept} error={fieldErrors.acceptTerms} onChange={(v) => {
+          setAccept(v);
+          if (v) setFieldErrors(({ acceptTerms: _done, ...rest }) => rest);
+        }} />}
         {error && <Alert tone="error" className="mt-4">{error}</Alert>}
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!orderable}>
           {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
@@ -272,7 +275,10 @@ function RenewForm({ detail }: { detail: DomainDetail }) {
           <Row label="Preis pro Jahr" value={formatEuro(detail.yearCents)} />
         </dl>
         <Total cents={detail.yearCents * years} label={`für ${yearsText(years)}`} />
-        <Terms id={ids.terms} checked={accept} onChange={setAccept} error={termsError} />
+        <Terms id={ids.terms} checked={accept} error={termsError} onChange={(v) => {
+          setAccept(v);
+          if (v) setTermsError(undefined);
+        }} />
         {error && <Alert tone="error" className="mt-4">{error}</Alert>}
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!detail.renewable}>
           {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}

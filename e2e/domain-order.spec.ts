@@ -1,0 +1,83 @@
+import { test, expect } from '@playwright/test';
+import { domainYearCents, formatEuro, shopMessages } from '@hp/contract';
+import { checkScreens } from './screens.ts';
+import { createVerifiedAccount, login, PASSWORD, payWithCard, unique } from './support.ts';
+
+const TERMS = 'Ich akzeptiere die AGB und Datenschutzbestimmungen';
+
+test('a new customer completes the profile the registry needs, registers a .de for two years, pays, changes the nameservers and reveals the auth code with the password', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const { username } = await createVerifiedAccount(request, 'dom');
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText('Keine Domains')).toBeVisible();
+
+  // The order form asks for the profile fields the registry needs before anything can be paid.
+  const name = `${unique('firma')}.de`;
+  await page.goto(`/shop/domain?domain=${name}&action=register`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Domain registrieren' })).toBeVisible();
+  const notice = page.getByText('Für die Registrierung fehlen Angaben in Ihrem Profil:').locator('..');
+  await expect(notice).toContainText('Straße und Hausnummer');
+  await expect(notice).toContainText('Telefon');
+  await expect(page.getByRole('button', { name: 'Jetzt bestellen' })).toBeDisabled();
+  await checkScreens(page, 'domain-shop-profile-missing');
+  await page.getByRole('link', { name: 'Profil ergänzen' }).click();
+  await page.getByLabel('Telefon').fill('+49 30 1234567');
+  await page.getByLabel('Straße und Hausnummer').fill('Hauptstraße 5');
+  await page.getByLabel('Postleitzahl').fill('10115');
+  await page.getByLabel('Stadt').fill('Berlin');
+  await page.getByRole('button', { name: 'Änderungen speichern' }).click();
+  await expect(page.getByText(/gespeichert/).first()).toBeVisible();
+
+  // Back in the shop: free, the price per year, two years.
+  await page.goto(`/shop/domain?domain=${name}&action=register`);
+  await expect(page.getByText('Status bei der Vergabestelle: Verfügbar')).toBeVisible();
+  await page.getByLabel('Laufzeit').selectOption('2');
+  await expect(page.getByRole('status', { name: 'Gesamtpreis' })).toHaveText(formatEuro(2 * domainYearCents('de')));
+  await page.getByRole('button', { name: 'Jetzt bestellen' }).click();
+  await expect(page.getByText(shopMessages.termsRequired).first()).toBeVisible();
+  await page.getByLabel(TERMS).check();
+  await checkScreens(page, 'domain-shop');
+  await page.getByRole('button', { name: 'Jetzt bestellen' }).click();
+
+  await payWithCard(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { level: 1, name: shopMessages.paymentSuccess })).toBeVisible({ timeout: 40_000 });
+  await page.getByRole('link', { name: 'Zur Domain' }).click();
+
+  // The domain becomes active with the registry's expiry, two years ahead.
+  await expect(page).toHaveURL(/\/dashboard\/domains\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByText('Aktiv', { exact: true })).toBeVisible({ timeout: 30_000 });
+  const expiryYear = new Date().getFullYear() + 2;
+  await expect(page.getByText(new RegExp(`Bezahlt bis \\d{2}\\.\\d{2}\\.${expiryYear}`))).toBeVisible();
+  await checkScreens(page, 'domain-page');
+
+  // Own nameservers: a wrong entry is refused in German, then two valid ones are saved.
+  await page.getByText('Eigene Nameserver', { exact: true }).click();
+  await page.getByLabel('Nameserver 1', { exact: true }).fill('ns1.example.net');
+  await page.getByRole('button', { name: 'Nameserver speichern' }).click();
+  await expect(page.getByText('Bitte geben Sie zwei bis vier verschiedene Nameserver an.')).toBeVisible();
+  await page.getByLabel('Nameserver 2', { exact: true }).fill('ns2.example.net');
+  await page.getByRole('button', { name: 'Nameserver speichern' }).click();
+  await expect(page.getByText('Aktuell: ns1.example.net, ns2.example.net')).toBeVisible();
+
+  // The auth code after the password; a wrong one is refused.
+  await page.getByRole('button', { name: 'Auth-Code anzeigen' }).click();
+  const dialog = page.getByRole('dialog', { name: `Auth-Code für ${name}` });
+  await expect(dialog).toContainText('Die Anzeige wird protokolliert.');
+  await dialog.getByLabel('Passwort').fill('falsch-falsch');
+  await dialog.getByRole('button', { name: 'Auth-Code anzeigen' }).click();
+  await expect(dialog.getByText('Das aktuelle Passwort ist nicht korrekt.')).toBeVisible();
+  await dialog.getByLabel('Passwort').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Auth-Code anzeigen' }).click();
+  await expect(dialog.getByLabel('Auth-Code')).toHaveText(/\S{8,}/);
+  await checkScreens(page, 'domain-auth-code');
+  await dialog.getByRole('button', { name: 'Schließen' }).first().click();
+
+  // Meine Produkte lists it with its expiry.
+  await page.goto('/dashboard');
+  const card = page.getByRole('list', { name: 'Domains' }).getByRole('listitem').filter({ hasText: name });
+  await expect(card).toContainText('Aktiv');
+  await expect(card).toContainText(String(expiryYear));
+  await checkScreens(page, 'my-products-domains');
+});
