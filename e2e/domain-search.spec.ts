@@ -1,23 +1,24 @@
 import { test, expect } from '@playwright/test';
 import { checkScreens, DESKTOP } from './screens.ts';
 
-test('a visitor searches "musterfirma": .de is free, .com taken, with yearly prices; the URL is linkable', async ({ page }) => {
+// "musterfirma" is the order journey's (domains.spec.ts registers musterfirma.de): this one searches "example".
+test('a visitor searches "example": .de is free, .com taken, with yearly prices and order links; the URL is linkable', async ({ page }) => {
   await page.setViewportSize(DESKTOP);
   await page.goto('/domain');
   const search = page.getByRole('search', { name: 'Domainsuche' });
-  await search.getByLabel('Wunschdomain').fill('musterfirma');
+  await search.getByLabel('Wunschdomain').fill('example');
   await search.getByLabel('Wunschdomain').press('Enter');
-  await expect(page).toHaveURL(/\/domain\?q=musterfirma$/);
+  await expect(page).toHaveURL(/\/domain\?q=example$/);
 
   const results = page.getByRole('list', { name: 'Suchergebnis' });
   const row = (name: string) => results.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
-  await expect(row('musterfirma.de')).toContainText('Verfügbar');
-  await expect(row('musterfirma.de')).toContainText('10,80 € / Jahr');
-  await expect(row('musterfirma.com')).toContainText('Vergeben');
+  await expect(row('example.de')).toContainText('Verfügbar');
+  await expect(row('example.de')).toContainText('10,80 € / Jahr');
+  await expect(row('example.com')).toContainText('Vergeben');
   await expect(results.getByRole('listitem')).toHaveCount(6);
-  // No order button while the order flow is not built: an honest line with the way to a ticket.
-  await expect(page.getByRole('button', { name: /Registrieren|Transfer|Warenkorb/ })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: 'Support-Ticket eröffnen' })).toBeVisible();
+  // A free name is registered, a taken one transferred: plain links into the order form.
+  await expect(row('example.de').getByRole('link', { name: 'Registrieren: example.de' })).toHaveAttribute('href', '/shop/domain?domain=example.de&action=register');
+  await expect(row('example.com').getByRole('link', { name: 'Transfer: example.com' })).toHaveAttribute('href', '/shop/domain?domain=example.com&action=transfer');
   // The extensions grid shows the contract's monthly prices.
   await expect(page.getByRole('heading', { level: 3, name: '.de' }).locator('..')).toContainText('0,90');
   await checkScreens(page, 'domain-search');

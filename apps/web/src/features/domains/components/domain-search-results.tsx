@@ -1,4 +1,4 @@
-import { AlertTriangle, Info, LoaderCircle } from 'lucide-react';
+import { AlertTriangle, LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router';
 import { DOMAIN_AVAILABILITY_LABEL, formatEuro, type DomainAvailabilityStatus, type DomainSearchItem } from '@hp/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
@@ -24,6 +24,8 @@ function Alert({ children }: { children: React.ReactNode }) {
   );
 }
 
+const actionClass = 'inline-flex min-h-9 items-center rounded-lg bg-brand-600 px-3 text-sm font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
+
 function ResultRow({ item }: { item: DomainSearchItem }) {
   return (
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4">
@@ -40,6 +42,12 @@ function ResultRow({ item }: { item: DomainSearchItem }) {
             {item.status === 'taken' && <span className="text-slate-600"> (Transfer)</span>}
           </span>
         )}
+        {(item.status === 'free' || item.status === 'premium') && (
+          <Link className={actionClass} to={paths.shop.domainOrder(item.domain, 'register')} aria-label={`Registrieren: ${item.unicode}`}>Registrieren</Link>
+        )}
+        {item.status === 'taken' && (
+          <Link className={actionClass} to={paths.shop.domainOrder(item.domain, 'transfer')} aria-label={`Transfer: ${item.unicode}`}>Transfer</Link>
+        )}
       </div>
     </li>
   );
@@ -51,7 +59,6 @@ export default function DomainSearchResults({ q }: { q: string }) {
   if (search.isPending) return <DomainSearchLoading />;
   if (search.isError) return <Alert>{search.error.message}</Alert>;
   const { items, invalid, error } = search.data;
-  const orderable = items.some((i) => i.status !== 'invalid');
   return (
     <div className="space-y-3">
       {error && <Alert>{error}</Alert>}
@@ -69,15 +76,6 @@ export default function DomainSearchResults({ q }: { q: string }) {
         <ul className="divide-y divide-slate-200" aria-label="Suchergebnis">
           {items.map((item) => <ResultRow key={item.domain} item={item} />)}
         </ul>
-      )}
-      {orderable && (
-        <p className="flex items-start gap-2 rounded-lg bg-brand-50 p-3 text-sm text-brand-900">
-          <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>
-            Die Online-Bestellung von Domains bauen wir gerade auf. Bis dahin registrieren oder übertragen wir Ihre Wunschdomain gern für Sie:{' '}
-            <Link className="font-medium text-brand-700 underline hover:text-brand-900" to={paths.dashboard.support}>Support-Ticket eröffnen</Link>
-          </span>
-        </p>
       )}
     </div>
   );

@@ -1,21 +1,41 @@
 import { test, expect } from '@playwright/test';
 import { domainYearCents, formatEuro, shopMessages } from '@hp/contract';
 import { checkScreens } from './screens.ts';
-import { createVerifiedAccount, login, PASSWORD, payWithCard, unique } from './support.ts';
+import { createVerifiedAccount, PASSWORD, payWithCard, unique } from './support.ts';
 
 const TERMS = 'Ich akzeptiere die AGB und Datenschutzbestimmungen';
 
-test('a new customer completes the profile the registry needs, registers a .de for two years, pays, changes the nameservers and reveals the auth code with the password', async ({ page, request }) => {
+test('a visitor searches "musterfirma" (.de free, .com taken), registers .de after logging in and completing the profile, pays, changes the nameservers and reveals the auth code with the password', async ({ page, request }) => {
   test.setTimeout(240_000);
   const { username } = await createVerifiedAccount(request, 'dom');
-  await login(page, username, PASSWORD);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByText('Keine Domains')).toBeVisible();
+  // A retry after a run that already bought musterfirma.de buys a fresh name instead.
+  const name = test.info().retry === 0 ? 'musterfirma.de' : `${unique('musterfirma')}.de`;
 
-  // The order form asks for the profile fields the registry needs before anything can be paid.
-  const name = `${unique('firma')}.de`;
-  await page.goto(`/shop/domain?domain=${name}&action=register`);
+  // 1. The search, signed out: .de free with its price and "Registrieren", .com taken with "Transfer".
+  await page.goto('/domain');
+  const search = page.getByRole('search', { name: 'Domainsuche' });
+  await search.getByLabel('Wunschdomain').fill(name === 'musterfirma.de' ? 'musterfirma' : name);
+  await search.getByLabel('Wunschdomain').press('Enter');
+  const results = page.getByRole('list', { name: 'Suchergebnis' });
+  const row = (domain: string) => results.getByRole('listitem').filter({ has: page.getByText(domain, { exact: true }) });
+  await expect(row(name)).toContainText('Verfügbar');
+  if (name === 'musterfirma.de') {
+    await expect(row('musterfirma.com')).toContainText('Vergeben');
+    await expect(row('musterfirma.com').getByRole('link', { name: 'Transfer: musterfirma.com' })).toHaveAttribute('href', '/shop/domain?domain=musterfirma.com&action=transfer');
+  }
+  await checkScreens(page, 'domain-search-results');
+  await row(name).getByRole('link', { name: `Registrieren: ${name}` }).click();
+
+  // 2. The order needs an account: login returns to the order form.
+  await expect(page).toHaveURL(new RegExp(`/shop/domain\\?domain=${name.replace('.', '\\.')}&action=register$`));
+  await page.getByRole('link', { name: 'Zum Login' }).click();
+  await page.getByLabel('Benutzername').fill(username);
+  await page.getByLabel('Passwort', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(page).toHaveURL(/\/shop\/domain\?domain=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Domain registrieren' })).toBeVisible();
+
+  // 3. The registry needs the holder's address and phone: asked for before anything can be paid.
   const notice = page.getByText('Für die Registrierung fehlen Angaben in Ihrem Profil:').locator('..');
   await expect(notice).toContainText('Straße und Hausnummer');
   await expect(notice).toContainText('Telefon');
@@ -28,9 +48,10 @@ test('a new customer completes the profile the registry needs, registers a .de f
   await page.getByLabel('Stadt').fill('Berlin');
   await page.getByRole('button', { name: 'Änderungen speichern' }).click();
   await expect(page.getByText(/gespeichert/).first()).toBeVisible();
+  await page.goBack();
 
-  // Back in the shop: free, the price per year, two years.
-  await page.goto(`/shop/domain?domain=${name}&action=register`);
+  // 4. Back in the shop: free, the price per year, two years.
+  await page.reload();
   await expect(page.getByText('Status bei der Vergabestelle: Verfügbar')).toBeVisible();
   await page.getByLabel('Laufzeit').selectOption('2');
   await expect(page.getByRole('status', { name: 'Gesamtpreis' })).toHaveText(formatEuro(2 * domainYearCents('de')));
