@@ -91,7 +91,7 @@ describeEachDatabase('domains: races for a name, parallel portal requests', (ctx
     expect(registry).toMatchObject({ ours: false, authCode: 'Fremd-Code-1' });
   });
 
-  it('ten parallel auth-code reveals and ten parallel nameserver changes: no 5xx, every change 200, each side ends with one requested set', { timeout: 120_000 }, async () => {
+  it('ten parallel auth-code reveals and ten parallel nameserver changes: no 5xx; changes take turns (the rest 409 German), registry and portal agree', { timeout: 120_000 }, async () => {
     const customer = await createDomainCustomer(ctx());
     const { domainId, domain: name } = await buyDomain(ctx(), customer);
     await resetCounter(ctx().database.db, `domain-write:${customer.user.id}`);
@@ -105,17 +105,17 @@ describeEachDatabase('domains: races for a name, parallel portal requests', (ctx
 
     const sets = Array.from({ length: 10 }, (_, i) => [`ns1.dns${i}.example.net`, `ns2.dns${i}.example.net`]);
     const changes = await Promise.all(sets.map((nameservers) => ctx().app.inject({ method: 'PUT', url: `/api/domains/${domainId}/nameservers`, headers: customer.auth, payload: { nameservers } })));
-    expect(changes.map((r) => r.statusCode), changes.map((r) => r.body).join('\n')).toEqual(Array(10).fill(200));
+    // One registrar change per domain at a time: the others are told so in German and change nothing.
+    const applied = changes.filter((r) => r.statusCode === 200);
+    expect(applied.length, changes.map((r) => `${r.statusCode} ${r.body}`).join('\n')).toBeGreaterThanOrEqual(1);
+    for (const r of changes.filter((x) => x.statusCode !== 200)) {
+      expect(r.statusCode, r.body).toBe(409);
+      expect(r.json().error).toMatchObject({ code: 'DOMAIN_CHANGE_RUNNING', message: 'Eine andere Änderung an dieser Domain läuft gerade. Bitte versuchen Sie es in einem Moment erneut.' });
+    }
     const [row] = await ctx().database.db.select().from(domains).where(eq(domains.id, domainId));
     const [registry] = await ctx().database.db.select().from(simDomainRegistry).where(eq(simDomainRegistry.domain, name));
     expect(sets).toContainEqual(row!.nameservers);
-    expect(sets).toContainEqual(registry!.nameservers);
-    // Known defect (reported, not fixed here): on PostgreSQL the portal's stored nameservers and the
-    // registry's can come from different requests, because setNameservers calls the registrar and then
-    // writes the row without serialising per domain. Holding a row lock across the registrar call
-    // deadlocks on PGlite (the simulated registry writes through the same single connection), so the fix
-    // needs a different design (e.g. reading the registry's answer back). Once fixed, assert:
-    //   expect(registry!.nameservers).toEqual(row!.nameservers);
+    expect(registry!.nameservers).toEqual(row!.nameservers);
     // Sequentially the two agree:
     await ctx().app.inject({ method: 'PUT', url: `/api/domains/${domainId}/nameservers`, headers: customer.auth, payload: { nameservers: sets[0] } });
     const [rowAfter] = await ctx().database.db.select().from(domains).where(eq(domains.id, domainId));

@@ -8,6 +8,7 @@ import { auditEvents, domains, orders, users } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { enforceLimit } from '../../lib/rate-limit.ts';
+import { withLease } from '../../lib/lease.ts';
 import { encryptSecret } from '../../lib/secrets.ts';
 import { RegistrarError, type DomainAvailability } from '../../drivers/registrar/registrar.ts';
 import { checkCurrentPassword } from '../auth/auth.service.ts';
@@ -147,6 +148,25 @@ export async function getDomain(deps: Pick<DomainDeps, 'db' | 'env'>, user: Requ
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+/** Longer than a registrar call's time budget; a dead process frees the lease after this. */
+const CHANGE_LEASE_S = 30;
+const changeRunning = 'Eine andere Änderung an dieser Domain läuft gerade. Bitte versuchen Sie es in einem Moment erneut.';
+
+/**
+ * One registrar change per domain at a time (across instances): the registrar is written first and our
+ * row after it, so two interleaved changes could leave the registry and the portal on different values.
+ */
+async function oneChangeAtATime(deps: DomainDeps, d: DomainRow, work: () => Promise<void>) {
+  const done = await withLease(deps.db, `domain-change:${d.id}`, CHANGE_LEASE_S, async () => {
+    try {
+      await work();
+    } catch (err) {
+      throw portalError(err, deps);
+    }
+  });
+  if (!done) throw conflict('DOMAIN_CHANGE_RUNNING', changeRunning);
+}
+
 function requireActive(d: DomainRow) {
   if (d.status !== 'active') throw conflict('DOMAIN_NOT_ACTIVE', domainOrderMessages.notActive);
 }
@@ -160,12 +180,10 @@ export async function setNameservers(deps: DomainDeps, user: RequestUser, id: st
   if (list.some((ns) => ns === d.domain || ns.endsWith(`.${d.domain}`))) {
     throw badRequest('NAMESERVER_IN_DOMAIN', 'Nameserver innerhalb der eigenen Domain brauchen Glue-Records. Bitte wenden Sie sich dafür an den Support.');
   }
-  try {
+  await oneChangeAtATime(deps, d, async () => {
     await deps.registrar.setNameservers(d.domain, list);
-  } catch (err) {
-    throw portalError(err, deps);
-  }
-  await deps.db.update(domains).set({ nameservers: list }).where(eq(domains.id, d.id));
+    await deps.db.update(domains).set({ nameservers: list }).where(eq(domains.id, d.id));
+  });
   return getDomain(deps, user, id);
 }
 
@@ -173,12 +191,10 @@ export async function setTransferLock(deps: DomainDeps, user: RequestUser, id: s
   await enforceLimit(deps.db, { key: `domain-write:${user.id}`, ...WRITE_LIMIT });
   const d = await ownDomain(deps, user, id);
   requireActive(d);
-  try {
+  await oneChangeAtATime(deps, d, async () => {
     await deps.registrar.setTransferLock(d.domain, locked);
-  } catch (err) {
-    throw portalError(err, deps);
-  }
-  await deps.db.update(domains).set({ transferLock: locked }).where(eq(domains.id, d.id));
+    await deps.db.update(domains).set({ transferLock: locked }).where(eq(domains.id, d.id));
+  });
   return getDomain(deps, user, id);
 }
 

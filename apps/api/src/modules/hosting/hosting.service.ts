@@ -9,8 +9,8 @@ import { hostingAccess, hostingPackages, hostingServers, users } from '../../db/
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { HostingError, type BackupCopies, type HostingAccountRef, type HostingDomain, type HostingDriver } from '../../drivers/hosting/hosting.ts';
-import { rowsOf } from '../../lib/rate-limit.ts';
 import { domainClaim, domainClaimError } from './hosting.product.ts';
+import { withLease } from '../../lib/lease.ts';
 
 /**
  * The customer's hosting packages (decision 022). Our database knows who may see a package and its
@@ -200,18 +200,9 @@ const CREATE_LEASE_S = 60;
  * meanwhile is told that the same kind of change is running.
  */
 async function oneCreationAtATime<T>(deps: HostingDeps, kind: 'databases' | 'domains', pkg: Pkg, work: () => Promise<T>): Promise<T> {
-  const key = `hosting-create:${kind}:${pkg.id}`;
-  const [lease] = rowsOf(await deps.db.execute(sql`
-    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
-    on conflict (key) do update set window_start = now(), count = 1
-      where rate_limits.window_start < now() - make_interval(secs => ${CREATE_LEASE_S})
-    returning window_start::text as since`)) as { since: string }[];
-  if (!lease) throw conflict('HOSTING_PENDING', new HostingError('PENDING').message);
-  try {
-    return await work();
-  } finally {
-    await deps.db.execute(sql`delete from rate_limits where key = ${key} and window_start = ${lease.since}::timestamptz`).catch(() => undefined);
-  }
+  const done = await withLease(deps.db, `hosting-create:${kind}:${pkg.id}`, CREATE_LEASE_S, work);
+  if (!done) throw conflict('HOSTING_PENDING', new HostingError('PENDING').message);
+  return done.value;
 }
 
 export async function addDomain(deps: HostingDeps, user: RequestUser, id: string, input: AddDomainInput) {
