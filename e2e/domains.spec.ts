@@ -95,6 +95,11 @@ test('a visitor searches "musterfirma" (.de free, .com taken), registers .de aft
   await checkScreens(page, 'domain-auth-code');
   await dialog.getByRole('button', { name: 'Schließen' }).first().click();
 
+  // "Mit Webhosting nutzen" opens the hosting shop with the domain as the package's own domain.
+  await page.getByRole('link', { name: 'Mit Webhosting nutzen' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Webhosting bestellen' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Ihre Domain' })).toHaveValue(name);
+
   // Meine Produkte lists it with its expiry.
   await page.goto('/dashboard');
   const card = page.getByRole('list', { name: 'Domains' }).getByRole('listitem').filter({ hasText: name });

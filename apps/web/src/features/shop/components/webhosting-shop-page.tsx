@@ -47,6 +47,8 @@ const resolverFor = (packageId: string | null): Resolver<Values, unknown, Hostin
 export default function WebhostingShopPage() {
   const [params] = useSearchParams();
   const renewId = params.get('renew');
+  // "Mit Webhosting nutzen" on a domain's page: the package's own domain, prefilled.
+  const ownDomain = params.get('domain')?.trim().slice(0, 253) || null;
   const { token } = useSession();
   const info = useHostingShopInfo();
   const renewal = useHostingRenewal(renewId && token ? renewId : null);
@@ -66,13 +68,13 @@ export default function WebhostingShopPage() {
       <div className="mt-8">
         {loading ? <Spinner label="Lade Angebot …" />
           : info.isError || (renewId && renewal.isError) ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
-            : <OrderForm subdomainBase={info.data!.subdomainBase} available={info.data!.available || renewing !== null} renewal={renewing} />}
+            : <OrderForm subdomainBase={info.data!.subdomainBase} available={info.data!.available || renewing !== null} renewal={renewing} ownDomain={ownDomain} />}
       </div>
     </div>
   );
 }
 
-function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null }) {
+function OrderForm({ subdomainBase, available, renewal, ownDomain = null }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null; ownDomain?: string | null }) {
   const { token } = useSession();
   const checkout = useHostingCheckout();
   const [loginNeeded, setLoginNeeded] = useState(false);
@@ -81,7 +83,7 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
   const packageId = renewal?.packageId ?? null;
   const { register, handleSubmit, control, setValue, formState } = useSchemaForm<Values, unknown, HostingCheckoutInput>({
     resolver: resolverFor(packageId),
-    defaultValues: { plan: renewal?.plan ?? 'professional', months: 1, domainType: 'subdomain', subdomain: '', domain: '', acceptTerms: false },
+    defaultValues: { plan: renewal?.plan ?? 'professional', months: 1, domainType: ownDomain ? 'own' : 'subdomain', subdomain: '', domain: ownDomain ?? '', acceptTerms: false },
   });
   const v = useWatch({ control }) as Values;
   const total = hostingPriceCents({ plan: v.plan, months: v.months });
@@ -164,7 +166,7 @@ function OrderForm({ subdomainBase, available, renewal }: { subdomainBase: strin
               {v.domainType === 'subdomain' ? (
                 <Field label="Subdomain" autoComplete="off" placeholder="meine-firma" hint={<>Ihre Website: <span className="break-all font-medium text-slate-800">{`${v.subdomain || 'ihr-name'}.${subdomainBase}`}</span></>} error={domainError} {...register('subdomain')} />
               ) : (
-                <Field label="Ihre Domain" autoComplete="off" placeholder="meine-firma.de" hint="Umlaute sind erlaubt (z. B. müller.de). Eine Domain registrieren Sie bei Ihrem Anbieter oder bald bei uns." error={domainError} {...register('domain')} />
+                <Field label="Ihre Domain" autoComplete="off" placeholder="meine-firma.de" hint={<>Umlaute sind erlaubt (z. B. müller.de). Noch keine Domain? <Link to={paths.domain} className="font-medium text-brand-700 underline">Domain bei uns registrieren</Link></>} error={domainError} {...register('domain')} />
               )}
             </div>
           </ShopSection>
