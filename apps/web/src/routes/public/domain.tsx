@@ -26,9 +26,9 @@ const extensions = DOMAIN_TLDS.map((tld) => ({
 }));
 
 const included: { title: string; icon: Icon; text: string }[] = [
-  { title: 'Kostenlose DNS-Verwaltung', icon: Server, text: 'Verwalten Sie A-, AAAA-, CNAME-, MX- und TXT-Einträge bequem selbst – ohne Aufpreis.' },
-  { title: 'WHOIS-Schutz und Transfersperre', icon: Lock, text: 'Ihre persönlichen Daten bleiben privat, und die Transfersperre schützt Ihre Domain vor unbefugten Umzügen.' },
-  { title: 'Automatische Verlängerung', icon: RefreshCw, text: 'Ihre Domain wird rechtzeitig verlängert, damit Sie sie nie versehentlich verlieren.' },
+  { title: 'Kostenlose Nameserver', icon: Server, text: 'Ihre Domain nutzt Musterhost-DNS (ns1/ns2.musterhost.de) – oder Sie tragen zwei bis vier eigene Nameserver ein, jederzeit im Kundenportal.' },
+  { title: 'Transfersperre und Auth-Code', icon: Lock, text: 'Die Transfersperre schützt vor unbefugten Umzügen; den Auth-Code für einen Wechsel zeigen wir erst nach erneuter Eingabe Ihres Passworts.' },
+  { title: 'Erinnerung vor Ablauf', icon: RefreshCw, text: 'Wir erinnern Sie 7 Tage und 1 Tag vor Ablauf mit einem Zahlungslink, damit Ihre Domain nicht unbemerkt ausläuft.' },
 ];
 
 export function DomainPage() {
@@ -59,14 +59,14 @@ export function DomainPage() {
 
   return (
     <>
-      <PageMeta title="Domains" description="Registrieren Sie Ihre Wunschdomain aus über 300 Endungen – .de ab 0,90 € im Monat, mit kostenloser DNS-Verwaltung, WHOIS-Schutz und Transfersperre." />
+      <PageMeta title="Domains" description="Registrieren Sie Ihre Wunschdomain unter .de, .com, .net, .org, .eu oder .info – .de ab 0,90 € im Monat, mit Musterhost-DNS, Transfersperre und Erinnerung vor Ablauf." />
 
       <section className="relative overflow-hidden bg-slate-950 text-white">
         <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top,rgba(29,78,216,0.45),transparent_65%)]" aria-hidden="true" />
         <div className="relative mx-auto max-w-3xl px-4 py-16 text-center sm:px-6 sm:py-24">
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-200">Domains</p>
           <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Finden Sie Ihre Wunschdomain</h1>
-          <p className="mt-6 text-lg leading-8 text-slate-300">Über 300 Domainendungen für Ihr Projekt – inklusive DNS-Verwaltung, WHOIS-Schutz und Transfersperre.</p>
+          <p className="mt-6 text-lg leading-8 text-slate-300">Die wichtigsten Domainendungen für Ihr Projekt – mit Musterhost-DNS, Transfersperre und Erinnerung vor Ablauf.</p>
 
           <form role="search" aria-label="Domainsuche" method="get" action={paths.domain} onSubmit={onSearch} noValidate className="mt-10 rounded-2xl bg-white p-4 text-left shadow-xl sm:p-6">
             <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">Wunschdomain</label>
@@ -107,7 +107,7 @@ export function DomainPage() {
           <div className="mx-auto max-w-2xl text-center">
             <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Domainendungen</p>
             <h2 id="endungen-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Beliebte Domainendungen</h2>
-            <p className="mt-4 text-lg text-slate-600">Eine Auswahl aus über 300 verfügbaren Endungen.</p>
+            <p className="mt-4 text-lg text-slate-600">Diese Endungen bestellen Sie direkt online.</p>
           </div>
           <ul className="mt-12 grid grid-cols-2 gap-4 sm:gap-6 md:grid-cols-3 lg:grid-cols-6">
             {extensions.map((ext) => (
