@@ -107,3 +107,41 @@ test('a visitor searches "musterfirma" (.de free, .com taken), registers .de aft
   await expect(card).toContainText(String(expiryYear));
   await checkScreens(page, 'my-products-domains');
 });
+
+test('a customer transfers a taken name in with its auth code (missing code refused in German); the domain page follows the transfer until it is active', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const { username } = await createVerifiedAccount(request, 'trans');
+  const token = (await (await request.post('/api/auth/login', { data: { username, password: PASSWORD } })).json()).token as string;
+  const profile = await request.put('/api/account/profile', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { phone: '+49 40 555123', street: 'Elbchaussee 1', zipCode: '22763', city: 'Hamburg', country: 'DE', companyName: '', industry: '' },
+  });
+  expect(profile.status(), await profile.text()).toBe(200);
+  // A retry after a run that already moved beispiel.de transfers the other demo name.
+  const [name, code] = test.info().retry === 0 ? ['beispiel.de', 'Beispiel-De-77'] : ['heise.de', 'Heise-De-2025'];
+
+  await page.goto(`/login?next=${encodeURIComponent(`/shop/domain?domain=${name}&action=transfer`)}`);
+  await page.getByLabel('Benutzername').fill(username);
+  await page.getByLabel('Passwort', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Domain übertragen' })).toBeVisible();
+  await expect(page.getByText('Status bei der Vergabestelle: Vergeben')).toBeVisible();
+  await expect(page.getByText(/Ein Transfer verlängert die Domain um ein Jahr/)).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Gesamtpreis' })).toHaveText(formatEuro(domainYearCents('de')));
+  await page.getByLabel(TERMS).check();
+  await page.getByRole('button', { name: 'Jetzt bestellen' }).click();
+  await expect(page.getByText('Bitte geben Sie den Auth-Code für den Transfer ein.').first()).toBeVisible();
+  await page.locator('[data-sonner-toast]').getByRole('button', { name: 'Schließen' }).click();
+  await page.getByLabel('Auth-Code vom bisherigen Anbieter').fill(code);
+  await checkScreens(page, 'domain-transfer-order');
+  await page.getByRole('button', { name: 'Jetzt bestellen' }).click();
+
+  await payWithCard(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { level: 1, name: shopMessages.paymentSuccess })).toBeVisible({ timeout: 40_000 });
+  await page.getByRole('link', { name: 'Zur Domain' }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  // The simulated registry releases a transfer after a minute ÷ SIMULATED_SPEED (10): the page polls.
+  await expect(page.getByText('Aktiv', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/Bezahlt bis \d{2}\.\d{2}\.\d{4}/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Auth-Code anzeigen' })).toBeEnabled();
+});

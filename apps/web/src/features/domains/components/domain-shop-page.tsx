@@ -129,7 +129,7 @@ function OrderForm({ quote, action }: { quote: DomainQuote; action: 'register' |
     const ownList = nameservers.map((n) => n.trim()).filter(Boolean);
     const input = {
       domain: quote.domain, action, years: paidYears, acceptTerms: accept,
-      ...(transfer ? { authCode: authCode.trim() } : {}),
+      ...(transfer && authCode.trim() ? { authCode: authCode.trim() } : {}),
       ...(dns === 'own' ? { nameservers: ownList } : {}),
     };
     const parsed = DomainCheckoutInput.safeParse(input);
@@ -187,7 +187,7 @@ function OrderForm({ quote, action }: { quote: DomainQuote; action: 'register' |
               <Card className="p-5 sm:p-6">
                 <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900"><KeyRound className="size-5 text-brand-700" aria-hidden="true" /> Auth-Code</h2>
                 <div className="mt-3">
-                  <Field id={ids.auth} label="Auth-Code vom bisherigen Anbieter" autoComplete="off" spellCheck={false} value={authCode} onChange={(e) => setAuthCode(e.target.value)}
+                  <Field id={ids.auth} label="Auth-Code vom bisherigen Anbieter" autoComplete="off" spellCheck={false} value={authCode} onChange={(e) => { setAuthCode(e.target.value); setFieldErrors(({ authCode: _fixed, ...rest }) => rest); }}
                     hint="Den Code (auch AuthInfo oder Transfer-Code) erhalten Sie bei Ihrem bisherigen Anbieter. Die Transfersperre dort muss aus sein." error={fieldErrors.authCode} />
                 </div>
               </Card>
