@@ -95,6 +95,16 @@ test('a visitor searches "musterfirma" (.de free, .com taken), registers .de aft
   await checkScreens(page, 'domain-auth-code');
   await dialog.getByRole('button', { name: 'Schließen' }).first().click();
 
+  // Transfer lock on, and the renewal choice "Auslaufen lassen": each saved with a visible result.
+  await page.getByRole('button', { name: 'Transfersperre einschalten' }).click();
+  await expect(page.getByText('An: Kein anderer Anbieter kann die Domain übernehmen, auch nicht mit dem Auth-Code.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Transfersperre ausschalten' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByText('Auslaufen lassen', { exact: true }).click();
+  await expect(page.getByText('Die Domain läuft zum Ablaufdatum aus; Sie erhalten keine Erinnerungen.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('radio', { name: /Auslaufen lassen/ })).toBeChecked();
+  await expect(page.getByRole('button', { name: 'Transfersperre ausschalten' })).toBeVisible();
+
   // "Mit Webhosting nutzen" opens the hosting shop with the domain as the package's own domain.
   await page.getByRole('link', { name: 'Mit Webhosting nutzen' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Webhosting bestellen' })).toBeVisible();
@@ -105,7 +115,21 @@ test('a visitor searches "musterfirma" (.de free, .com taken), registers .de aft
   const card = page.getByRole('list', { name: 'Domains' }).getByRole('listitem').filter({ hasText: name });
   await expect(card).toContainText('Aktiv');
   await expect(card).toContainText(String(expiryYear));
+  await expect(card).toContainText('Läuft aus (keine Erinnerung)');
   await checkScreens(page, 'my-products-domains');
+
+  // Renewal through the same checkout: one more year, paid, the expiry moves.
+  await card.getByRole('link', { name: `${name} verlängern` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Domain verlängern' })).toBeVisible();
+  await expect(page.getByText(new RegExp(`Bezahlt bis \\d{2}\\.\\d{2}\\.${expiryYear}`))).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Gesamtpreis' })).toHaveText(formatEuro(domainYearCents('de')));
+  await page.getByLabel(TERMS).check();
+  await checkScreens(page, 'domain-renewal');
+  await page.getByRole('button', { name: 'Jetzt verlängern' }).click();
+  await payWithCard(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { level: 1, name: shopMessages.paymentSuccess })).toBeVisible({ timeout: 40_000 });
+  await page.getByRole('link', { name: 'Zur Domain' }).click();
+  await expect(page.getByText(new RegExp(`Bezahlt bis \\d{2}\\.\\d{2}\\.${expiryYear + 1}`))).toBeVisible({ timeout: 30_000 });
 });
 
 test('a customer transfers a taken name in with its auth code (missing code refused in German); the domain page follows the transfer until it is active', async ({ page, request }) => {

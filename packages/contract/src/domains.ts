@@ -78,15 +78,8 @@ export const DomainQuoteQuery = z.object({
   domain: z.string({ error: domainMessages.empty }).max(300, { error: domainMessages.totalTooLong }),
   action: z.enum(['register', 'transfer']).default('register'),
 });
-export const DomainQuote = z.object({
-  domain: z.string(),
-  unicode: z.string(),
-  tld: z.enum(DOMAIN_TLDS),
+export const DomainQuote = DomainSearchItem.extend({
   /** free / premium: can be registered; taken: can be transferred; invalid: neither (reason). */
-  status: z.enum(DOMAIN_AVAILABILITY),
-  reason: z.string().nullable(),
-  /** Gross cents per year (list or premium); null when invalid. */
-  yearCents: z.number().int().nullable(),
   premium: z.boolean(),
   years: z.object({ min: z.number().int(), max: z.number().int() }),
   /** Profile fields the registry needs that are still empty (German labels); empty: ready to order. */

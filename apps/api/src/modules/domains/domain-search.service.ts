@@ -73,7 +73,8 @@ export function toRegistrarAppError(err: unknown, deps?: SearchDeps): AppError {
 
 const tldOf = (domain: string) => domain.slice(domain.lastIndexOf('.') + 1) as DomainTld;
 
-function toItem(answer: DomainAvailability): DomainSearchItem {
+/** One registry answer as the search and the order form show it (German reason, yearly gross price). */
+export function toItem(answer: DomainAvailability): DomainSearchItem {
   const tld = tldOf(answer.domain);
   const base = { domain: answer.domain, unicode: domainToUnicode(answer.domain), tld };
   switch (answer.status) {

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
-  DOMAIN_TLD_INFO, PROVIDER_NAMESERVERS, domainOrderMessages, domainToUnicode, domainYearCents, premiumYearCents, validateDomainName,
-  type CheckoutResponse, type DomainCard, type DomainCheckoutInput, type DomainDetail, type DomainQuote, type DomainTld,
+  DOMAIN_TLD_INFO, PROVIDER_NAMESERVERS, domainOrderMessages, domainToUnicode, validateDomainName,
+  type CheckoutResponse, type DomainCard, type DomainCheckoutInput, type DomainDetail, type DomainQuote,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { auditEvents, domains, orders, users } from '../../db/schema/index.ts';
@@ -15,7 +15,7 @@ import { checkCurrentPassword } from '../auth/auth.service.ts';
 import { placeOrder } from '../shop/shop.service.ts';
 import { domainClaimError, domainNameClaim, domainProduct } from './domain.product.ts';
 import { missingContactFields } from './registrar-contact.ts';
-import { toRegistrarAppError } from './domain-search.service.ts';
+import { toItem, toRegistrarAppError } from './domain-search.service.ts';
 
 /**
  * Ordering a domain and running one's own domains (issue 13, decision 024). The checkout asks the
@@ -54,7 +54,6 @@ async function checkOne(deps: DomainDeps, ascii: string): Promise<DomainAvailabi
   }
 }
 
-const yearCentsOf = (answer: DomainAvailability, tld: DomainTld) => (answer.status === 'premium' ? premiumYearCents(answer.priceCents) : domainYearCents(tld));
 
 /** Why this action cannot be ordered (German), or null. */
 function blockedBy(action: 'register' | 'transfer', answer: DomainAvailability): string | null {
@@ -78,9 +77,7 @@ export async function quoteDomain(deps: DomainDeps, user: RequestUser, query: { 
   const answer = await checkOne(deps, name.ascii);
   const claim = await domainNameClaim(deps.db, name.ascii, user.id);
   return {
-    domain: name.ascii, unicode: name.unicode, tld: name.tld, status: answer.status,
-    reason: answer.status === 'invalid' ? answer.reason : null,
-    yearCents: answer.status === 'invalid' ? null : yearCentsOf(answer, name.tld),
+    ...toItem(answer),
     premium: answer.status === 'premium',
     years: query.action === 'transfer' ? { min: 1, max: 1 } : DOMAIN_TLD_INFO[name.tld].years,
     missingProfile: missingContactFields(profile),
@@ -103,7 +100,7 @@ export async function checkoutDomain(deps: DomainDeps, user: RequestUser, input:
   if (blocked) throw answer.status === 'invalid' ? badRequest('DOMAIN_INVALID', blocked) : conflict(input.action === 'register' ? 'DOMAIN_NOT_FREE' : 'DOMAIN_NOT_TAKEN', blocked);
   return placeOrder(deps, user, domainProduct, {
     ...input,
-    checked: { ascii: name.ascii, tld: name.tld, yearCents: yearCentsOf(answer, name.tld), premium: answer.status === 'premium' },
+    checked: { ascii: name.ascii, tld: name.tld, yearCents: toItem(answer).yearCents!, premium: answer.status === 'premium' },
     ...(input.action === 'transfer' ? { sealedAuthCode: encryptSecret(deps.secrets.encryptionKey, input.authCode!) } : {}),
   });
 }

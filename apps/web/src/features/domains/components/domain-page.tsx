@@ -11,7 +11,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { useMyDomain, useRevealAuthCode, useSetAutoRenew, useSetNameservers, useSetTransferLock } from '../api/my-domains.ts';
-import { NameserverInputs } from './domain-shop-page.tsx';
+import { NameserverInputs } from './nameserver-inputs.tsx';
 import { Choice, DomainStatusBadge, berlinDate } from './domain-status.tsx';
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status !== 0 && err.status < 500 ? err.message : err instanceof ApiRequestError && err.status === 503 ? err.message : fallback);

@@ -17,6 +17,7 @@ import { paths } from '../../../config/paths.ts';
 import { useDomainCheckout, useDomainQuote } from '../api/domain-shop.ts';
 import { useMyDomain } from '../api/my-domains.ts';
 import { Choice } from './domain-status.tsx';
+import { NameserverInputs } from './nameserver-inputs.tsx';
 
 const TOAST_MS = 7000;
 const berlinDate = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' });
@@ -289,17 +290,6 @@ function RenewForm({ detail }: { detail: DomainDetail }) {
   );
 }
 
-/** Two to four host names; the first two are required (checked again by the server). */
-export function NameserverInputs({ idPrefix, values, onChange, error }: { idPrefix: string; values: string[]; onChange: (v: string[]) => void; error?: string }) {
-  return (
-    <div className="mt-4 grid gap-3 sm:grid-cols-2">
-      {values.map((value, i) => (
-        <Field key={i} id={`${idPrefix}-${i}`} label={`Nameserver ${i + 1}${i >= 2 ? ' (optional)' : ''}`} autoComplete="off" spellCheck={false} placeholder={`ns${i + 1}.example.net`} value={value}
-          onChange={(e) => onChange(values.map((v, j) => (j === i ? e.target.value : v)))} error={i === 0 ? error : undefined} />
-      ))}
-    </div>
-  );
-}
 
 function Total({ cents, label }: { cents: number; label: string }) {
   const id = useId();
