@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { CalendarClock, Globe, RefreshCw, Settings2 } from 'lucide-react';
 import type { DomainCard } from '@hp/contract';
 import { buttonClass } from '../../../components/ui/button.tsx';
-import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ProductSection } from '../../../components/product-section.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useMyDomains } from '../api/my-domains.ts';
 import { DomainStatusBadge, berlinDate } from './domain-status.tsx';
@@ -11,30 +12,10 @@ import { DomainStatusBadge, berlinDate } from './domain-status.tsx';
 export function DomainsSection() {
   const list = useMyDomains();
   return (
-    <section aria-labelledby="my-domains-heading">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 id="my-domains-heading" className="text-xl font-semibold text-slate-900">Domains</h2>
-        <Link to={paths.domain} className={buttonClass('primary', 'sm')}>Domain suchen</Link>
-      </div>
-      {list.isPending && <div className="mt-6"><Spinner label="Lade Domains …" /></div>}
-      {list.isError && (
-        <Alert tone="error" className="mt-6">
-          {list.error.message} <button type="button" className="font-medium underline" onClick={() => list.refetch()}>Erneut versuchen</button>
-        </Alert>
-      )}
-      {list.data && list.data.items.length === 0 && (
-        <Card className="mt-6 flex flex-col items-center gap-3 p-8 text-center">
-          <Globe className="size-10 text-slate-400" aria-hidden="true" />
-          <h3 className="text-lg font-semibold text-slate-900">Keine Domains</h3>
-          <p className="text-slate-600">Registrieren Sie Ihre Wunschdomain oder ziehen Sie eine vorhandene mit dem Auth-Code zu uns um.</p>
-        </Card>
-      )}
-      {list.data && list.data.items.length > 0 && (
-        <ul className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Domains">
-          {list.data.items.map((d) => <DomainItem key={d.id} domain={d} />)}
-        </ul>
-      )}
-    </section>
+    <ProductSection id="my-domains" title="Domains" orderLink={{ to: paths.domain, label: 'Domain suchen' }} loadingLabel="Lade Domains …" listLabel="Domains"
+      query={{ ...list, items: list.data?.items }}
+      empty={{ icon: Globe, title: 'Keine Domains', text: 'Registrieren Sie Ihre Wunschdomain oder ziehen Sie eine vorhandene mit dem Auth-Code zu uns um.' }}
+      renderItem={(d) => <DomainItem key={d.id} domain={d} />} />
   );
 }
 

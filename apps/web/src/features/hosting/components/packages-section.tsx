@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { CalendarClock, Globe, Settings2, Zap } from 'lucide-react';
 import type { HostingCard } from '@hp/contract';
 import { buttonClass } from '../../../components/ui/button.tsx';
-import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ProductSection } from '../../../components/product-section.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useHostingPackages } from '../api/package-list.ts';
 import { HostingStatusBadge } from './status-badge.tsx';
@@ -13,30 +14,10 @@ const berlinDate = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin',
 export function HostingPackagesSection() {
   const list = useHostingPackages();
   return (
-    <section aria-labelledby="my-hosting-heading">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 id="my-hosting-heading" className="text-xl font-semibold text-slate-900">Webhosting</h2>
-        <Link to={paths.shop.webhosting} className={buttonClass('primary', 'sm')}>Webhosting bestellen</Link>
-      </div>
-      {list.isPending && <div className="mt-6"><Spinner label="Lade Hosting-Pakete …" /></div>}
-      {list.isError && (
-        <Alert tone="error" className="mt-6">
-          {list.error.message} <button type="button" className="font-medium underline" onClick={() => list.refetch()}>Erneut versuchen</button>
-        </Alert>
-      )}
-      {list.data && list.data.items.length === 0 && (
-        <Card className="mt-6 flex flex-col items-center gap-3 p-8 text-center">
-          <Globe className="size-10 text-slate-400" aria-hidden="true" />
-          <h3 className="text-lg font-semibold text-slate-900">Keine Hosting-Pakete</h3>
-          <p className="text-slate-600">Mit einem Webhosting-Paket bringen Sie Ihre Website mit PHP, MySQL und SSL online.</p>
-        </Card>
-      )}
-      {list.data && list.data.items.length > 0 && (
-        <ul className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Hosting-Pakete">
-          {list.data.items.map((p) => <PackageCard key={p.id} pkg={p} />)}
-        </ul>
-      )}
-    </section>
+    <ProductSection id="my-hosting" title="Webhosting" orderLink={{ to: paths.shop.webhosting, label: 'Webhosting bestellen' }} loadingLabel="Lade Hosting-Pakete …" listLabel="Hosting-Pakete"
+      query={{ ...list, items: list.data?.items }}
+      empty={{ icon: Globe, title: 'Keine Hosting-Pakete', text: 'Mit einem Webhosting-Paket bringen Sie Ihre Website mit PHP, MySQL und SSL online.' }}
+      renderItem={(p) => <PackageCard key={p.id} pkg={p} />} />
   );
 }
 

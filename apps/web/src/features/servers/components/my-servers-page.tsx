@@ -3,7 +3,8 @@ import { toast } from 'sonner';
 import { Cpu, HardDrive, MemoryStick, Network, RotateCcw, ServerOff, Settings2 } from 'lucide-react';
 import { serverMessages, type ServerCard } from '@hp/contract';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
-import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ProductSection } from '../../../components/product-section.tsx';
 import { isTransitional, useServers } from '../api/servers.ts';
 import { PowerButton, usePowerRunner } from './power-button.tsx';
 import { ServerStatusBadge } from './status-badge.tsx';
@@ -14,30 +15,10 @@ import { paths } from '../../../config/paths.ts';
 export function MyServersSection() {
   const servers = useServers();
   return (
-    <section aria-labelledby="my-servers-heading">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 id="my-servers-heading" className="text-xl font-semibold text-slate-900">Server</h2>
-        <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
-      </div>
-      {servers.isPending && <div className="mt-6"><Spinner label="Lade Server..." /></div>}
-      {servers.isError && (
-        <Alert tone="error" className="mt-6">
-          {servers.error.message} <button type="button" className="font-medium underline" onClick={() => servers.refetch()}>Erneut versuchen</button>
-        </Alert>
-      )}
-      {servers.data && servers.data.servers.length === 0 && (
-        <Card className="mt-6 flex flex-col items-center gap-3 p-10 text-center">
-          <ServerOff className="size-10 text-slate-400" aria-hidden="true" />
-          <h3 className="text-lg font-semibold text-slate-900">Keine Server gefunden</h3>
-          <p className="text-slate-600">Du hast aktuell noch keinen aktiven Server.</p>
-        </Card>
-      )}
-      {servers.data && servers.data.servers.length > 0 && (
-        <ul className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Server">
-          {servers.data.servers.map((server) => <ServerCardItem key={server.id} server={server} />)}
-        </ul>
-      )}
-    </section>
+    <ProductSection id="my-servers" title="Server" orderLink={{ to: paths.shop.kvmServer, label: 'Server bestellen' }} loadingLabel="Lade Server..." listLabel="Server"
+      query={{ ...servers, items: servers.data?.servers }}
+      empty={{ icon: ServerOff, title: 'Keine Server gefunden', text: 'Du hast aktuell noch keinen aktiven Server.' }}
+      renderItem={(server) => <ServerCardItem key={server.id} server={server} />} />
   );
 }
 
