@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOMAIN_TLDS, DOMAIN_AVAILABILITY, domainMessages } from './domain-tlds.ts';
+import { VAT_PERCENT } from './pricing.ts';
 
 export * from './domain-tlds.ts';
 
@@ -13,17 +14,11 @@ export type DomainSearchQuery = z.infer<typeof DomainSearchQuery>;
 
 /** Premium names: the registry's net price for a year plus this margin, plus VAT (decision 024). */
 export const DOMAIN_PREMIUM_MARGIN_PERCENT = 20;
-export const DOMAIN_VAT_PERCENT = 19;
 
 /** Gross cents per year of a premium name from the registry's net cents (rounded up to whole euros). */
 export function premiumYearCents(registryNetCents: number): number {
-  const gross = registryNetCents * (1 + DOMAIN_PREMIUM_MARGIN_PERCENT / 100) * (1 + DOMAIN_VAT_PERCENT / 100);
+  const gross = registryNetCents * (1 + DOMAIN_PREMIUM_MARGIN_PERCENT / 100) * (1 + VAT_PERCENT / 100);
   return Math.ceil(gross / 100) * 100;
-}
-
-/** Gross cents of an order: years × the price per year (list or premium); a transfer includes one year. */
-export function domainOrderCents(yearCents: number, years: number): number {
-  return yearCents * years;
 }
 
 // ── Search: GET /api/domains/search?q= (public, rate-limited, cached briefly) ─────────────────────────
