@@ -38,5 +38,8 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Domain suchen' }).click();
     await expect(page).toHaveURL(/\/domain\?q=musterfirma$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Finden Sie Ihre Wunschdomain' })).toBeVisible();
+    // The result list needs the script: the page says so in a <noscript> instead of staying silent
+    // (Playwright's switch leaves the parser's scripting flag on, so the text is checked in the document).
+    expect(await page.content()).toContain('Bitte schalten Sie JavaScript ein, um das Suchergebnis zu sehen.');
   });
 });

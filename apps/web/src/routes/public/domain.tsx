@@ -90,6 +90,8 @@ export function DomainPage() {
               </button>
             </div>
             <p id={hintId} className="mt-2 text-xs text-slate-600">Ohne Endung prüfen wir alle sechs Endungen; mehrere Namen trennen Sie mit Leerzeichen oder Komma.</p>
+            {/* The availability list is drawn by the page's script: without it the search must not stay silent. */}
+            <noscript><p className="mt-3 text-sm font-medium text-red-800">Die Verfügbarkeit prüfen wir im Browser: Bitte schalten Sie JavaScript ein, um das Suchergebnis zu sehen.</p></noscript>
             <div aria-live="polite" className="mt-3 min-h-6 text-sm text-slate-700">
               {note && <p role="alert" className="text-red-800">{note}</p>}
               {q && !note && (
