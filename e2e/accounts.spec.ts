@@ -9,7 +9,7 @@ async function logoutViaSidebar(page: Page) {
   expect(await page.evaluate(() => localStorage.getItem('jwt'))).toBeNull();
 }
 
-test('register, verify the e-mail with the code from the outbox, log in and log out', async ({ page }) => {
+test('register, verify the e-mail with the code from the outbox, log in and log out', { tag: '@smoke' }, async ({ page }) => {
   const username = unique('neu');
   const email = `${username}@example.com`;
   await page.goto('/register');
@@ -125,7 +125,7 @@ test('a user who left the reset page after requesting a code comes back and uses
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('enable TOTP in the profile, then log in with a TOTP code and with a backup code', async ({ page, request }) => {
+test('enable TOTP in the profile, then log in with a TOTP code and with a backup code', { tag: '@smoke' }, async ({ page, request }) => {
   const { username } = await createVerifiedAccount(request);
   await login(page, username, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);

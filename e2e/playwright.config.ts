@@ -16,9 +16,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // The journeys are bound by Chromium's CPU on two cores: 2 and 4 workers took the same 5.7–5.8 min (docs/decisions/025).
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: process.env.CI ? 1 : 0,
-  reporter: [['list']],
+  reporter: [['list'], ['../tools/test/slowest-playwright.ts']],
   use: {
     baseURL,
     locale: 'de-DE',
@@ -26,7 +27,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(process.env.E2E_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)],
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],

@@ -50,7 +50,7 @@ for (const [path, heading] of publicPages) {
   });
 }
 
-test('public pages are prerendered: content shows without JavaScript', async ({ browser }) => {
+test('public pages are prerendered: content shows without JavaScript', { tag: '@smoke' }, async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   for (const [path, heading] of [['/', /Leistungsstark/], ['/faq', /Häufig gestellte Fragen/], ['/impressum', /Impressum/]] as const) {

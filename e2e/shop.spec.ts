@@ -20,7 +20,7 @@ async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-test('a new customer configures a server, pays by card, sees it come online, and downloads the invoice as PDF and XML', async ({ page, request }) => {
+test('a new customer configures a server, pays by card, sees it come online, and downloads the invoice as PDF and XML', { tag: '@smoke' }, async ({ page, request }) => {
   test.setTimeout(240_000);
   await loginAsNewCustomer(page, request);
 

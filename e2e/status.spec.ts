@@ -30,7 +30,7 @@ test('without a token /status-create leads to the login', async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('an employee reports an incident, updates it, and the public page shows it', async ({ page }) => {
+test('an employee reports an incident, updates it, and the public page shows it', { tag: '@smoke' }, async ({ page }) => {
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const employee = demoAccount('employee');

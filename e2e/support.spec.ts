@@ -6,7 +6,7 @@ import { checkScreens, DESKTOP, PHONE, signedIn } from './screens.ts';
 // A real 1×1 PNG: the server decides the type by these bytes.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201c4a0d2b40000000049454e44ae426082', 'hex');
 
-test('a customer opens a ticket about their server, staff take it over and answer live, a note stays internal, the customer closes it', async ({ page, browser, request }) => {
+test('a customer opens a ticket about their server, staff take it over and answer live, a note stays internal, the customer closes it', { tag: '@smoke' }, async ({ page, browser, request }) => {
   test.setTimeout(180_000);
   const { username } = await createVerifiedAccount(request, 'ticket');
   const server = await createServerFor(request, username);

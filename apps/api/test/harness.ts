@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Role } from '@hp/contract';
 import { readEnv } from '../src/env.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
+import { freshPglite, freshPostgres } from './databases.ts';
 import { loadSecrets } from '../src/lib/secrets.ts';
 import { buildApp } from '../src/app.ts';
 import type { Mailer, MailMessage } from '../src/drivers/mail/mail.ts';
@@ -43,31 +44,11 @@ export interface TestContext {
   kind: 'pglite' | 'postgres';
 }
 
-/** A fresh, migrated database: PGlite in memory, or a throwaway database on TEST_DATABASE_URL. */
+/** A fresh, migrated database: PGlite in memory, or a throwaway database on TEST_DATABASE_URL (copies of the run's migrated one). */
 export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    return { database, drop: async () => {} };
-  }
-  const { default: pg } = await import('pg');
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `hp_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  if (kind === 'pglite') return { database: await freshPglite(), drop: async () => {} };
+  const { url, drop } = await freshPostgres('hp_test');
+  return { database: await openDatabase({ url }), drop };
 }
 
 export interface TestContextOptions {

@@ -1,31 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshPostgres } from './databases.ts';
 
 /** Tests that run real API processes (crash tests, two instances on one PostgreSQL). */
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const base = process.env.TEST_DATABASE_URL;
 
+/** A throwaway migrated PostgreSQL database (a copy of the run's template). */
 export async function freshPg() {
-  const { default: pg } = await import('pg');
-  const name = `hp_crash_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return freshPostgres('hp_crash');
 }
 
 export function startServer(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {

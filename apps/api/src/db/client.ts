@@ -25,8 +25,10 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /**
  * Opens the database and applies the committed migrations.
  * `url` undefined → embedded PGlite in `dataDir` (or in memory when dataDir is 'memory://').
+ * `image`: a PGlite data directory dumped by `dumpDataDir` to start from (the tests' migrated copy);
+ * the migrations still run and find nothing left to apply.
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; image?: Blob }): Promise<Database> {
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -52,7 +54,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = opts.dataDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dir, { extensions: { pg_trgm }, ...(opts.image ? { loadDataDir: opts.image } : {}) });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), listenVia: { kind: 'pglite', client } };

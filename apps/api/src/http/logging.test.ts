@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as OTPAuth from 'otpauth';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { readEnv } from '../env.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { freshPglite } from '../../test/databases.ts';
 import { loadSecrets } from '../lib/secrets.ts';
 import { createPaymentProvider } from '../drivers/payments/index.ts';
 import { buildApp } from '../app.ts';
@@ -25,7 +26,7 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
   const logText = () => chunks.join('');
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await freshPglite();
     const env = { ...readEnv({ ...process.env, VITEST: 'true' }), logLevel: 'info', isTest: true };
     const secrets = await loadSecrets(database.db, undefined);
     const logStream = new Writable({

@@ -1,39 +1,16 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
-import { openDatabase, type Database } from '../../../db/client.ts';
+import type { Database } from '../../../db/client.ts';
 import { simTasks, simVms } from '../../../db/schema/infrastructure.ts';
-import { databaseKinds } from '../../../../test/harness.ts';
+import { databaseKinds, freshDatabase as freshTestDatabase } from '../../../../test/harness.ts';
 import { describeHypervisorContract } from '../hypervisor.contract.ts';
 import { HypervisorError, parseUpid, type CreateServerSpec, type VmRef } from '../hypervisor.ts';
 import { createSimulatedHypervisor, type SimulatedHypervisor } from './simulated.ts';
 
-/** A fresh, migrated database: PGlite in memory, or a throwaway database on TEST_DATABASE_URL. */
+/** A fresh, migrated database (the harness's copy of the run's migrated one), closed and dropped by `close`. */
 async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; close: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    return { database, close: () => database.close() };
-  }
-  const { default: pg } = await import('pg');
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `hp_sim_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    database,
-    close: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  const { database, drop } = await freshTestDatabase(kind);
+  return { database, close: async () => { await database.close(); await drop(); } };
 }
 
 const SPEED = 50;
