@@ -65,6 +65,8 @@ const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || u
 /** Drivers an entry point may leave out get their embedded default (hosting panel and registrar: simulated). */
 export type AppDeps = Omit<Deps, 'hosting' | 'registrar'> & Partial<Pick<Deps, 'hosting' | 'registrar'>>;
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   const deps: Deps = {
     ...given,
@@ -88,7 +90,10 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
-    trustProxy: deps.env.trustProxy,
+    // A hop count becomes proxy-addr's trust function: the socket peer and the next n-1 entries from the
+    // right are proxies, the entry after them is the client (docs/decisions/026). Fastify itself treats
+    // a bare number as "trust nothing".
+    trustProxy: typeof deps.env.trustProxy === 'number' ? trustHops(deps.env.trustProxy) : deps.env.trustProxy,
     bodyLimit: 256 * 1024,
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors the router raises before any hook runs (malformed percent-encoding): German JSON and the

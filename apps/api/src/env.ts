@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +18,12 @@ export interface Env {
   webDist: string;
   isTest: boolean;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies may name the client in X-Forwarded-For (docs/decisions/026): false (none), a hop count
+   * (`true` = 1), or proxy addresses and CIDR ranges. The client is the first untrusted address counted
+   * from the right, so an entry the client wrote itself never counts.
+   */
+  trustProxy: false | number | string[];
   company: CompanyDetails;
   hypervisor: 'simulated' | 'proxmox';
   /** Divides the simulated hypervisor's task durations (demo: 1; browser tests: faster). */
@@ -122,6 +128,25 @@ export function mailSender(configured: string | undefined, companyName: string):
   return `"${companyName.replace(/["\\\r\n]/g, '')}" <${value || 'noreply@example.com'}>`;
 }
 
+/** TRUST_PROXY: unset/`false` → false; `true` → 1 hop; a number → that many hops; else a comma list of addresses or CIDRs. */
+export function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const version = net.isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!version || rest.length || !bitsOk) {
+      throw new Error(`TRUST_PROXY: "${entry}" is neither a hop count nor an IP address or CIDR range (e.g. TRUST_PROXY=1 or TRUST_PROXY=10.0.0.0/8,127.0.0.1)`);
+    }
+  }
+  return entries;
+}
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const dataDir = path.resolve(source.DATA_DIR ?? path.join(repoRoot, 'data'));
   const port = Number(source.PORT ?? 5000);
@@ -139,7 +164,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     webDist: path.resolve(source.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     isTest: source.NODE_ENV === 'test' || source.VITEST === 'true',
     logLevel: source.LOG_LEVEL ?? (source.VITEST ? 'silent' : 'info'),
-    trustProxy: source.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(source.TRUST_PROXY),
     hypervisor: source.HYPERVISOR === 'proxmox' ? 'proxmox' : 'simulated',
     simulatedSpeed: Math.max(1, Number(source.SIMULATED_SPEED ?? 1) || 1),
     proxmox: {

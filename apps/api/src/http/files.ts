@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ATTACHMENT_BYTES, messages, ticketMessages } from '@hp/contract';
 import { contentDisposition } from '../lib/files.ts';
 import { AppError } from './errors.ts';
@@ -25,13 +25,43 @@ export function sendFile(reply: FastifyReply, file: { name: string; contentType:
 }
 
 /**
+ * Reads an upload into one buffer. With a declared length (every browser sends one) the buffer is
+ * allocated once at that size and each chunk is copied in and dropped, so the request holds one copy of
+ * the file, not the chunks plus their concatenation. More bytes than declared or than the limit → 413.
+ */
+export async function readUpload(stream: AsyncIterable<Buffer>, declaredLength: number): Promise<Buffer> {
+  const tooLarge = () => new AppError(413, 'ATTACHMENT_TOO_LARGE', ticketMessages.attachmentTooLarge);
+  if (Number.isInteger(declaredLength) && declaredLength >= 0) {
+    if (declaredLength > MAX_ATTACHMENT_BYTES) throw tooLarge();
+    const target = Buffer.allocUnsafe(declaredLength);
+    let offset = 0;
+    for await (const chunk of stream) {
+      if (offset + chunk.length > declaredLength) throw new AppError(400, 'VALIDATION_ERROR', messages.invalidInput);
+      chunk.copy(target, offset);
+      offset += chunk.length;
+    }
+    if (offset !== declaredLength) throw new AppError(400, 'VALIDATION_ERROR', messages.invalidInput);
+    return target;
+  }
+  // Chunked transfer without a length: collect, then join once.
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > MAX_ATTACHMENT_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
  * Registers upload routes in their own scope: the bytes arrive raw (application/octet-stream), at most
  * 10 MB, and the name rides in the query. A declared length over the limit is refused before the body
  * is read. `register` gets the scope and `rawBody`, which refuses any other content type with 415.
  */
 export async function uploadRoutes(app: FastifyInstance, register: (scope: FastifyInstance, rawBody: (req: { headers: { 'content-type'?: string }; body: unknown }) => Buffer) => void) {
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: MAX_ATTACHMENT_BYTES }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('application/octet-stream', { bodyLimit: MAX_ATTACHMENT_BYTES }, (req: FastifyRequest, payload: FastifyRequest['raw']) => readUpload(payload, Number(req.headers['content-length'] ?? NaN)));
     scope.addHook('onRequest', async (req, reply) => {
       if (Number(req.headers['content-length'] ?? 0) > MAX_ATTACHMENT_BYTES) {
         return reply.code(413).type('application/json').send({ error: { code: 'ATTACHMENT_TOO_LARGE', message: ticketMessages.attachmentTooLarge }, requestId: req.id });

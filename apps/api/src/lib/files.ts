@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
@@ -15,7 +16,6 @@ export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
 /** Types the browser may show as a preview (still sent as an attachment, through the same route). */
 export const PREVIEW_TYPES: readonly AcceptedType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Control characters other than tab, line feed, form feed and carriage return mark a binary file. */
 // eslint-disable-next-line no-control-regex
 const BINARY_CONTROL = /[\u0000-\u0008\u000B\u000E-\u001F\u007F]/;
@@ -36,16 +36,35 @@ export async function sniffType(bytes: Buffer): Promise<AcceptedType | null> {
   return isPlainText(bytes) ? 'text/plain' : null;
 }
 
+/**
+ * Text without binary control characters that is not a markup document. UTF-8 is checked on the bytes
+ * (node:buffer's isUtf8, then one pass for control bytes, which in UTF-8 only ever stand for themselves),
+ * so a 10 MB log is never copied into a string; only its beginning is decoded for the markup check.
+ */
 function isPlainText(bytes: Buffer): boolean {
-  const text = decodeText(bytes);
-  return text !== null && !BINARY_CONTROL.test(text) && !MARKUP_DOCUMENT.test(text);
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    const text = decodeUtf16(bytes);
+    return text !== null && !BINARY_CONTROL.test(text) && !MARKUP_DOCUMENT.test(text);
+  }
+  if (!isUtf8(bytes) || hasBinaryControlByte(bytes)) return false;
+  // The markup check looks at the start: skip the byte order mark and ASCII white space, then read 64 KB.
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (start < bytes.length && (bytes[start] === 0x20 || (bytes[start]! >= 0x09 && bytes[start]! <= 0x0d))) start++;
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(start, start + 64 * 1024));
+  return !MARKUP_DOCUMENT.test(head);
 }
 
-function decodeText(bytes: Buffer): string | null {
+function hasBinaryControlByte(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20 ? b <= 0x08 || b === 0x0b || b >= 0x0e : b === 0x7f) return true;
+  }
+  return false;
+}
+
+function decodeUtf16(bytes: Buffer): string | null {
   try {
-    if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes);
-    if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes);
-    return utf8.decode(bytes);
+    return new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(bytes);
   } catch {
     return null;
   }

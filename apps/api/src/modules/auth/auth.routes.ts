@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -14,6 +14,7 @@ import {
 } from './auth.service.ts';
 import { parseRefreshToken, REFRESH_COOKIE, REFRESH_TTL_DAYS, revokeSession, rotateSession, accessTokenFor } from './sessions.ts';
 import { signedInRoutes } from '../../http/auth.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, knownAccounts, rememberAccount } from './known-devices.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError };
 
@@ -26,6 +27,9 @@ export async function authRoutes(app: FastifyInstance) {
   const setRefreshCookie = (reply: FastifyReply, value: string) =>
     reply.setCookie(REFRESH_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure, path: '/api/auth', maxAge: REFRESH_TTL_DAYS * 86400 });
   const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
+  // After a completed login the browser is a known device of the account (known-devices.ts).
+  const rememberDevice = (req: FastifyRequest, reply: FastifyReply, userId: string) =>
+    reply.setCookie(DEVICE_COOKIE, rememberAccount(app.deps.secrets, req.cookies[DEVICE_COOKIE], userId), { httpOnly: true, sameSite: 'strict', secure, path: '/api/auth', maxAge: DEVICE_COOKIE_DAYS * 86400 });
 
   r.post('/api/auth/register', {
     config: { access: 'public' },
@@ -46,9 +50,10 @@ export async function authRoutes(app: FastifyInstance) {
     config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'Anmelden', body: LoginInput, response: { 200: LoginResult, ...errors } },
   }, async (req, reply) => {
-    const result = await login(deps, req.body, req.ip, req.headers['user-agent'] ?? '');
+    const result = await login(deps, req.body, req.ip, req.headers['user-agent'] ?? '', knownAccounts(app.deps.secrets, req.cookies[DEVICE_COOKIE]));
     if ('refreshToken' in result) {
       setRefreshCookie(reply, result.refreshToken);
+      rememberDevice(req, reply, result.userId);
       return { token: result.token };
     }
     return result;
@@ -60,6 +65,7 @@ export async function authRoutes(app: FastifyInstance) {
   }, async (req, reply) => {
     const session = await completeMfaLogin(deps, req.body, req.headers['user-agent'] ?? '');
     setRefreshCookie(reply, session.refreshToken);
+    rememberDevice(req, reply, session.userId);
     return { token: session.token };
   });
 

@@ -27,6 +27,13 @@ const WINDOW = 15 * 60;
 export const limits = {
   loginPerIp: 30,
   loginPerIpAndAccount: 10,
+  /**
+   * Account-wide brake (docs/decisions/026): failed logins of one account from browsers it never signed
+   * in with, counted over all addresses in a day. The first ten pass; after that one attempt per slot,
+   * the slot doubling from 2 s up to 15 min. Known devices pass.
+   */
+  loginPerAccountFree: 10,
+  loginAccountMaxDelaySeconds: 15 * 60,
   registerPerIp: 20,
   codeTriesPerIp: 30,
   resetRequestsPerIp: 10,
@@ -130,7 +137,34 @@ async function secondsUntilResend(deps: AuthDeps, userId: string) {
 
 // ── Login, MFA, sessions ────────────────────────────────────────────────────────────────────────
 
-export async function login(deps: AuthDeps, input: LoginInput, ip: string, userAgent: string) {
+const ACCOUNT_WINDOW = 24 * 3600;
+
+/**
+ * The account-wide brake: counts the attempt (count first, check second, like every limit), and past
+ * the free attempts lets one attempt through per slot of growing length. A refused attempt gives its
+ * count back, so an attacker's rejected flood does not lengthen the slots further. Returns the counted
+ * rule, to be refunded when the password was right.
+ */
+async function brakeAccount(deps: AuthDeps, accountKey: string) {
+  const rule = { key: `login-account:${accountKey}`, limit: Number.MAX_SAFE_INTEGER, windowSeconds: ACCOUNT_WINDOW };
+  const counted = await hitCounter(deps.db, rule);
+  const over = counted.count - limits.loginPerAccountFree;
+  if (over > 0) {
+    const delay = Math.min(2 ** over, limits.loginAccountMaxDelaySeconds);
+    const slot = await hitCounter(deps.db, { key: `login-account-slot:${accountKey}`, limit: 1, windowSeconds: delay });
+    if (slot.count > 1) {
+      await refundAttempt(deps.db, rule);
+      throw tooManyRequests(slot.retryAfter);
+    }
+  }
+  return rule;
+}
+
+/**
+ * `knownAccounts`: the accounts the browser's device cookie names (known-devices.ts); such a browser
+ * skips the account-wide brake.
+ */
+export async function login(deps: AuthDeps, input: LoginInput, ip: string, userAgent: string, knownAccounts: readonly string[] = []) {
   const name = input.username.trim().toLowerCase();
   const ipRule = { key: `login-ip:${ip}`, limit: limits.loginPerIp, windowSeconds: WINDOW };
   // Count first, check second (lib/rate-limit.ts): a parallel burst runs at most `limit` password checks.
@@ -140,14 +174,19 @@ export async function login(deps: AuthDeps, input: LoginInput, ip: string, userA
   // A deleted (anonymised) account answers exactly like an unknown one (docs/decisions/018).
   const user = found?.deletedAt ? undefined : found;
   // Keyed by the account, not by the name typed: user name and e-mail address share one budget.
-  const accountRule = { key: `login-ip-account:${ip}:${hmac(deps.secrets.hmacKey, user ? `user:${user.id}` : name)}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
+  const accountKey = hmac(deps.secrets.hmacKey, user ? `user:${user.id}` : name);
+  const accountRule = { key: `login-ip-account:${ip}:${accountKey}`, limit: limits.loginPerIpAndAccount, windowSeconds: WINDOW };
   await enforceLimit(deps.db, accountRule);
+  // Unknown names are braked the same way, so the brake does not tell which names exist.
+  const accountWide = user && knownAccounts.includes(user.id) ? undefined : await brakeAccount(deps, accountKey);
   const valid = user ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
   if (!user || !valid) throw unauthorized(messages.invalidLogin, 'INVALID_DATA');
   // Only failures use up the budgets: the right password gives its attempt back (an office behind one
-  // address) and clears the account's failures from this address.
+  // address) and clears the account's failures from this address. The account-wide count only gets
+  // this attempt back: the owner's success must not hand an attacker ten new free guesses.
   await refundAttempt(deps.db, ipRule);
   await resetCounter(deps.db, accountRule.key);
+  if (accountWide) await refundAttempt(deps.db, accountWide);
   if (user.disabledAt) throw new AppError(403, 'ACCOUNT_DISABLED', messages.accountDisabled);
   if (!user.emailVerifiedAt) {
     if ((await secondsUntilResend(deps, user.id)) <= 0) {
@@ -165,7 +204,7 @@ export async function login(deps: AuthDeps, input: LoginInput, ip: string, userA
 
 async function finishLogin(deps: AuthDeps, user: typeof users.$inferSelect, userAgent: string) {
   await deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
-  return openSession(deps.db, deps.secrets, user, userAgent);
+  return { ...(await openSession(deps.db, deps.secrets, user, userAgent)), userId: user.id };
 }
 
 export function totpFor(secretBase32: string, label: string) {
