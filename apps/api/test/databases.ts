@@ -8,10 +8,19 @@ import { openDatabase, type Database } from '../src/db/client.ts';
  * loads the dumped image, PostgreSQL copies the template. Without the global setup (a single file run
  * through another config) they migrate from scratch as before.
  */
+/** What the global setup provided; nothing outside a Vitest run (the benchmarks use the harness too). */
+function provided<K extends 'pgliteImage' | 'postgresTemplate'>(key: K): string | undefined {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+}
+
 let image: Promise<Blob | undefined> | undefined;
 function pgliteImage(): Promise<Blob | undefined> {
   image ??= (async () => {
-    const file = inject('pgliteImage');
+    const file = provided('pgliteImage');
     if (!file || !fs.existsSync(file)) return undefined;
     return new Blob([await fs.promises.readFile(file)]);
   })();
@@ -30,7 +39,7 @@ export async function freshPostgres(prefix = 'hp_test'): Promise<{ url: string; 
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  const template = inject('postgresTemplate');
+  const template = provided('postgresTemplate');
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
