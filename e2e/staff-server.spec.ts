@@ -5,7 +5,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
   test(`staff open a customer's server from the table, stop it after confirming and see their action logged (${viewport.width} px)`, async ({ page, request }) => {
     test.setTimeout(120_000);
     await page.setViewportSize(viewport);
-    const { username, email } = await createVerifiedAccount(request, 'staffsicht');
+    const { username, email } = await createVerifiedAccount(request, 'kundensicht');
     const server = await createServerFor(request, username);
     const vmid = String(server.vmid).padStart(3, '0');
 

@@ -39,6 +39,7 @@ export const messages = {
   PASSWORT_NOT_IDENTICALLY: 'Die Passwörter stimmen nicht überein.',
   PASSWORT_NOT: 'Das Passwort braucht einen Großbuchstaben, einen Kleinbuchstaben, eine Ziffer und ein Sonderzeichen.',
   DATA_EXISTS: 'Dieser Benutzername existiert bereits.',
+  usernameReserved: 'Dieser Benutzername ist nicht verfügbar. Bitte wählen Sie einen anderen.',
   SERVER_ERROR: 'Interner Server Fehler',
   registrationNetwork: 'Es ist ein System fehler aufgetreten.',
   passwordRulesUnmet: 'Bitte erfüllen Sie alle Passwortanforderungen',

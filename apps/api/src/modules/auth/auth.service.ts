@@ -53,6 +53,27 @@ const wakeMailer = (deps: AuthDeps) => deps.jobs?.kick();
 // ── Registration and e-mail verification ────────────────────────────────────────────────────────
 
 /**
+ * Names a customer may not take, because other customers would read them as the company speaking:
+ * role and mailbox names, and look-alikes of a staff member's user name. Compared without case, dots,
+ * dashes, underscores and trailing digits ("Support_1" is "support").
+ */
+const RESERVED_NAMES = new Set([
+  'admin', 'administrator', 'root', 'support', 'staff', 'team', 'service', 'kundenservice', 'help', 'hilfe', 'info',
+  'kontakt', 'contact', 'billing', 'buchhaltung', 'rechnung', 'rechnungen', 'security', 'sicherheit', 'abuse',
+  'postmaster', 'hostmaster', 'webmaster', 'noreply', 'system', 'sysadmin', 'api', 'moderator', 'owner', 'inhaber',
+  'mitarbeiter', 'employee', 'musterhost',
+]);
+const RESERVED_PREFIXES = ['admin', 'support', 'staff', 'root', 'sysadmin', 'noreply'];
+const comparableName = (name: string) => name.toLowerCase().replace(/[._-]/g, '').replace(/\d+$/, '');
+
+async function isReservedName(deps: AuthDeps, username: string) {
+  const name = comparableName(username);
+  if (RESERVED_NAMES.has(name) || RESERVED_PREFIXES.some((p) => name.startsWith(p))) return true;
+  const staff = await deps.db.select({ username: users.username }).from(users).where(sql`${users.role} in ('employee', 'owner') and ${users.deletedAt} is null`);
+  return staff.some((s) => comparableName(s.username) === name);
+}
+
+/**
  * Creates a customer account and mails the verification code. A taken e-mail address is not
  * revealed: the answer looks the same and the address owner gets a notice instead.
  */
@@ -60,6 +81,7 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
   await enforceLimit(deps.db, { key: `register-ip:${ip}`, limit: limits.registerPerIp, windowSeconds: 3600 });
   const username = input.username.trim();
   const email = input.email.trim().toLowerCase();
+  if (await isReservedName(deps, username)) throw badRequest('USERNAME_RESERVED', messages.usernameReserved);
   const taken = await deps.db.select({ id: users.id, username: users.username, email: users.email }).from(users)
     .where(or(sql`lower(${users.username}) = ${username.toLowerCase()}`, sql`lower(${users.email}) = ${email}`));
   if (taken.some((u) => u.username.toLowerCase() === username.toLowerCase())) {
