@@ -50,10 +50,20 @@ async function activate(deps: Pick<JobDeps, 'db' | 'registrar'>, row: { domain: 
   // The registry's own view where it has one (expiry, lock as it set them).
   const current = info.transferLock === undefined ? await infoOrNull(deps, row.domain.domain) ?? info : info;
   const expiry = current.expiresAt ? new Date(current.expiresAt) : null;
+  // /domain promises the transfer lock: it is on after a registration and after a completed transfer
+  // (issue 21). A registry that refuses or cannot lock this extension leaves it as it reports; the
+  // customer sees the real state on the domain page and can try again there.
+  let transferLock = current.transferLock;
+  if (transferLock === false) {
+    try {
+      await deps.registrar.setTransferLock(row.domain.domain, true);
+      transferLock = true;
+    } catch { /* keep the registry's value */ }
+  }
   await deps.db.transaction(async (tx) => {
     const [done] = await tx.update(domains).set({
       status: 'active', statusMessage: null, expiresAt: expiry, pendingDeadline: null,
-      ...(current.transferLock === undefined ? {} : { transferLock: current.transferLock }),
+      ...(transferLock === undefined ? {} : { transferLock }),
     })
       .where(and(eq(domains.id, row.domain.id), inArray(domains.status, ['registering', 'transferring']))).returning({ id: domains.id });
     if (!done) return;

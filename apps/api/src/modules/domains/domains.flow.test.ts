@@ -45,7 +45,9 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     const [registry] = await ctx().database.db.select().from(simDomainRegistry).where(eq(simDomainRegistry.domain, name));
     expect(registry).toMatchObject({ ours: true, status: 'active' });
     expect(domain.expiresAt!.toISOString()).toBe(registry!.expiresAt.toISOString());
-    expect(domain.transferLock).toBe(registry!.transferLock);
+    // The transfer lock is on after a registration, in the portal and at the registry (issue 21).
+    expect(domain.transferLock).toBe(true);
+    expect(registry!.transferLock).toBe(true);
     expect(domain.expiresAt!.getUTCFullYear()).toBe(new Date().getUTCFullYear() + 2);
     const [done] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(done).toMatchObject({ status: 'completed', domainId: domain.id });
@@ -173,7 +175,9 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     await ctx().database.db.update(simDomainRegistry).set({ pendingUntil: new Date(Date.now() - 1000) }).where(eq(simDomainRegistry.domain, 'heise.de'));
     await drainJobs(ctx());
     const [active] = await ctx().database.db.select().from(domains).where(eq(domains.domain, 'heise.de'));
-    expect(active).toMatchObject({ status: 'active', ownerId: customer.user.id });
+    // After a completed transfer the lock is on, as /domain promises (issue 21).
+    expect(active).toMatchObject({ status: 'active', ownerId: customer.user.id, transferLock: true });
+    expect((await ctx().database.db.select().from(simDomainRegistry).where(eq(simDomainRegistry.domain, 'heise.de')))[0]!.transferLock).toBe(true);
     expect((await ctx().database.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status).toBe('completed');
     const payloads = await ctx().database.db.select({ payload: jobs.payload }).from(jobs).where(sql`${jobs.kind} = 'deliver-domain'`);
     expect(payloads.every((p) => !('sealed' in (p.payload as object)))).toBe(true);
