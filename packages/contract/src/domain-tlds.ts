@@ -1,6 +1,7 @@
 /* Zod-free on purpose: the prerendered /domain page imports this through `@hp/contract/domain-tlds`,
  * so the public bundle carries neither zod nor the contract's locale set-up (decision 004). */
 import { domainToUnicode, hostnameToAscii } from './domain-names.ts';
+import { mixesScripts } from './domain-scripts.ts';
 
 /**
  * Domains (public spec §2.5 and §9, issue 13): the extensions we sell with their indicative prices, the
@@ -60,6 +61,7 @@ export const domainMessages = {
   subdomain: 'Bitte geben Sie nur den Namen mit Endung ein, ohne Subdomain (z. B. meine-firma.de).',
   tldNotOffered: (tld: string) => `Die Endung .${tld} bieten wir nicht an.`,
   tooShort: (tld: DomainTld, min: number) => `Namen unter .${tld} müssen mindestens ${min} Zeichen lang sein.`,
+  mixedScripts: 'Der Name mischt Buchstaben verschiedener Schriften (zum Beispiel lateinische und kyrillische). Bitte verwenden Sie Buchstaben einer Schrift.',
 } as const;
 
 /** One name of a search: valid (with its ASCII and readable form) or invalid with a German reason. */
@@ -116,6 +118,8 @@ export function parseDomainName(raw: string): ParsedDomainName {
   if (sld.length > 63) return invalid(input, domainMessages.labelTooLong);
   if (sld.startsWith('-') || sld.endsWith('-')) return invalid(input, domainMessages.hyphenEdge);
   if (sld.slice(2, 4) === '--' && !sld.startsWith('xn--')) return invalid(input, domainMessages.hyphens34);
+  // A look-alike such as pаypal.de with a Cyrillic а: refused in the search and at checkout alike.
+  if (sld.startsWith('xn--') && mixesScripts(domainToUnicode(sld))) return invalid(input, domainMessages.mixedScripts);
 
   if (tldText === undefined) return { valid: true, input, sld, ascii: sld, unicode: domainToUnicode(sld) };
   if (!isDomainTld(tldText)) return invalid(input, domainMessages.tldNotOffered(domainToUnicode(tldText)));

@@ -90,3 +90,18 @@ describe('parseDomainSearch', () => {
     expect(validateDomainName('mueller')).toEqual({ reason: domainMessages.tldMissing });
   });
 });
+
+describe('mixed scripts (Unicode TR 39 single script, issue 21)', () => {
+  it('refuses a label that mixes Latin and Cyrillic or Greek, in the search and for checkout', () => {
+    for (const name of ['p\u0430ypal.de', 'g\u043e\u043egle.com', 'ap\u0440le.de', 'micr\u03bfsoft.eu']) {
+      expect(parseDomainName(name), name).toMatchObject({ valid: false, reason: domainMessages.mixedScripts });
+      expect(validateDomainName(name), name).toEqual({ reason: domainMessages.mixedScripts });
+      expect(parseDomainSearch(name).names[0], name).toMatchObject({ valid: false });
+    }
+  });
+  it('accepts one script, with digits and hyphens, and the augmented Japanese and Korean sets', () => {
+    for (const name of ['müller.de', 'straße-24.de', 'пример.com', 'παράδειγμα.eu', '東京タワー.com', 'ひらがな漢字.net', '한국어漢字.com', 'česká-firma.eu']) {
+      expect(parseDomainName(name), name).toMatchObject({ valid: true });
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { domainYearCents, premiumYearCents } from '@hp/contract';
+import { domainMessages, domainYearCents, premiumYearCents } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { buyDomain, createDomainCustomer, freeName, postDomainCheckout } from '../../../test/domains.ts';
@@ -127,6 +127,15 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     const taken = await postDomainCheckout(ctx(), customer.auth, { domain: 'musterfirma.com', action: 'register', years: 1, acceptTerms: true });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.message).toContain('nicht mehr frei');
+    // A look-alike with a Cyrillic а (issue 21): neither offered in the search nor accepted at checkout.
+    const lookAlike = 'p\u0430ypal.de';
+    const search = await ctx().app.inject({ method: 'GET', url: `/api/domains/search?q=${encodeURIComponent(lookAlike)}` });
+    expect(search.statusCode).toBe(200);
+    expect(JSON.stringify(search.json())).toContain(domainMessages.mixedScripts);
+    expect(JSON.stringify(search.json())).not.toMatch(/"status":"free"/);
+    const mixed = await postDomainCheckout(ctx(), customer.auth, { domain: lookAlike, action: 'register', years: 1, acceptTerms: true });
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json().error.message).toBe(domainMessages.mixedScripts);
     const freeTransfer = await postDomainCheckout(ctx(), customer.auth, { domain: freeName(), action: 'transfer', years: 1, authCode: 'abcdef12', acceptTerms: true });
     expect(freeTransfer.statusCode).toBe(409);
     expect(freeTransfer.json().error.message).toContain('noch frei');
