@@ -114,6 +114,13 @@ test('every customer page fits a 390 px phone: dashboard, server tabs, orders, i
   await expectNoSideScroll(page, 'Server: Backups');
   await expectWithinWidth(backups.getByRole('button', { name: /wiederherstellen$/ }), 'Backup wiederherstellen');
   await expectWithinWidth(backups.getByRole('button', { name: /löschen$/ }), 'Backup löschen');
+  // One backup is the limit: the reason stands next to the button, not only in a toast after a click.
+  await expect(page.getByText('Die maximale Anzahl von Backups ist erreicht.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Backup erstellen' })).toHaveAccessibleDescription('Die maximale Anzahl von Backups ist erreicht.');
+  await page.screenshot({ path: test.info().outputPath('server-backups-limit-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('server-backups-limit-1280.png') });
+  await page.setViewportSize(PHONE);
 
   await page.getByRole('tab', { name: 'Installation' }).click();
   await expect(page.getByRole('tabpanel')).toBeVisible();

@@ -25,7 +25,7 @@ export const firewallMessages = {
 } as const;
 
 export const backupMessages = {
-  maxReached: 'Die Maximale Anzahl von Backups ist erreicht.',
+  maxReached: 'Die maximale Anzahl von Backups ist erreicht.',
   createError: 'Fehler beim Erstellen des Backups.',
   /** 'Backup fehlgeschlagen: {exit status}' */
   failed: (exitStatus: string) => `Backup fehlgeschlagen: ${exitStatus}`,

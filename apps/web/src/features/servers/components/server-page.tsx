@@ -30,7 +30,7 @@ export default function ServerDetailPage() {
   const server = useServer(serverId);
   const status = useServerStatus(serverId, server.isSuccess);
   const [tab, setTab] = useState('overview');
-  useReinstallOutcome(serverId, status.data?.status);
+  useReinstallOutcome(serverId, status.data?.status, status.data?.task?.kind);
 
   if (server.isPending) return <Spinner label="Lade Server..." />;
   if (server.isError) {

@@ -61,14 +61,19 @@ export function BackupsTab({ detail }: { detail: ServerDetail }) {
           <h2 className="text-lg font-semibold text-slate-900">Backups</h2>
           <p className="mt-1 text-sm text-slate-600">Max Backup: {backups.data?.max ?? 1}</p>
         </div>
-        <Button
-          onClick={() => (limitReached ? toast.error(backupMessages.maxReached, { duration: 7000 }) : onCreate())}
-          loading={create.isPending}
-          disabled={running || backups.isPending}
-          aria-disabled={limitReached || undefined}
-        >
-          <DatabaseBackup className="size-4" aria-hidden="true" /> Backup erstellen
-        </Button>
+        <div className="flex flex-col items-end gap-1">
+          <Button
+            onClick={() => (limitReached ? toast.error(backupMessages.maxReached, { duration: 7000 }) : onCreate())}
+            loading={create.isPending}
+            disabled={running || backups.isPending}
+            aria-disabled={limitReached || undefined}
+            aria-describedby={limitReached ? 'backup-limit-reached' : undefined}
+          >
+            <DatabaseBackup className="size-4" aria-hidden="true" /> Backup erstellen
+          </Button>
+          {/* The reason next to the button, not only after a click (issue 21). */}
+          {limitReached && <p id="backup-limit-reached" className="text-sm text-slate-600">{backupMessages.maxReached}</p>}
+        </div>
       </div>
 
       {running && task && (
