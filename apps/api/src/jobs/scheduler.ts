@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { schedules } from '../db/schema/index.ts';
 import type { JobDeps, ScheduleDefinition } from './define.ts';
+import { LogThrottle } from '../lib/log-throttle.ts';
 
 /**
  * Runs each schedule once per period across all instances. Every instance ticks; a tick runs a
@@ -17,6 +18,7 @@ export class Scheduler {
   private readonly running = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private readonly claimErrorLog = new LogThrottle(5000);
   private active = new Set<Promise<unknown>>();
 
   constructor(
@@ -66,7 +68,10 @@ export class Scheduler {
       try {
         won = await this.claim(def);
       } catch (err) {
-        this.deps().log.error({ schedule: def.name, err: { message: (err as Error).message } }, 'schedule claim failed');
+        // During a database outage every schedule fails every tick: one line per few seconds, with how
+        // many were held back, like the request log (issue 21).
+        const suppressed = this.claimErrorLog.take();
+        if (suppressed !== undefined) this.deps().log.error({ schedule: def.name, err: { message: (err as Error).message }, suppressed }, 'schedule claim failed');
       }
       if (won) this.launch(def);
     }

@@ -10,7 +10,7 @@ import { privacyMessages as pm, type CustomerDetail, type CustomerPage } from '@
 import { createUser, describeEachDatabase, STRONG_PASSWORD, type TestContext } from '../../../test/harness.ts';
 import { buyServer } from '../../../test/shop.ts';
 import {
-  auditEvents, communications, customerNotes, domains, files, invoices, registrarContacts, servers, sessions, ticketAttachments, ticketSecrets, tickets, users,
+  auditEvents, communications, customerNotes, domains, files, invoices, registrarContacts, servers, sessions, ticketAttachments, ticketSecrets, tickets, users, jobs,
 } from '../../db/schema/index.ts';
 import { storeFile } from '../../lib/files.ts';
 import { sampleInvoiceDocument } from '../invoices/invoice-fixtures.ts';
@@ -85,8 +85,16 @@ describeEachDatabase('customer deletion', (ctx) => {
     expect((await del(buyer.user.id, other)).statusCode).toBe(403);
     expect((await del(other.user.id, buyer)).statusCode).toBe(403);
 
+    // The background work about the customer ran (staff were notified of the new ticket by name).
+    await ctx().app.jobs.drain();
+    const naming = async () => (await db.select({ payload: jobs.payload }).from(jobs))
+      .filter((j) => JSON.stringify(j.payload).includes(buyer.username) || JSON.stringify(j.payload).includes(buyer.user.id));
+    expect((await naming()).length, 'finished jobs name the customer before the deletion').toBeGreaterThan(0);
+
     const done = await del(buyer.user.id, owner);
     expect(done.statusCode, done.body).toBe(200);
+    // No job row names the customer any more (issue 21: four rows per customer stayed).
+    expect(await naming()).toEqual([]);
     expect(done.json()).toEqual({ message: pm.customerDeleted });
 
     const [row] = await db.select().from(users).where(eq(users.id, buyer.user.id));

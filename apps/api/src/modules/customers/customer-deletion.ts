@@ -79,6 +79,16 @@ export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<Re
     await tx.delete(customerNotes).where(eq(customerNotes.customerId, customerId));
     // Mails still waiting for (or already handed to) the old address hold its text: gone with it.
     await tx.delete(jobs).where(and(eq(jobs.kind, 'send-mail'), ne(jobs.status, 'running'), sql`lower(${jobs.payload}->'message'->>'to') = ${user.email.toLowerCase()}`));
+    // Finished jobs that named the customer (staff notifications about their tickets carry the user name):
+    // history nobody needs, gone at once (issue 21). The daily retention run prunes all finished jobs later.
+    // The name stands inside mail texts ("anna hat ein neues Ticket eröffnet"), so it is matched as a word.
+    // In the stored JSON a line break before it is the two characters \n, so those count as a boundary too.
+    const asWord = (text: string) => `(^|[^[:alnum:]_]|\\\\[ntr])${text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}([^[:alnum:]_]|$)`;
+    // Mails not yet sent that name them (staff notifications) go too; other queued work (refunds, releases) stays.
+    await tx.delete(jobs).where(and(or(inArray(jobs.status, ['done', 'failed']), and(eq(jobs.kind, 'send-mail'), eq(jobs.status, 'queued'))), sql`(
+      position(${customerId} in ${jobs.payload}::text) > 0
+      or ${jobs.payload}::text ~* ${asWord(user.username)}
+      or ${jobs.payload}::text ~* ${asWord(user.email)})`));
 
     // Files: every attachment in the customer's tickets and any upload of theirs not yet sent.
     const ownTickets = tx.select({ id: tickets.id }).from(tickets).where(eq(tickets.customerId, customerId));

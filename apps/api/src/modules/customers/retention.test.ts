@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
-import { customerDocuments, files, invoicePayments, invoices, users } from '../../db/schema/index.ts';
-import { retentionCutoff, runRetention } from './retention.ts';
+import { customerDocuments, files, invoicePayments, invoices, jobs, users } from '../../db/schema/index.ts';
+import { FINISHED_JOB_DAYS, pruneFinishedJobs, retentionCutoff, runRetention } from './retention.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -87,5 +87,22 @@ describeEachDatabase('retention of a deleted customer\'s records', (ctx) => {
     expect(await runRetention(db, now)).toEqual({ invoicesDeleted: 0, documentsDeleted: 0 });
     // A year later the younger credit note and its invoice go too.
     expect(await runRetention(db, new Date('2027-01-02T12:00:00Z'))).toMatchObject({ invoicesDeleted: 2 });
+  });
+
+  it('deletes finished jobs (done or failed) after 30 days with their payloads; queued, running and younger ones stay', async () => {
+    const db = ctx().database.db;
+    const now = new Date();
+    const old = new Date(now.getTime() - (FINISHED_JOB_DAYS + 1) * 86_400_000);
+    const young = new Date(now.getTime() - 86_400_000);
+    const marker = `retention-${Date.now()}`;
+    const rows = await db.insert(jobs).values([
+      { kind: 'notify-staff', payload: { username: marker, n: 1 }, status: 'done', finishedAt: old },
+      { kind: 'notify-staff', payload: { username: marker, n: 2 }, status: 'failed', finishedAt: old },
+      { kind: 'notify-staff', payload: { username: marker, n: 3 }, status: 'done', finishedAt: young },
+      { kind: 'notify-staff', payload: { username: marker, n: 4 }, status: 'queued', runAt: old },
+    ]).returning({ id: jobs.id });
+    expect(await pruneFinishedJobs(db, now)).toBeGreaterThanOrEqual(2);
+    const left = await db.select({ payload: jobs.payload }).from(jobs).where(inArray(jobs.id, rows.map((r) => r.id)));
+    expect(left.map((j) => (j.payload as { n: number }).n).sort()).toEqual([3, 4]);
   });
 });

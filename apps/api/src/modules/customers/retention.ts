@@ -50,12 +50,23 @@ export async function runRetention(db: Db, now = new Date()) {
   });
 }
 
+/** Finished jobs are history for diagnosis only: kept this long, then deleted with their payloads. */
+export const FINISHED_JOB_DAYS = 30;
+
+export async function pruneFinishedJobs(db: Db, now = new Date()) {
+  const cutoff = new Date(now.getTime() - FINISHED_JOB_DAYS * 86_400_000);
+  return rowsOf(await db.execute(sql`
+    delete from jobs where id in (
+      select id from jobs where status in ('done', 'failed') and finished_at < ${cutoff.toISOString()}::timestamptz limit ${BATCH * 10})
+    returning id`)).length;
+}
+
 export const retentionSchedule = defineSchedule({
   name: 'retention',
   everyMs: () => 24 * 60 * 60_000,
   firstAfterMs: () => 10 * 60_000,
   run: async (deps) => {
-    const result = await runRetention(deps.db);
+    const result = { ...(await runRetention(deps.db)), finishedJobsDeleted: await pruneFinishedJobs(deps.db) };
     if (result.invoicesDeleted || result.documentsDeleted) deps.log.info(result, 'retention: records of deleted customers past their statutory period removed');
     return result;
   },

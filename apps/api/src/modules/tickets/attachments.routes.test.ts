@@ -130,8 +130,11 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
     const ticket = await openTicket(ctx(), alice);
     const bobsTicket = await openTicket(ctx(), bob);
     const mine = await uploaded(ctx(), alice, ticket.id, PNG, 'a.png');
-    // Download of a pending upload: only its uploader.
+    // Download of a pending upload: only its uploader; not even staff see a file the customer never sent (issue 21).
     expect((await ctx().app.inject({ method: 'GET', url: `/api/tickets/${ticket.id}/attachments/${mine.id}`, headers: alice.auth })).statusCode).toBe(200);
+    const staffEarly = await ctx().app.inject({ method: 'GET', url: `/api/staff/tickets/${ticket.id}/attachments/${mine.id}`, headers: employee.auth });
+    expect(staffEarly.statusCode).toBe(404);
+    expect(staffEarly.body).not.toContain('PNG');
     for (const url of [`/api/tickets/${ticket.id}/attachments/${mine.id}`, `/api/tickets/${bobsTicket.id}/attachments/${mine.id}`]) {
       const res = await ctx().app.inject({ method: 'GET', url, headers: bob.auth });
       expect(res.statusCode, url).toBe(404);
@@ -148,6 +151,8 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
     expect(row!.messageId).toBeNull();
     // A file sent once cannot be sent again.
     expect((await ctx().app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/messages`, headers: alice.auth, payload: { body: 'eins', attachmentIds: [mine.id] } })).statusCode).toBe(201);
+    // Once sent, staff may open it.
+    expect((await ctx().app.inject({ method: 'GET', url: `/api/staff/tickets/${ticket.id}/attachments/${mine.id}`, headers: employee.auth })).statusCode).toBe(200);
     expect((await ctx().app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/messages`, headers: alice.auth, payload: { body: 'zwei', attachmentIds: [mine.id] } })).statusCode).toBe(404);
     // At most five per message.
     const six = await Promise.all(Array.from({ length: 6 }, (_, i) => uploaded(ctx(), alice, ticket.id, PNG, `${i}.png`)));
@@ -196,9 +201,9 @@ describeEachDatabase('ticket attachments and confidential fields', (ctx) => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<TicketAttachment>()).toMatchObject({ contentType: 'text/plain', size: MAX_ATTACHMENT_BYTES });
     // Walking the bytes as an object blocked it for 14 s (quiet machine) to 33 s here. What remains on PGlite
-    // is its in-process insert of the 10 MB (about 1.8 s of WebAssembly, the embedded mode's price); on
-    // PostgreSQL the insert waits on the socket and nothing blocks for long.
-    const budget = ctx().kind === 'pglite' ? 5_000 : 1_000;
+    // is its in-process insert of the 10 MB (about 1.8 s of WebAssembly on a quiet machine, 5.4 s seen under
+    // the full suite's load: the embedded mode's price); on PostgreSQL the insert waits on the socket.
+    const budget = ctx().kind === 'pglite' ? 12_000 : 1_000;
     expect(longestMs, `the event loop was blocked for ${Math.round(longestMs)} ms at once`).toBeLessThan(budget);
     // And requests are answered normally afterwards.
     expect((await ctx().app.inject({ method: 'GET', url: '/api/status' })).statusCode).toBe(200);

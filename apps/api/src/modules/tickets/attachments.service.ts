@@ -88,8 +88,10 @@ export async function attachmentsOf(db: Db | Tx, messageIds: string[]): Promise<
 
 /**
  * A file for download. Customers: only files of their own ticket, sent in a message they can see (never
- * an internal note's), or their own pending upload. Staff: any file of the ticket. Anything else is
- * "not found", the same answer as a missing id.
+ * an internal note's), or their own pending upload. Staff: any sent file of the ticket, or their own
+ * pending upload; a customer's upload that was never sent is not shown to staff (issue 21): the
+ * customer may have picked the wrong file and not sent it. Anything else is "not found", the same answer
+ * as a missing id.
  */
 export async function findAttachment(deps: AttachmentDeps, viewer: Viewer, ticketId: string, fileId: string) {
   const [row] = await deps.db
@@ -101,7 +103,9 @@ export async function findAttachment(deps: AttachmentDeps, viewer: Viewer, ticke
     .where(and(
       eq(ticketAttachments.fileId, fileId),
       eq(ticketAttachments.ticketId, ticketId),
-      viewer.staff ? undefined : and(
+      viewer.staff
+        ? sql`(${ticketAttachments.messageId} is not null or ${ticketAttachments.uploadedBy} = ${viewer.id})`
+        : and(
         eq(tickets.customerId, viewer.id),
         sql`((${ticketMessages.id} is not null and ${ticketMessages.internal} = false) or (${ticketAttachments.messageId} is null and ${ticketAttachments.uploadedBy} = ${viewer.id}))`,
       ),
