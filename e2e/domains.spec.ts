@@ -95,7 +95,11 @@ test('a visitor searches "musterfirma" (.de free, .com taken), registers .de aft
   await checkScreens(page, 'domain-auth-code');
   await dialog.getByRole('button', { name: 'Schließen' }).first().click();
 
-  // Transfer lock on, and the renewal choice "Auslaufen lassen": each saved with a visible result.
+  // The transfer lock is on after the registration, as /domain promises; switched off and on again, and the
+  // renewal choice "Auslaufen lassen": each saved with a visible result.
+  await expect(page.getByRole('button', { name: 'Transfersperre ausschalten' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Transfersperre ausschalten' }).click();
+  await expect(page.getByRole('button', { name: 'Transfersperre einschalten' })).toHaveAttribute('aria-pressed', 'false');
   await page.getByRole('button', { name: 'Transfersperre einschalten' }).click();
   await expect(page.getByText('An: Kein anderer Anbieter kann die Domain übernehmen, auch nicht mit dem Auth-Code.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Transfersperre ausschalten' })).toHaveAttribute('aria-pressed', 'true');
