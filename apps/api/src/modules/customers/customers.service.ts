@@ -30,6 +30,7 @@ import type { RequestUser } from '../../http/auth.ts';
 import { containsPattern } from '../../lib/like.ts';
 import { CSV_BOM, csvRow } from '../../lib/csv.ts';
 import { enqueueContactSync } from '../domains/registrar-contact.ts';
+import { productOfOrder } from '../products/registry.ts';
 
 type CustomerDeps = Pick<Deps, 'db'>;
 
@@ -233,7 +234,9 @@ export async function listCustomerOrders({ db }: CustomerDeps, id: string, page:
     items: rows.map(({ order: o, invoiceId, invoiceNumber }) => ({
       id: o.id, number: o.number, kind: o.kind, status: o.status, itemCount: 1, grossCents: o.amountCents, createdAt: o.createdAt.toISOString(),
       invoiceId, invoiceNumber,
-      summary: `${o.kind === 'upgrade' ? 'Upgrade/Verlängerung' : 'Root Server'}: ${o.cpuCores} vCPU, ${o.ramGb} GB RAM, ${o.storageGb} GB SSD, ${o.months} ${o.months === 1 ? 'Monat' : 'Monate'}`,
+      // The product's own line (as on the payment page): hosting and domain orders were summarised as
+      // "Root Server: null vCPU" before (issue 21).
+      summary: productOfOrder(o).paymentLine(o),
     })),
   };
 }
