@@ -8,37 +8,23 @@
  * Targets: the status p99 under uploads ≤ 3× its quiet p99; the process's memory grows by at most 100 MB
  * per running upload (peak RSS during the uploads minus RSS before them, divided by three).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { MAX_ATTACHMENT_BYTES } from '@hp/contract';
+import { freshPostgres } from '../test/databases.ts';
 import { freePort } from '../test/net.ts';
 import { startServer, waitForHealth } from '../test/processes.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
-let databaseUrl: string | undefined;
-let dropDatabase = async () => {};
-if (base) {
-  const name = `hp_bench_uploads_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
-}
+// A throwaway database on PostgreSQL (the tests' helper; the server applies the migrations), else PGlite.
+if (base) process.env.TEST_DATABASE_URL = base;
+const pgDatabase = base ? await freshPostgres('hp_bench_uploads') : undefined;
+const databaseUrl = pgDatabase?.url;
+const dropDatabase = pgDatabase?.drop ?? (async () => {});
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-bench-uploads-'));
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
