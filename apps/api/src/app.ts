@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
+import './fastify-instance.ts';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';

@@ -6,9 +6,6 @@ import type { HostingDriver } from './drivers/hosting/hosting.ts';
 import type { RegistrarDriver } from './drivers/registrar/registrar.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
-import type { JobRunner } from './jobs/queue.ts';
-import type { Scheduler } from './jobs/scheduler.ts';
-import type { RegisteredRoute } from './http/auth.ts';
 import type { Realtime } from './drivers/realtime/realtime.ts';
 
 /**
@@ -31,16 +28,4 @@ export interface Deps {
   realtime?: Realtime;
   /** Where the log goes (default stdout); tests pass a buffer to inspect what gets logged. */
   logStream?: NodeJS.WritableStream;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    db: Db;
-    deps: Deps;
-    registeredRoutes: RegisteredRoute[];
-    /** Durable jobs (fulfilment, invoices, expiry); started by server.ts, drained by tests. */
-    jobs: JobRunner;
-    /** Periodic work (task settler, billing housekeeping), one instance per period; started by server.ts. */
-    scheduler: Scheduler;
-  }
 }
