@@ -1,20 +1,20 @@
 import { z } from 'zod';
 
-/** Customer-facing server texts (spec §8 of the portal document, verbatim where quoted). */
+/** Customer-facing server texts (spec §8 of the portal document: its wording, spelling and grammar corrected). */
 export const serverMessages = {
   maintenance: 'Server ist im Wartungsmodus. Aktionen sind nicht verfügbar.',
   maintenanceManage: 'Server ist im Wartungsmodus. Verwaltung ist nicht verfügbar.',
-  throttled: 'Bitte warte 5 Sekunden vor erneutem Versuch.',
-  restartNeedsOnline: 'Um dein Server neu zu starten musst der Online sein.',
-  restartRunning: 'Dein Server restartet bereits bitte warten Sie auf den Neustart.',
-  restartMaintenance: 'Dein Server ist im Wartungsmodus bitte warten Sie auf den Neustart.',
+  throttled: 'Bitte warten Sie 5 Sekunden, bevor Sie es erneut versuchen.',
+  restartNeedsOnline: 'Um Ihren Server neu zu starten, muss er online sein.',
+  restartRunning: 'Ihr Server wird bereits neu gestartet. Bitte warten Sie auf den Neustart.',
+  restartMaintenance: 'Ihr Server ist im Wartungsmodus. Bitte warten Sie auf den Neustart.',
   powerFailed: 'Es ist ein Fehler aufgetreten',
   busy: 'Auf dem Server läuft bereits ein Vorgang. Bitte warten Sie, bis er abgeschlossen ist.',
   notReady: 'Der Server wird noch eingerichtet.',
   expired: 'Die Laufzeit dieses Servers ist abgelaufen. Bitte verlängern Sie ihn, um ihn wieder zu nutzen.',
-  starting: 'Dein Server wird gestartet.',
-  stopping: 'Dein Server wird heruntergefahren.',
-  restarting: 'Dein Server wird neu gestartet.',
+  starting: 'Ihr Server wird gestartet.',
+  stopping: 'Ihr Server wird heruntergefahren.',
+  restarting: 'Ihr Server wird neu gestartet.',
 } as const;
 
 export const SERVER_STATUSES = ['provisioning', 'online', 'offline', 'maintenance', 'restart', 'reinstall', 'install', 'failed', 'starting', 'stopping'] as const;

@@ -93,8 +93,8 @@ describeEachDatabase('staff view of servers, manual servers and the address hist
     expect(stop.statusCode, stop.body).toBe(200);
     const stopped = await waitForStatus(staff.auth, server.id, 'offline');
     expect(stopped.audit).toEqual([expect.objectContaining({ action: 'power.stop', actor: staff.username, details: { previousStatus: 'online' } })]);
-    // The customer's throttle holds for staff too.
-    const tooSoon = await inject('POST', `/api/admin/servers/${server.id}/power`, staff.auth, { action: 'start' });
+    // The customer's throttle (per kind of action, docs/decisions/027) holds for staff too.
+    const tooSoon = await inject('POST', `/api/admin/servers/${server.id}/power`, staff.auth, { action: 'stop' });
     expect(tooSoon.statusCode).toBe(429);
   });
 

@@ -25,8 +25,12 @@ export type ServerStatus = ServerRow['status'];
 export interface GuardOptions {
   /** Whose texts the refusals use: the power buttons, the restart button, or the management tabs. */
   family: 'power' | 'restart' | 'manage';
-  /** Refuse a power action within POWER_THROTTLE_SECONDS of the last one. */
-  throttle?: boolean;
+  /**
+   * Seconds since the same power action (start, stop or restart) last began on this server, or null if
+   * never: within POWER_THROTTLE_SECONDS it is refused. Per kind, so "Neustart" right after "Start"
+   * passes while a double click on one button does not (docs/decisions/027).
+   */
+  sinceSameAction?: number | null;
   /** Also refuse servers whose installation failed (they have no usable VM). */
   refuseFailed?: boolean;
   /** Leave the busy check to the caller (backups: "limit reached" while a backup runs). */
@@ -42,9 +46,8 @@ export function guardOperation(server: ServerRow, opts: GuardOptions) {
   // A prepaid term that ended stops the server until it is renewed ("Verlängern").
   if (server.suspendedAt) throw conflict('SERVER_EXPIRED', serverMessages.expired);
   if (server.status === 'provisioning' || (opts.refuseFailed && server.status === 'failed')) throw conflict('SERVER_NOT_READY', serverMessages.notReady);
-  if (opts.throttle && server.lastPowerActionAt) {
-    const elapsed = (Date.now() - server.lastPowerActionAt.getTime()) / 1000;
-    if (elapsed < POWER_THROTTLE_SECONDS) throw tooManyRequests(POWER_THROTTLE_SECONDS - elapsed, serverMessages.throttled, 'POWER_THROTTLED');
+  if (opts.sinceSameAction != null && opts.sinceSameAction < POWER_THROTTLE_SECONDS) {
+    throw tooManyRequests(POWER_THROTTLE_SECONDS - opts.sinceSameAction, serverMessages.throttled, 'POWER_THROTTLED');
   }
   if (!opts.skipBusy && server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { serverMessages, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { ipAddresses, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
@@ -48,6 +48,20 @@ export async function getServerDetail(deps: ServerDeps, user: RequestUser, id: s
 type Power = Extract<PowerAction, 'start' | 'stop' | 'reboot'>;
 const runningStatus: Record<Power, ServerRow['status']> = { start: 'starting', stop: 'stopping', reboot: 'restart' };
 
+/**
+ * Seconds since this power action last began on the server (null: never). Measured by the database's
+ * clock, which also stamped the task, so several API instances with drifting clocks agree.
+ */
+async function secondsSinceAction(deps: ServerDeps, serverId: string, action: Power): Promise<number | null> {
+  const [last] = await deps.db
+    .select({ seconds: sql<number>`extract(epoch from (now() - ${serverTasks.startedAt}))`.mapWith(Number) })
+    .from(serverTasks)
+    .where(and(eq(serverTasks.serverId, serverId), eq(serverTasks.kind, action)))
+    .orderBy(desc(serverTasks.startedAt))
+    .limit(1);
+  return last ? last.seconds : null;
+}
+
 /** Claims the server, starts the host task and records its UPID; task-settler.ts applies its end. */
 async function startPower(deps: ServerDeps, server: ServerRow, node: string, action: Power) {
   const taskId = await claimServer(deps.db, server, { kind: action, status: runningStatus[action], set: { lastPowerActionAt: new Date() } });
@@ -63,7 +77,7 @@ export async function powerServer(deps: ServerDeps, user: RequestUser, id: strin
 
 /** Start/Stop of a server the caller may operate (the customer's own, or any for staff). */
 export async function powerLocatedServer(deps: ServerDeps, server: ServerRow, node: string, action: 'start' | 'stop') {
-  guardOperation(server, { family: 'power', throttle: true });
+  guardOperation(server, { family: 'power', sinceSameAction: await secondsSinceAction(deps, server.id, action) });
   const newStatus = await startPower(deps, server, node, action);
   return { newStatus, message: action === 'start' ? serverMessages.starting : serverMessages.stopping };
 }
@@ -74,7 +88,7 @@ export async function restartServer(deps: ServerDeps, user: RequestUser, id: str
 }
 
 export async function restartLocatedServer(deps: ServerDeps, server: ServerRow, node: string) {
-  guardOperation(server, { family: 'restart', throttle: true, skipBusy: true });
+  guardOperation(server, { family: 'restart', sinceSameAction: await secondsSinceAction(deps, server.id, 'reboot'), skipBusy: true });
   if (server.status !== 'online') throw conflict('SERVER_OFFLINE', serverMessages.restartNeedsOnline);
   if (server.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
   const newStatus = await startPower(deps, server, node, 'reboot');
