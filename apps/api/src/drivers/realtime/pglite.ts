@@ -13,8 +13,8 @@ export function createPgliteRealtime(client: PGliteInterface): Realtime {
     async start() {
       if (unlisten) return;
       unlisten = await client.listen(EVENTS_CHANNEL, (payload) => {
-        const event = parseNotification(payload);
-        if (event) subscribers.emit({ kind: 'event', event });
+        const message = parseNotification(payload);
+        if (message) subscribers.emit(message);
       });
     },
     subscribe: (listener) => subscribers.add(listener),

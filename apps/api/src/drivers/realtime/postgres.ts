@@ -68,8 +68,8 @@ export function createPostgresRealtime(url: string, opts: PostgresRealtimeOption
     c.on('end', () => lost(c, new Error('connection ended')));
     c.on('notification', (msg) => {
       if (msg.channel !== EVENTS_CHANNEL) return;
-      const event = parseNotification(msg.payload);
-      if (event) subscribers.emit({ kind: 'event', event });
+      const message = parseNotification(msg.payload);
+      if (message) subscribers.emit(message);
     });
     client = c;
     try {

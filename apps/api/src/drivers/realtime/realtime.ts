@@ -4,10 +4,14 @@ import { LiveEvent } from '@hp/contract';
 export const EVENTS_CHANNEL = 'hp_events';
 
 /**
- * What a subscriber hears: a committed change, or `resync` when the listener was disconnected and may
- * have missed changes (subscribers tell their clients to refetch).
+ * What a subscriber hears: a committed change; `sessionsEnded` when sessions of an account were revoked
+ * (logout, lock, deletion, role change: streams of that account are checked and closed at once, the
+ * clients never see it); or `resync` when the listener was disconnected and may have missed changes
+ * (subscribers tell their clients to refetch).
  */
-export type RealtimeMessage = { kind: 'event'; event: LiveEvent } | { kind: 'resync' };
+export type RealtimeMessage = { kind: 'event'; event: LiveEvent } | { kind: 'sessionsEnded'; userId: string } | { kind: 'resync' };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RealtimeLog {
   info(obj: object, msg: string): void;
@@ -28,11 +32,17 @@ export interface Realtime {
 }
 
 /** Parses a notification payload; anything else on the channel is ignored. */
-export function parseNotification(payload: string | undefined): LiveEvent | null {
+export function parseNotification(payload: string | undefined): Exclude<RealtimeMessage, { kind: 'resync' }> | null {
   if (!payload) return null;
   try {
-    const parsed = LiveEvent.safeParse(JSON.parse(payload));
-    return parsed.success ? parsed.data : null;
+    const json: unknown = JSON.parse(payload);
+    // Written by the sessions trigger of migration 0027; an account id only.
+    if (typeof json === 'object' && json !== null && (json as { type?: unknown }).type === 'sessions.ended') {
+      const userId = (json as { userId?: unknown }).userId;
+      return typeof userId === 'string' && UUID.test(userId) ? { kind: 'sessionsEnded', userId } : null;
+    }
+    const parsed = LiveEvent.safeParse(json);
+    return parsed.success ? { kind: 'event', event: parsed.data } : null;
   } catch {
     return null;
   }

@@ -159,6 +159,35 @@ describeEachDatabase('live events: one authorised stream per tab', (ctx) => {
     }
   });
 
+  it('ends a customer\'s open streams the moment staff lock the account, with no other event needed; other accounts keep theirs', async () => {
+    const customer = await createUser(ctx());
+    const bystander = await createUser(ctx());
+    const owner = await createUser(ctx(), { role: 'owner' });
+    const first = await openStream(baseUrl, customer.token);
+    const second = await openStream(baseUrl, customer.token);
+    const other = await openStream(baseUrl, bystander.token);
+    try {
+      const locked = await ctx().app.inject({ method: 'PUT', url: `/api/staff/customers/${customer.user.id}/lock`, headers: owner.auth, payload: { locked: true } });
+      expect(locked.statusCode).toBe(200);
+      expect(await first.waitFor(() => first.ended, 2000)).toBe(true);
+      expect(await second.waitFor(() => second.ended, 2000)).toBe(true);
+      expect(other.ended).toBe(false);
+    } finally {
+      await Promise.all([first.close(), second.close(), other.close()]);
+    }
+  });
+
+  it('ends the stream at logout itself, before any event', async () => {
+    const owner = await createUser(ctx());
+    const stream = await openStream(baseUrl, owner.token);
+    try {
+      await ctx().database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.userId, owner.user.id));
+      expect(await stream.waitFor(() => stream.ended, 2000)).toBe(true);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it(`refuses stream ${MAX_STREAMS_PER_USER + 1} of one account with 429 and a German message; anonymous gets 401`, async () => {
     const owner = await createUser(ctx());
     const open = [];

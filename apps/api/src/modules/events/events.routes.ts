@@ -5,7 +5,7 @@ import { signedInRoutes } from '../../http/auth.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { verifyToken } from '../../lib/tokens.ts';
 import type { RealtimeMessage } from '../../drivers/realtime/realtime.ts';
-import { findEventAudience } from './events.service.ts';
+import { findEventAudience, findOpenSessions } from './events.service.ts';
 
 /** Open streams per account and instance (tabs, windows); beyond it 429. */
 export const MAX_STREAMS_PER_USER = 10;
@@ -59,17 +59,26 @@ export async function eventRoutes(app: FastifyInstance) {
       else if (seen.allowed) write(stream, chunk);
     }
   };
+  // Sessions of an account were revoked (logout, lock, deletion, role change): its streams on this
+  // instance end now, not at the next event or when the access token runs out.
+  const endRevoked = async (userId: string) => {
+    const own = [...streams].filter((s) => s.userId === userId);
+    if (own.length === 0) return;
+    const open = await findOpenSessions(app.db, [...new Set(own.map((s) => s.sessionId))]);
+    for (const stream of own) if (!open.has(stream.sessionId)) end(stream);
+  };
   const onMessage = (message: RealtimeMessage) => {
     if (message.kind === 'resync') {
       for (const stream of [...streams]) write(stream, frame('resync', {}));
       return;
     }
-    const key = JSON.stringify(message.event);
+    if (message.kind === 'sessionsEnded' && !perUser.has(message.userId)) return;
+    const key = message.kind === 'event' ? JSON.stringify(message.event) : `sessions:${message.userId}`;
     if (waiting.has(key)) return;
     waiting.add(key);
     queue = queue.then(() => {
       waiting.delete(key);
-      return deliver(message.event);
+      return message.kind === 'event' ? deliver(message.event) : endRevoked(message.userId);
     }).catch((err: unknown) => {
       // Database unreachable: the event is lost for these clients, their fallback poll catches up.
       app.log.warn({ err: { message: (err as Error).message } }, 'live events: could not authorise an event');

@@ -51,6 +51,17 @@ export async function findTicketAudience(db: Db, ticketId: string, staffOnly: bo
   return new Map(rows.map((r) => [r.sessionId, { valid: r.valid === true, allowed: r.allowed === true }]));
 }
 
+/** Which of these sessions are still open (the `valid` rule above); sessions not found are not. */
+export async function findOpenSessions(db: Db, sessionIds: string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await db
+    .select({ sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(inArray(sessions.id, sessionIds), sql`${sessions.revokedAt} is null and ${sessions.expiresAt} > now() and ${users.disabledAt} is null and ${users.role} = ${sessions.role}`));
+  return new Set(rows.map((r) => r.sessionId));
+}
+
 /** The audience of any live event. */
 export function findEventAudience(db: Db, event: LiveEvent, sessionIds: string[]): Promise<Map<string, Audience>> {
   switch (event.type) {
