@@ -27,7 +27,7 @@ test.describe('reinstall on a phone-sized window', () => {
 
     // A validation failure is shown, never swallowed.
     await submit.click();
-    await expect(dialog.getByText('Die Passwörter Stimmen nicht Überein bitte Prüfen Sie Ihre Eingaben.')).toBeVisible();
+    await expect(dialog.getByText('Die Passwörter stimmen nicht überein. Bitte prüfen Sie Ihre Eingaben.')).toBeVisible();
 
     await dialog.getByLabel('Passwort bestätigen').fill('Neu!Passwort2024');
     const sent = page.waitForRequest((r) => r.url().endsWith('/reinstall') && r.method() === 'POST');
@@ -38,7 +38,7 @@ test.describe('reinstall on a phone-sized window', () => {
     await expect(dialog).toHaveCount(0);
     // The header shows the running reinstall, unless a fast simulated host has already finished it by
     // the time the page reloads the server (seen under CI load): then the end message is there instead.
-    const done = page.getByText('Dein Server wurde neu installiert.').first();
+    const done = page.getByText('Ihr Server wurde neu installiert.').first();
     await expect(page.getByRole('main').locator('header').getByText('Neuinstallation').or(done)).toBeVisible();
     await expect(done).toBeVisible({ timeout: 90_000 });
     await expect(page.getByRole('main').locator('header').getByText('Online')).toBeVisible();

@@ -106,7 +106,7 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await page.getByRole('button', { name: 'Regel hinzufügen' }).click();
   const ruleDialog = page.getByRole('dialog', { name: 'Regel hinzufügen' });
   await ruleDialog.getByRole('button', { name: /^SSH/ }).click();
-  await expect(page.getByText('Deine Regeln wurde erstellt').first()).toBeVisible();
+  await expect(page.getByText('Ihre Regel wurde erstellt.').first()).toBeVisible();
   await expect(ruleDialog).toHaveCount(0);
   await expect(page.getByRole('cell', { name: '22', exact: true })).toBeVisible();
 
@@ -174,7 +174,7 @@ test('staff adds a node and IPs and creates a server; the customer stops and sta
   await page.getByRole('tab', { name: 'Installation' }).click();
   const nginx = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Nginx', exact: true }) });
   await nginx.getByRole('button', { name: 'Installieren' }).click();
-  await expect(page.getByText('Das Progamm Nginx wurde installiert.').first()).toBeVisible({ timeout: 40_000 });
+  await expect(page.getByText('Das Programm Nginx wurde installiert.').first()).toBeVisible({ timeout: 40_000 });
   await expect(nginx.getByText('Installiert', { exact: true })).toBeVisible();
 
   // Console: the pop-up shows the login banner and the prompt, and runs a command.

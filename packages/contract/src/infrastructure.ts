@@ -6,11 +6,11 @@ export * from './infrastructure-labels.ts';
 
 /* Staff administration (spec §2 "Virtual/Physical server administration", "IP address administration"). */
 
-/** German texts of the infrastructure administration. Texts quoted from the spec (§8) are kept verbatim. */
+/** German texts of the infrastructure administration. Texts quoted from the spec (§8) keep its wording; their spelling and grammar are corrected. */
 export const infrastructureMessages = {
   // spec §8, virtual server
   clusterNotFound: 'Cluster nicht gefunden.',
-  usageUnavailable: 'Kann belegte Ressourcen nicht prüfen.',
+  usageUnavailable: 'Die belegten Ressourcen können nicht geprüft werden.',
   /** The spec's 'Nicht genügend Ressourcen! Frei.' with the free amounts filled in. */
   notEnoughResources: (free: { cpuCores: number; ramGb: number; storageGb: number }) =>
     `Nicht genügend Ressourcen! Frei: ${free.cpuCores} vCPU, ${free.ramGb} GB RAM, ${free.storageGb} GB Speicher.`,

@@ -1,6 +1,7 @@
 /**
- * German message catalogue. Texts quoted from the specification are kept verbatim
- * (including their spelling); the remaining ones follow the same tone.
+ * German message catalogue. Texts quoted from the specification keep their wording, with spelling and
+ * grammar corrected and the user addressed as "Sie" (tools/test/german.test.ts keeps it so); the
+ * remaining ones follow the same tone.
  */
 export const messages = {
   // generic
@@ -14,7 +15,7 @@ export const messages = {
   sessionExpired: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
   forbidden: 'Dafür fehlt Ihnen die Berechtigung.',
   rateLimited: 'Zu viele Anfragen. Bitte versuchen Sie es in Kürze erneut.',
-  serverError: 'Interner Server Fehler',
+  serverError: 'Interner Serverfehler',
   alreadyExists: 'Dieser Eintrag existiert bereits.',
   conflictingChange: 'Der Eintrag wird noch verwendet oder wurde gerade geändert. Bitte laden Sie die Seite neu und versuchen Sie es erneut.',
   unavailable: 'Der Dienst ist vorübergehend nicht erreichbar. Bitte versuchen Sie es später erneut.',
@@ -40,9 +41,9 @@ export const messages = {
   PASSWORT_NOT: 'Das Passwort braucht einen Großbuchstaben, einen Kleinbuchstaben, eine Ziffer und ein Sonderzeichen.',
   DATA_EXISTS: 'Dieser Benutzername existiert bereits.',
   usernameReserved: 'Dieser Benutzername ist nicht verfügbar. Bitte wählen Sie einen anderen.',
-  SERVER_ERROR: 'Interner Server Fehler',
-  registrationNetwork: 'Es ist ein System fehler aufgetreten.',
-  passwordRulesUnmet: 'Bitte erfüllen Sie alle Passwortanforderungen',
+  SERVER_ERROR: 'Interner Serverfehler',
+  registrationNetwork: 'Es ist ein Systemfehler aufgetreten.',
+  passwordRulesUnmet: 'Bitte erfüllen Sie alle Passwortanforderungen.',
 
   // e-mail verification (§8)
   codeIncomplete: 'Bitte geben Sie den vollständigen 4-stelligen Code ein.',
@@ -55,13 +56,13 @@ export const messages = {
   // password reset (§8)
   resetTooEarly: 'Es kann nur alle 5 Minuten ein Code angefordert werden.',
   invalidOrExpiredCode: 'Ungültiger oder abgelaufener Code.',
-  resetRequestFailed: 'Es ist ein Fehler aufgetreten. Bitte versuchen sie es Später erneut.',
-  resetFailed: 'Es ist ein Grundlegender Fehler aufgetreten. Bitte versuchen Sie es Später erneut.',
+  resetRequestFailed: 'Es ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut.',
+  resetFailed: 'Es ist ein grundlegender Fehler aufgetreten. Bitte versuchen Sie es später erneut.',
   passwordsDiffer: 'Die Passwörter stimmen nicht überein.',
   resetPasswordRulesUnmet: 'Bitte erfüllen Sie alle Passwortanforderungen.',
 
   // MFA
-  mfaCodeInvalid: 'Bitte geben Sie einen 6-stelligen Code ein',
+  mfaCodeInvalid: 'Bitte geben Sie einen 6-stelligen Code ein.',
   mfaWrongCode: 'Der Code ist ungültig oder wurde bereits verwendet.',
   mfaBackupCodeInvalid: 'Der Backup-Code ist ungültig oder wurde bereits verwendet.',
   mfaAlreadyEnabled: 'Die Zwei-Faktor-Authentifizierung ist bereits aktiv.',
@@ -92,7 +93,7 @@ export const messages = {
 
   // order (kept for the shop issue)
   termsRequired: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.',
-  loginRequiredForOrder: 'Du musst Angemeldet sein das du dir einen Server bestellen kannst',
+  loginRequiredForOrder: 'Sie müssen angemeldet sein, um einen Server bestellen zu können.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-/** Firewall and backup texts of the spec (§8), verbatim where quoted. */
+/** Firewall and backup texts of the spec (§8): its wording, spelling and grammar corrected. */
 export const firewallMessages = {
-  createFailed: 'Es ist eine Fehler ausgetaucht bei der Erstellung der Firewall-Regel...',
+  createFailed: 'Bei der Erstellung der Firewall-Regel ist ein Fehler aufgetreten.',
   disabled: 'Firewall ist deaktiviert. Bitte aktivieren Sie den Firewall-Service.',
-  created: 'Deine Regeln wurde erstellt',
+  created: 'Ihre Regel wurde erstellt.',
   deleted: 'Firewall-Regel wurde gelöscht.',
   toggled: 'Firewall wurde aktiviert/deaktiviert.',
   enabled: 'Firewall wurde aktiviert.',
@@ -33,7 +33,7 @@ export const backupMessages = {
   creating: 'Backup wird erstellt...',
   done: 'Backup abgeschlossen!',
   restoring: 'Das Backup wird wiederhergestellt...',
-  deleted: 'Das Backup wurde gelöscht',
+  deleted: 'Das Backup wurde gelöscht.',
   // Our own texts (not in the spec):
   notFound: 'Backup nicht gefunden.',
   restoreFailed: 'Die Wiederherstellung ist fehlgeschlagen',

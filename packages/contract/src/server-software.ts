@@ -6,15 +6,15 @@ import { ServerStatus } from './servers.ts';
 
 /**
  * Installation and Einstellungen tabs of the server detail page and the reinstall dialog
- * (portal spec §2 server detail, §3 software catalogue, §4/§5 rules, §8 texts quoted verbatim, §9 OS list).
+ * (portal spec §2 server detail, §3 software catalogue, §4/§5 rules, §8 texts, §9 OS list).
  */
 
-// ── Texts (§8 verbatim where quoted, including their spelling) ─────────────────────────────────────
+// ── Texts (§8 where quoted: the spec's wording, spelling and grammar corrected) ─────────────────────
 export const softwareMessages = {
-  /** §8 */ failed: 'Es ist ein Fehler bei der Installation/Deinstallation passiert',
-  /** §8 */ installFailed: 'Fehler bei Installation',
-  /** §8 */ installed: (name: string) => `Das Progamm ${name} wurde installiert.`,
-  uninstalled: (name: string) => `Das Progamm ${name} wurde deinstalliert.`,
+  /** §8 */ failed: 'Bei der Installation/Deinstallation ist ein Fehler aufgetreten.',
+  /** §8 */ installFailed: 'Fehler bei der Installation',
+  /** §8 */ installed: (name: string) => `Das Programm ${name} wurde installiert.`,
+  uninstalled: (name: string) => `Das Programm ${name} wurde deinstalliert.`,
   /** §8 */ empty: 'Keine Software gefunden. Bitte ändern Sie Ihre Suchkriterien.',
   /** §5 */ missingPackage: 'Fehlende Paketinformationen.',
   /** §5: MySQL and MongoDB credentials are used once and not stored. */
@@ -29,9 +29,9 @@ export const softwareMessages = {
 } as const;
 
 export const serverSettingsMessages = {
-  /** §5 / §8 verbatim */ reinstallMismatch: 'Die Passwörter Stimmen nicht Überein bitte Prüfen Sie Ihre Eingaben.',
-  /** §8 verbatim */ reinstallFailed: 'Fehler beim Neuinstallieren ihres Systeams bitte wenden sie sich an den Support!',
-  /** §8 verbatim */ reinstallDone: 'Dein Server wurde neu installiert.',
+  /** §5 / §8 */ reinstallMismatch: 'Die Passwörter stimmen nicht überein. Bitte prüfen Sie Ihre Eingaben.',
+  /** §8 */ reinstallFailed: 'Fehler beim Neuinstallieren Ihres Systems. Bitte wenden Sie sich an den Support!',
+  /** §8 */ reinstallDone: 'Ihr Server wurde neu installiert.',
   reinstallStarted: 'Die Neuinstallation wurde gestartet. Alle Daten auf dem Server werden gelöscht.',
   reinstallWarning: 'Achtung: Bei der Neuinstallation werden alle Daten auf dem Server unwiderruflich gelöscht.',
   reinstallConfirmRequired: 'Bitte bestätigen Sie, dass alle Daten auf dem Server gelöscht werden.',

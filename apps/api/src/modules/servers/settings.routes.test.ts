@@ -164,7 +164,7 @@ describeEachDatabase('servers: settings tab (SSH keys, root password, sharing, r
     const url = `/api/servers/${server.id}/reinstall`;
     const mismatch = await ctx().app.inject({ method: 'POST', url, headers: owner.auth, payload: { os: 'Ubuntu 24.04', password: STRONG, confirmPassword: 'Anderes!Passw0rt' } });
     expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json().error.message).toBe('Die Passwörter Stimmen nicht Überein bitte Prüfen Sie Ihre Eingaben.');
+    expect(mismatch.json().error.message).toBe('Die Passwörter stimmen nicht überein. Bitte prüfen Sie Ihre Eingaben.');
     const badOs = await ctx().app.inject({ method: 'POST', url, headers: owner.auth, payload: { os: 'Ubuntu 22.05', password: STRONG, confirmPassword: STRONG } });
     expect(badOs.statusCode).toBe(400);
     expect(badOs.json().error.message).toBe(serverSettingsMessages.osRequired);

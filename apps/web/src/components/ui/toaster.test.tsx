@@ -17,7 +17,7 @@ afterEach(cleanup);
 describe('AppToaster', () => {
   it('speaks German to screen readers and sits at the bottom right, away from the header buttons', async () => {
     render(<AppToaster />);
-    act(() => { toast.success('Deine Regeln wurde erstellt'); });
+    act(() => { toast.success('Ihre Regel wurde erstellt.'); });
     const region = await screen.findByRole('region', { name: 'Benachrichtigungen (Alt+T)' });
     expect(screen.queryByRole('region', { name: /Notifications/ })).toBeNull();
     expect(await screen.findByRole('button', { name: 'Schließen' })).toBeTruthy();
