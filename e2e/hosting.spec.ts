@@ -141,7 +141,7 @@ test('a new customer orders Professional with a subdomain, pays, and runs the pa
   // 3b. PHP 8.2 through the quick action.
   await page.getByRole('tab', { name: 'Übersicht' }).click();
   await page.getByRole('button', { name: 'PHP-Version ändern' }).click();
-  const phpDialog = page.getByRole('dialog', { name: 'PHP Version ändern' });
+  const phpDialog = page.getByRole('dialog', { name: 'PHP-Version ändern' });
   await phpDialog.getByRole('radio', { name: /8\.2/ }).check();
   await phpDialog.getByRole('button', { name: 'Version übernehmen' }).click();
   await expect(phpDialog).toHaveCount(0);

@@ -67,7 +67,7 @@ function LoginFirst({ next }: { next: string }) {
 
 function QuoteLoader({ domain, action }: { domain: string; action: 'register' | 'transfer' }) {
   const quote = useDomainQuote(domain, action);
-  if (quote.isPending) return <Spinner label="Prüfe die Domain bei der Vergabestelle …" />;
+  if (quote.isPending) return <Spinner label="Die Domain wird bei der Vergabestelle geprüft …" />;
   if (quote.isError) {
     return (
       <Alert tone="error">

@@ -17,7 +17,7 @@ export function formatMb(mb: number) {
 }
 export const formatBytes = (bytes: number) => formatMb(bytes / 1048576);
 
-export const WEBSITE_TYPE_LABEL: Record<HostingDetail['websiteType'], string> = { standard: 'Standard Website', wordpress: 'WordPress', joomla: 'Joomla' };
+export const WEBSITE_TYPE_LABEL: Record<HostingDetail['websiteType'], string> = { standard: 'Standard-Website', wordpress: 'WordPress', joomla: 'Joomla' };
 export const APP_NAME: Record<'wordpress' | 'joomla', string> = { wordpress: 'WordPress', joomla: 'Joomla' };
 export const APP_STATE_LABEL: Record<'installing' | 'installed' | 'updating' | 'failed', string> = {
   installing: 'Wird installiert …', installed: 'Installiert', updating: 'Wird aktualisiert …', failed: 'Fehlgeschlagen',

@@ -8,7 +8,7 @@ import { useSchemaForm } from '../../../lib/forms.ts';
 import { useSavePhpSettings } from '../api/hosting.ts';
 import { errorText } from './format.ts';
 
-/** "PHP Version ändern" (spec dialog): a radio list of the package's versions. */
+/** "PHP-Version ändern" (spec dialog): a radio list of the package's versions. */
 export function PhpVersionDialog({ detail, open, onOpenChange }: { detail: HostingDetail; open: boolean; onOpenChange: (open: boolean) => void }) {
   const save = useSavePhpSettings(detail.id);
   const current = detail.site?.phpVersion;
@@ -29,7 +29,7 @@ export function PhpVersionDialog({ detail, open, onOpenChange }: { detail: Hosti
     }
   });
   return (
-    <Modal open={open} onOpenChange={close} title="PHP Version ändern" description="Die neue Version gilt für alle Domains dieses Pakets.">
+    <Modal open={open} onOpenChange={close} title="PHP-Version ändern" description="Die neue Version gilt für alle Domains dieses Pakets.">
       <form onSubmit={submit} noValidate className="space-y-4">
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">PHP-Version</legend>

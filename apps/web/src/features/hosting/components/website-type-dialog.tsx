@@ -11,7 +11,7 @@ type WebsiteType = HostingDetail['websiteType'];
 const TYPES: WebsiteType[] = ['standard', 'wordpress', 'joomla'];
 
 /**
- * "Website-Typ ändern" (spec dialog): Standard Website, WordPress or Joomla, with the warning that content
+ * "Website-Typ ändern" (spec dialog): Standard-Website, WordPress or Joomla, with the warning that content
  * may be overwritten. WordPress and Joomla start the one-click install, which only some panels offer;
  * a standard website needs no install (the customer uploads files by FTP).
  */
@@ -57,7 +57,7 @@ export function WebsiteTypeDialog({ detail, open, onOpenChange }: { detail: Host
           ) : chosen === 'standard' ? (
             chosen !== detail.websiteType && (
               <Alert tone="info">
-                Für eine Standard Website ist keine Installation nötig. Die installierte Anwendung wird dabei nicht entfernt; löschen
+                Für eine Standard-Website ist keine Installation nötig. Die installierte Anwendung wird dabei nicht entfernt; löschen
                 Sie ihre Dateien bei Bedarf per FTP.
               </Alert>
             )

@@ -17,7 +17,7 @@ export function MyServersSection() {
   return (
     <ProductSection id="my-servers" title="Server" orderLink={{ to: paths.shop.kvmServer, label: 'Server bestellen' }} loadingLabel="Lade Server..." listLabel="Server"
       query={{ ...servers, items: servers.data?.servers }}
-      empty={{ icon: ServerOff, title: 'Keine Server gefunden', text: 'Du hast aktuell noch keinen aktiven Server.' }}
+      empty={{ icon: ServerOff, title: 'Keine Server gefunden', text: 'Sie haben aktuell noch keinen aktiven Server.' }}
       renderItem={(server) => <ServerCardItem key={server.id} server={server} />} />
   );
 }
