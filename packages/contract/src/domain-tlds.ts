@@ -62,6 +62,7 @@ export const domainMessages = {
   tldNotOffered: (tld: string) => `Die Endung .${tld} bieten wir nicht an.`,
   tooShort: (tld: DomainTld, min: number) => `Namen unter .${tld} müssen mindestens ${min} Zeichen lang sein.`,
   mixedScripts: 'Der Name mischt Buchstaben verschiedener Schriften (zum Beispiel lateinische und kyrillische). Bitte verwenden Sie Buchstaben einer Schrift.',
+  premiumWithoutPrice: 'Premium-Domain, derzeit nicht bestellbar: Die Registry hat uns keinen Preis genannt. Bitte wählen Sie einen anderen Namen.',
 } as const;
 
 /** One name of a search: valid (with its ASCII and readable form) or invalid with a German reason. */

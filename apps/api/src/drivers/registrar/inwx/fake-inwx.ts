@@ -1,17 +1,24 @@
 /**
- * A fake INWX DomRobot for tests, written from ../shared/integrations/domains-inwx.md ("What a fake must
- * imitate"): `POST /jsonrpc/` dispatching on `method` case-insensitively, the full envelope
- * `{code,msg,resData?,reason?,svTRID,runtime}` with HTTP 200 for errors too; account.login setting the
- * session cookie (2002 without it) and account.unlock with a TOTP when two-factor is on; a seeded registry
- * of taken, invalid (with reason) and premium names; a price table; integer contact ids and roIds;
- * domain.create → 1000; domain.renew checking `expiration` (2004 on a mismatch); domain.transfer → 1001,
- * finished by `tick()`, a wrong auth code → 2202; domain.update storing ns and transferLock. Switches
- * answer 2502, HTTP 429, hang, or forget every session. Plain node:http on 127.0.0.1 with a random port.
+ * A fake INWX DomRobot for tests. Every request is first checked against inwx-api-table.ts (the methods
+ * our driver calls, with their parameters and types as INWX's documentation, WHMCS module and terraform
+ * provider define them): an unknown method or parameter, a missing required parameter or a value of the
+ * wrong type is refused with INWX's result code and envelope, so the fake cannot hide a call INWX would
+ * refuse. Behaviour from ../shared/integrations/domains-inwx.md ("What a fake must imitate"): `POST
+ * /jsonrpc/` dispatching on `method` case-insensitively, the full envelope
+ * `{code,msg,resData?,reasonCode?,reason?,details?,svTRID,runtime}` with HTTP 200 for errors too;
+ * account.login setting the session cookie (2002 without it) and account.unlock with a TOTP when
+ * two-factor is on; a seeded registry of taken, invalid (with reason) and premium names (premium prices
+ * in the form INWX's WHMCS module reads); a price table per year with each TLD's minimum term; integer
+ * contact ids and roIds; domain.create → 1000 (transfer lock on unless asked otherwise, as INWX defaults);
+ * domain.renew checking `expiration` (2004 on a mismatch); domain.transfer → 1001, finished by `tick()`,
+ * a wrong auth code → 2202; domain.update storing ns and transferLock. Switches answer 2502, HTTP 429,
+ * hang, or forget every session. Plain node:http on 127.0.0.1 with a random port.
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import * as OTPAuth from 'otpauth';
+import { checkInwxRequest, INWX_RESULT_MESSAGES } from './inwx-api-table.ts';
 
 type Params = Record<string, unknown>;
 
@@ -39,7 +46,13 @@ export interface FakeInwxOptions {
 }
 
 class Fault extends Error {
-  constructor(readonly code: number, message: string, readonly reason?: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly reason?: string,
+    readonly reasonCode?: string,
+    readonly details?: { code: string; msg: string }[],
+  ) {
     super(message);
   }
 }
@@ -52,25 +65,31 @@ export const FAKE_INWX_TAKEN = [
   { domain: 'example.com', authCode: 'Example-Auth-1' },
   { domain: 'google.de', authCode: 'Google-De-0001', transferLock: true },
 ];
-export const FAKE_INWX_PREMIUM: Record<string, number> = { 'cloud.de': 149, 'shop.com': 899.5 };
+/** Premium names with their registry prices (EUR, net), answered as `premium.prices.{create,renew,transfer}.price`. */
+export const FAKE_INWX_PREMIUM: Record<string, { create: number; renew: number; transfer: number }> = {
+  'cloud.de': { create: 149, renew: 149, transfer: 149 },
+  'shop.com': { create: 899.5, renew: 120, transfer: 120 },
+};
+/** Premium names whose answer carries no create price (INWX has not confirmed when that happens; the driver must not sell them). */
+export const FAKE_INWX_PREMIUM_UNPRICED = ['gold.com'];
 /** Names the registry refuses with a reason (INWX: avail 0, status "invalid"). */
 export const FAKE_INWX_INVALID: Record<string, string> = { 'nic.de': 'Domain name is reserved by the registry' };
-const PRICES: Record<string, { createPrice: number; renewalPrice: number; transferPrice: number }> = {
-  de: { createPrice: 4.2, renewalPrice: 4.2, transferPrice: 0 },
-  com: { createPrice: 9.9, renewalPrice: 9.9, transferPrice: 9.9 },
-  net: { createPrice: 11.5, renewalPrice: 11.5, transferPrice: 11.5 },
-  org: { createPrice: 10.9, renewalPrice: 10.9, transferPrice: 10.9 },
-  eu: { createPrice: 4.9, renewalPrice: 4.9, transferPrice: 0 },
-  info: { createPrice: 12.9, renewalPrice: 12.9, transferPrice: 12.9 },
+/**
+ * domain.getPrices: every price is per year, createPeriod the minimum term in years (inwx-api-table.ts).
+ * `ai` stands for an extension with a two-year minimum (its registry sells .ai for two years at least).
+ */
+export const FAKE_INWX_PRICES: Record<string, { createPrice: number; renewalPrice: number; transferPrice: number; createPeriod: number }> = {
+  de: { createPrice: 4.2, renewalPrice: 4.2, transferPrice: 0, createPeriod: 1 },
+  com: { createPrice: 9.9, renewalPrice: 9.9, transferPrice: 9.9, createPeriod: 1 },
+  net: { createPrice: 11.5, renewalPrice: 11.5, transferPrice: 11.5, createPeriod: 1 },
+  org: { createPrice: 10.9, renewalPrice: 10.9, transferPrice: 10.9, createPeriod: 1 },
+  eu: { createPrice: 4.9, renewalPrice: 4.9, transferPrice: 0, createPeriod: 1 },
+  info: { createPrice: 12.9, renewalPrice: 12.9, transferPrice: 12.9, createPeriod: 1 },
+  ai: { createPrice: 69, renewalPrice: 69, transferPrice: 69, createPeriod: 2 },
 };
+const PRICES = FAKE_INWX_PRICES;
 
-const MESSAGES: Record<number, string> = {
-  1000: 'Command completed successfully', 1001: 'Command completed successfully; action pending',
-  2002: 'Command use error', 2003: 'Required parameter missing', 2004: 'Parameter value range error', 2005: 'Parameter value syntax error',
-  2200: 'Authentication error', 2202: 'Invalid authorization information', 2302: 'Object exists', 2303: 'Object does not exist',
-  2304: 'Object status prohibits operation', 2400: 'Command failed', 2502: 'Session limit exceeded; server closing connection',
-};
-const fault = (code: number, reason?: string) => new Fault(code, MESSAGES[code] ?? 'Command failed', reason);
+const fault = (code: number, reason?: string) => new Fault(code, INWX_RESULT_MESSAGES[code] ?? 'Command failed', reason);
 
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const HOST = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
@@ -142,15 +161,13 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
     return years;
   }
 
-  const contactFields = (p: Params) => {
-    for (const field of ['type', 'name', 'street', 'city', 'pc', 'cc', 'voice', 'email']) if (!str(p[field])) throw fault(2003, `${field} missing`);
-    if (!/^\+\d{1,3}\.\d{4,14}$/.test(str(p.voice))) throw fault(2005, 'voice must look like +49.30123456');
-    if (!['PERSON', 'ORG'].includes(str(p.type))) throw fault(2004, 'type must be PERSON or ORG');
-    return { type: p.type, name: p.name, org: p.org, street: p.street, city: p.city, pc: p.pc, cc: p.cc, voice: p.voice, email: p.email };
-  };
+  /** The stored contact; `type` only from contact.create (contact.update has no such parameter). */
+  const CONTACT_FIELDS = ['type', 'name', 'org', 'street', 'city', 'pc', 'cc', 'voice', 'email'] as const;
+  const contactFields = (p: Params) => Object.fromEntries(CONTACT_FIELDS.filter((f) => p[f] !== undefined).map((f) => [f, p[f]]));
+
+  const lockParam = (value: unknown, fallback: boolean) => (value === undefined ? fallback : value === true || value === 1 || value === '1' || value === 'true');
 
   const methods: Record<string, (p: Params) => { code?: number; resData?: unknown }> = {
-    'account.logout': () => ({}),
     'domain.check': (p) => {
       const list = Array.isArray(p.domain) ? p.domain.map(str) : p.sld ? (Array.isArray(p.tld) ? p.tld : [p.tld]).map((t) => `${str(p.sld)}.${str(t)}`) : [str(p.domain)];
       if (!list.length || list.some((d) => !d)) throw fault(2003, 'domain missing');
@@ -161,14 +178,22 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
             if (reason) return { domain, avail: 0, status: 'invalid', reason, checktime: 0.01 };
             if (registry.has(domain)) return { domain, avail: 0, status: 'used', checktime: 0.02 };
             const premium = FAKE_INWX_PREMIUM[domain];
-            return premium ? { domain, avail: 1, status: 'free', premium: 'PREMIUM', price: premium, checktime: 0.02 } : { domain, avail: 1, status: 'free', checktime: 0.02 };
+            const tldPrice = PRICES[domain.split('.').pop()!]!.createPrice;
+            if (premium) {
+              const prices = { create: { price: premium.create }, renew: { price: premium.renew }, transfer: { price: premium.transfer } };
+              return { domain, avail: 1, status: 'free', premium: { prices, currency: 'EUR' }, price: tldPrice, checktime: 0.02 };
+            }
+            if (FAKE_INWX_PREMIUM_UNPRICED.includes(domain)) {
+              return { domain, avail: 1, status: 'free', premium: { prices: { renew: { price: 80 } }, currency: 'EUR' }, price: tldPrice, checktime: 0.02 };
+            }
+            return { domain, avail: 1, status: 'free', price: tldPrice, checktime: 0.02 };
           }),
         },
       };
     },
     'domain.getprices': (p) => {
       const tlds = (Array.isArray(p.tld) ? p.tld : [p.tld]).map(str);
-      return { resData: { price: tlds.filter((t) => PRICES[t]).map((tld) => ({ tld, currency: 'EUR', ...PRICES[tld], createPeriod: 1, promo: false })) } };
+      return { resData: { price: tlds.filter((t) => PRICES[t]).map((tld) => ({ tld, currency: 'EUR', ...PRICES[tld] })) } };
     },
     'contact.create': (p) => {
       const id = nextContactId++;
@@ -177,7 +202,7 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
     },
     'contact.update': (p) => {
       const id = contactOf(p.id);
-      contacts.set(id, contactFields({ ...contacts.get(id), ...p }));
+      contacts.set(id, { ...contacts.get(id), ...contactFields(p) });
       return {};
     },
     'domain.create': (p) => {
@@ -193,7 +218,7 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
       const roId = nextRoId++;
       registry.set(domain, {
         domain, roId, ours: true, status: 'OK', exDate: addYears(new Date(), years), ns, authCode: randomBytes(8).toString('hex'),
-        transferLock: false, contactId: contact, renewalMode: str(p.renewalMode) || 'AUTORENEW',
+        transferLock: lockParam(p.transferLock, true), contactId: contact, renewalMode: str(p.renewalMode) || 'AUTORENEW',
       });
       return { resData: { roId, price: PRICES[domain.split('.')[1]!]!.createPrice * years, currency: 'EUR' } };
     },
@@ -207,7 +232,9 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
       if (str(p.authCode) !== existing.authCode) throw fault(2202, 'wrong authcode');
       const contact = contactOf(p.registrant);
       const ns = nameservers(p.ns, false);
-      Object.assign(existing, { status: 'TRANSFER PENDING', contactId: contact, renewalMode: str(p.renewalMode) || 'AUTORENEW', ...(ns ? { ns } : {}) });
+      Object.assign(existing, {
+        status: 'TRANSFER PENDING', contactId: contact, renewalMode: str(p.renewalMode) || 'AUTORENEW', transferLock: lockParam(p.transferLock, true), ...(ns ? { ns } : {}),
+      });
       return { code: 1001, resData: { roId: existing.roId } };
     },
     'domain.renew': (p) => {
@@ -222,7 +249,7 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
       const d = own(p.domain);
       const ns = nameservers(p.ns, false);
       if (ns) d.ns = ns;
-      if (p.transferLock !== undefined) d.transferLock = p.transferLock === true || p.transferLock === 1 || p.transferLock === '1';
+      d.transferLock = lockParam(p.transferLock, d.transferLock);
       return {};
     },
     'domain.info': (p) => {
@@ -237,7 +264,12 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
   };
 
   function dispatch(method: string, params: Params, cookieHeader: string | undefined, setCookie: (v: string) => void) {
+    const refused = () => {
+      const r = checkInwxRequest(method, params);
+      if (r) throw new Fault(r.code, r.msg, r.reason, r.reasonCode, r.details);
+    };
     if (method === 'account.login') {
+      refused();
       if (params.user !== account.user || params.pass !== account.password) throw fault(2200, 'wrong user or password');
       logins++;
       const id = randomBytes(12).toString('hex');
@@ -248,6 +280,7 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
     const sessionId = /(?:^|;\s*)domrobot=([^;]+)/.exec(cookieHeader ?? '')?.[1];
     const session = sessionId ? sessions.get(sessionId) : undefined;
     if (!session) throw fault(2002, 'not logged in');
+    refused();
     if (method === 'account.unlock') {
       const totp = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(options.tfaSecret ?? '') });
       if (!options.tfaSecret || totp.validate({ token: str(params.tan), window: 1 }) === null) throw fault(2200, 'invalid TAN');
@@ -257,7 +290,7 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
     }
     if (!session.unlocked) throw fault(2200, 'account locked: unlock with a TAN first');
     const handler = methods[method];
-    if (!handler) throw fault(2400, `unknown method ${method}`);
+    if (!handler) throw fault(2400, `the fake does not implement ${method}`);
     return handler(params);
   }
 
@@ -287,10 +320,13 @@ export async function startFakeInwx(options: FakeInwxOptions = {}) {
         if (tryLater) throw fault(2502);
         const result = dispatch(method, params, req.headers.cookie, (v) => (headers['Set-Cookie'] = v));
         const code = result.code ?? 1000;
-        envelope = { code, msg: MESSAGES[code], ...(result.resData !== undefined ? { resData: result.resData } : {}) };
+        envelope = { code, msg: INWX_RESULT_MESSAGES[code], ...(result.resData !== undefined ? { resData: result.resData } : {}) };
       } catch (err) {
         if (!(err instanceof Fault)) throw err;
-        envelope = { code: err.code, msg: err.message, ...(err.reason ? { reason: err.reason, reasonCode: 'FAKE' } : {}) };
+        envelope = {
+          code: err.code, msg: err.message, ...(err.reason ? { reason: err.reason } : {}), ...(err.reasonCode ? { reasonCode: err.reasonCode } : {}),
+          ...(err.details?.length ? { details: err.details } : {}),
+        };
       }
       res.writeHead(200, headers);
       res.end(JSON.stringify({ ...envelope, svTRID: randomBytes(6).toString('hex'), runtime: 0.01 }));

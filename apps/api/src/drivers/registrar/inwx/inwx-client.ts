@@ -31,7 +31,8 @@ export interface InwxEnvelope<T = Record<string, unknown>> {
   resData?: T;
   reason?: string;
   reasonCode?: string;
-  details?: { code?: number; msg?: string }[];
+  /** INWX sends string codes here ("PARAM_MISSING"; inwx-api-table.ts). */
+  details?: { code?: string | number; msg?: string }[];
 }
 
 export type InwxParams = Record<string, unknown>;

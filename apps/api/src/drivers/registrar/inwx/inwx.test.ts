@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_CONTACT, describeRegistrarContract, expectRegistrarError } from '../registrar.contract.ts';
+import { domainMessages } from '@hp/contract';
 import { DEFAULT_NAMESERVERS, registrarMessages, type RegistrarDriver } from '../registrar.ts';
-import { FAKE_INWX_TAKEN, startFakeInwx, type FakeInwx } from './fake-inwx.ts';
+import { FAKE_INWX_PREMIUM_UNPRICED, FAKE_INWX_TAKEN, startFakeInwx, type FakeInwx } from './fake-inwx.ts';
+import { INWX_METHODS } from './inwx-api-table.ts';
 import { createInwxRegistrar, parseInwxDate, toInwxPhone, type InwxConfig } from './inwx.ts';
 
 describeRegistrarContract('inwx (fake INWX)', async () => {
@@ -28,6 +30,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
+
+/** One logged-in JSON-RPC round trip past the driver: what INWX (and so the fake) answers to a raw request. */
+async function rawCall(method: string, params: Record<string, unknown>) {
+  const post = (body: object, cookie?: string) =>
+    fetch(fake.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) }, body: JSON.stringify(body) });
+  const login = await post({ method: 'account.login', params: { user: fake.account.user, pass: fake.account.password } });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  return (await post({ method, params }, cookie)).json() as Promise<Record<string, unknown>>;
+}
 
 function driver(config: Partial<InwxConfig> = {}): RegistrarDriver {
   return createInwxRegistrar({ url: fake.url, ...fake.account, timeoutMs: 2000, ...config });
@@ -61,10 +72,90 @@ describe('inwx driver against the fake INWX', () => {
     expect(id).toMatch(/^\d+$/);
     expect(fake.contact(id)).toMatchObject({ type: 'ORG', org: 'Mustermann GmbH', voice: '+49.2211234567', pc: '51147', cc: 'DE' });
     await registrar.saveContact(id, { ...CONTRACT_CONTACT, phone: '0228 987654', city: 'Bonn' });
-    expect(fake.contact(id)).toMatchObject({ voice: '+49.228987654', city: 'Bonn' });
+    expect(fake.contact(id)).toMatchObject({ voice: '+49.228987654', city: 'Bonn', org: '' });
     // An id INWX does not know (deleted there) is created anew.
     const renewed = await registrar.saveContact('999999', CONTRACT_CONTACT);
     expect(renewed).not.toBe('999999');
+  });
+
+  it('contact.update goes out without `type`, which INWX does not take for that method', async () => {
+    const registrar = driver();
+    const id = await registrar.saveContact(null, CONTRACT_CONTACT);
+    await registrar.saveContact(id, { ...CONTRACT_CONTACT, city: 'Bonn' });
+    const update = fake.calls.filter((c) => c.method === 'contact.update').at(-1)!;
+    expect(update.params).not.toHaveProperty('type');
+    expect(Object.keys(update.params).every((k) => k in INWX_METHODS['contact.update']!.params)).toBe(true);
+    expect(fake.contact(id)).toMatchObject({ type: 'PERSON', city: 'Bonn' });
+  });
+
+  it('the fake refuses what INWX refuses, with INWX\'s codes and envelope', async () => {
+    // contact.update with `type` (what the driver used to send): a parameter the method does not define.
+    const contactId = Number(await driver().saveContact(null, CONTRACT_CONTACT));
+    const unknownParam = await rawCall('contact.update', { id: contactId, type: 'PERSON', city: 'Bonn' });
+    expect(unknownParam).toMatchObject({ code: 2001, msg: 'Command syntax error', reason: 'The following parameter is not allowed for this method: type' });
+    expect(fake.contact(contactId)).toMatchObject({ city: 'Köln' });
+    // INWX's documented answer to a missing parameter (API documentation 1.4).
+    expect(await rawCall('contact.update', { city: 'Bonn' })).toMatchObject({
+      code: 2003, msg: 'Required parameter missing', reasonCode: 'MISSING_ID', reason: 'The following parameter is missing: id',
+      details: [{ code: 'PARAM_MISSING', msg: "The parameter 'id' is missing" }],
+    });
+    expect(await rawCall('domain.renew', { domain: 'example.com', period: '1Y', expiration: '01.01.2027' })).toMatchObject({
+      code: 2005, msg: 'Parameter value syntax error', reasonCode: 'INVALID_EXPIRATION', details: [{ code: 'PARAM_INVALID' }],
+    });
+    expect(await rawCall('domain.update', { domain: 'example.com', transferLock: 'yes' })).toMatchObject({ code: 2005, reasonCode: 'INVALID_TRANSFERLOCK' });
+    expect(await rawCall('domain.create', { domain: 'x.de', registrant: contactId, period: '11Y' })).toMatchObject({ code: 2004, msg: 'Parameter value range error' });
+    expect(await rawCall('domain.create', { domain: 'x.de', registrant: contactId, renewalMode: 'NEVER' })).toMatchObject({ code: 2004 });
+    expect(await rawCall('domain.getPrice', { tld: ['de'] })).toMatchObject({ code: 2000, msg: 'Unknown command' });
+    // lang and clTRID are accepted by every method; an int may come as digits (the terraform provider sends ids so).
+    expect(await rawCall('contact.update', { id: String(contactId), city: 'Bonn', lang: 'de', clTRID: 'MH-1' })).toMatchObject({ code: 1000 });
+  });
+
+  it('every method and parameter the driver sends is in the table (a whole life cycle)', async () => {
+    const registrar = driver();
+    const before = fake.calls.length;
+    const { domain, contactId } = await registered(registrar, 'com');
+    await registrar.saveContact(contactId, { ...CONTRACT_CONTACT, company: 'Mustermann GmbH' });
+    await registrar.check([domain, 'shop.com']);
+    await registrar.prices(['de', 'com']);
+    const info = await registrar.info(domain);
+    await registrar.renew({ domain, years: 1, currentExpiry: info.expiresAt! });
+    await registrar.setNameservers(domain, ['ns1.example.org', 'ns2.example.org']);
+    await registrar.setTransferLock(domain, false);
+    await registrar.getAuthCode(domain);
+    // Refused by the registry logic (wrong code), not by the table: the shared fake's names stay untouched.
+    await expectRegistrarError(registrar.transfer({ domain: 'example.com', authCode: 'falsch', contactId, nameservers: DEFAULT_NAMESERVERS }), 'AUTH_CODE');
+    const sent = fake.calls.slice(before);
+    expect(new Set(sent.map((c) => c.method))).toEqual(new Set([
+      'account.login', 'contact.create', 'domain.create', 'domain.info', 'contact.update', 'domain.check', 'domain.getprices', 'domain.renew', 'domain.update', 'domain.transfer',
+    ]));
+    for (const { method, params } of sent) {
+      const spec = INWX_METHODS[method]!;
+      expect(Object.keys(params).filter((k) => !(k in spec.params) && k !== 'lang' && k !== 'clTRID'), method).toEqual([]);
+    }
+  });
+
+  it('a new domain is transfer-locked, as INWX defaults transferLock to 1 on create', async () => {
+    const registrar = driver();
+    const { domain } = await registered(registrar);
+    expect(fake.domain(domain)!.transferLock).toBe(true);
+    expect((await registrar.info(domain)).transferLock).toBe(true);
+  });
+
+  it('prices are INWX\'s yearly prices as they are: a two-year minimum term does not halve them', async () => {
+    const prices = await driver().prices(['ai', 'de']);
+    // .ai: createPeriod 2, createPrice 69.00 per year (the old driver answered 3450).
+    expect(prices.find((p) => p.tld === 'ai')).toEqual({ tld: 'ai', currency: 'EUR', createCents: 6900, renewCents: 6900, transferCents: 6900 });
+    expect(prices.find((p) => p.tld === 'de')).toEqual({ tld: 'de', currency: 'EUR', createCents: 420, renewCents: 420, transferCents: 0 });
+  });
+
+  it('premium names carry premium.prices.create.price; one whose price cannot be read is not sold', async () => {
+    const registrar = driver();
+    const [shop, unpriced, free] = await registrar.check(['shop.com', FAKE_INWX_PREMIUM_UNPRICED[0]!, 'musterfirma-neu.com']);
+    // The top-level price (9.90, the ordinary registration price) is not the premium price.
+    expect(shop).toEqual({ domain: 'shop.com', status: 'premium', priceCents: 89_950 });
+    expect(unpriced).toEqual({ domain: FAKE_INWX_PREMIUM_UNPRICED[0], status: 'invalid', reason: domainMessages.premiumWithoutPrice });
+    expect(unpriced!.status === 'invalid' && unpriced!.reason).toMatch(/^Premium-Domain, derzeit nicht bestellbar/);
+    expect(free).toEqual({ domain: 'musterfirma-neu.com', status: 'free' });
   });
 
   it('an expired session is renewed with exactly one login and the call succeeds', async () => {

@@ -1,3 +1,4 @@
+import { domainMessages } from '@hp/contract';
 import {
   RegistrarError,
   type DomainAvailability, type DomainInfo, type DomainOrderResult, type RegistrantContact, type RegistrarDomainStatus, type RegistrarDriver, type TldPrices,
@@ -67,7 +68,21 @@ function statusOf(raw: unknown, expiresAt: string | null, now: number): Registra
   return status === 'OK' || expiresAt ? 'active' : 'pending';
 }
 
-interface CheckedDomain { domain?: string; avail?: unknown; status?: string; reason?: string; premium?: unknown; price?: unknown }
+interface CheckedDomain { domain?: string; avail?: unknown; status?: string; reason?: string; premium?: unknown }
+
+/**
+ * A premium name's create price in cents, from the form INWX's WHMCS module reads
+ * (`premium.prices.create.price` with `premium.currency`; inwx-api-table.ts, domain.check).
+ * null: not premium. NaN: premium, but the price cannot be read (or is not in EUR) — such a name is not sold.
+ */
+function premiumCreateCents(premium: unknown): number | null {
+  if (premium === undefined || premium === null || premium === false || premium === 0 || premium === '' || premium === '0') return null;
+  if (typeof premium === 'object' && Object.keys(premium).length === 0) return null;
+  const p = premium as { prices?: { create?: { price?: unknown } }; currency?: unknown };
+  if (String(p.currency ?? '').toUpperCase() !== 'EUR') return NaN;
+  const cents = toCents(p.prices?.create?.price);
+  return cents > 0 ? cents : NaN;
+}
 interface InfoData { domain?: string; status?: string; exDate?: unknown; authCode?: string; transferLock?: unknown; ns?: unknown }
 
 export function createInwxRegistrar(config: InwxConfig, opts: InwxClientOptions = {}): RegistrarDriver & { kind: 'inwx' } {
@@ -105,8 +120,11 @@ export function createInwxRegistrar(config: InwxConfig, opts: InwxClientOptions 
         const a = answers.get(domain);
         if (!a) throw new RegistrarError('REMOTE_FAULT', undefined, `domain.check: no answer for ${domain}`);
         if (isTruthy(a.avail)) {
-          const price = toCents(a.price);
-          return isTruthy(a.premium) && price > 0 ? { domain, status: 'premium', priceCents: price } : { domain, status: 'free' };
+          // The top-level `price` is INWX's ordinary registration price, never the premium one.
+          const premium = premiumCreateCents(a.premium);
+          if (premium === null) return { domain, status: 'free' };
+          if (Number.isNaN(premium)) return { domain, status: 'invalid', reason: domainMessages.premiumWithoutPrice };
+          return { domain, status: 'premium', priceCents: premium };
         }
         // The registry's reason is English (and its own); the customer gets ours.
         if (a.reason || String(a.status ?? '').toLowerCase() === 'invalid') return { domain, status: 'invalid', reason: 'Diese Domain kann bei der Registry nicht registriert werden (reserviert oder gesperrt).' };
@@ -122,10 +140,9 @@ export function createInwxRegistrar(config: InwxConfig, opts: InwxClientOptions 
         const tld = String(p.tld ?? '').toLowerCase();
         if (!tlds.includes(tld)) continue;
         if (String(p.currency ?? 'EUR').toUpperCase() !== 'EUR') throw new RegistrarError('REMOTE_FAULT', undefined, `domain.getPrices: currency ${String(p.currency)} for ${tld}`);
-        // createPeriod is in years (1 for every TLD we sell); a longer minimum term is spread per year.
-        const years = Math.max(1, Number.parseInt(String(p.createPeriod ?? 1), 10) || 1);
-        const perYear = (v: unknown) => Math.round(toCents(v) / years);
-        const entry = { tld, currency: 'EUR' as const, createCents: perYear(p.createPrice), renewCents: perYear(p.renewalPrice), transferCents: perYear(p.transferPrice) };
+        // INWX's prices are per year already ("Domain registration price/year"); createPeriod is only the
+        // minimum term in years (inwx-api-table.ts, domain.getPrices), so nothing is divided by it.
+        const entry = { tld, currency: 'EUR' as const, createCents: toCents(p.createPrice), renewCents: toCents(p.renewalPrice), transferCents: toCents(p.transferPrice) };
         if ([entry.createCents, entry.renewCents, entry.transferCents].some((n) => !Number.isFinite(n))) throw new RegistrarError('REMOTE_FAULT', undefined, `domain.getPrices: unreadable price for ${tld}`);
         result.push(entry);
       }
@@ -133,20 +150,23 @@ export function createInwxRegistrar(config: InwxConfig, opts: InwxClientOptions 
     },
 
     async saveContact(existingId, contact: RegistrantContact) {
-      const params = {
-        type: contact.company ? 'ORG' : 'PERSON', name: contact.name, ...(contact.company ? { org: contact.company } : {}),
-        street: contact.street, city: contact.city, pc: contact.postalCode, cc: contact.countryCode.toUpperCase(),
+      const fields = {
+        name: contact.name, street: contact.street, city: contact.city, pc: contact.postalCode, cc: contact.countryCode.toUpperCase(),
         voice: toInwxPhone(contact.phone, contact.countryCode), email: contact.email,
       };
       if (existingId !== null && Number.isSafeInteger(Number(existingId))) {
         try {
-          await client.call('contact.update', { id: Number(existingId), ...params });
+          // contact.update has no `type` (INWX keeps the type the contact was created with); an emptied
+          // company is sent as org "" so the old one does not stay on the contact.
+          await client.call('contact.update', { id: Number(existingId), ...fields, org: contact.company ?? '' });
           return existingId;
         } catch (err) {
           if (!(err instanceof RegistrarError && err.code === 'NOT_FOUND')) throw err;
         }
       }
-      const { resData } = await client.call<{ id?: unknown }>('contact.create', params);
+      const { resData } = await client.call<{ id?: unknown }>('contact.create', {
+        type: contact.company ? 'ORG' : 'PERSON', ...fields, ...(contact.company ? { org: contact.company } : {}),
+      });
       const id = Number(resData?.id);
       if (!Number.isSafeInteger(id)) throw new RegistrarError('REMOTE_FAULT', undefined, 'contact.create: no id in the answer');
       return String(id);
