@@ -26,7 +26,7 @@ export default defineConfig({
     env: { NODE_ENV: 'test' },
     coverage: { provider: 'v8', include: ['apps/api/src/**/*.ts'], exclude: ['**/*.test.ts'] },
     projects: [
-      { extends: true, test: { name: 'api', include: ['packages/**/*.test.ts', 'apps/api/**/*.test.ts'], exclude: isolated, isolate: false, globalSetup } },
+      { extends: true, test: { name: 'api', include: ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'tools/test/**/*.test.ts'], exclude: isolated, isolate: false, globalSetup } },
       { extends: true, test: { name: 'isolated', include: isolated, globalSetup } },
     ],
   },
