@@ -156,14 +156,26 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
     }
 
     // Every request line carries a request id; every request was logged.
+    // One line per request (docs/decisions/029), with its status and duration.
     const requestLines = lines.filter((l) => 'req' in l || 'res' in l || l.msg === 'incoming request' || l.msg === 'request completed');
-    expect(requestLines.filter((l) => l.msg === 'incoming request')).toHaveLength(requests);
-    expect(requestLines.filter((l) => l.msg === 'request completed')).toHaveLength(requests);
+    expect(requestLines.filter((l) => l.msg === 'request')).toHaveLength(requests);
+    expect(requestLines).toHaveLength(requests);
+    for (const line of requestLines) expect(line, JSON.stringify(line)).toMatchObject({ res: { statusCode: expect.any(Number) }, ms: expect.any(Number) });
     for (const line of requestLines) expect(typeof line.reqId === 'string' && /^[0-9a-f-]{36}$/.test(line.reqId), JSON.stringify(line)).toBe(true);
     // The logged URL has no query string and the request line no headers (authorization, cookies).
     for (const line of requestLines.filter((l) => l.req)) {
       expect(Object.keys(line.req as object).sort()).toEqual(['method', 'remoteAddress', 'url']);
     }
     expect(text).not.toMatch(/authorization|cookie|set-cookie/i);
+  });
+
+  it('logs health checks and static files only at debug level, pages and API calls at info', async () => {
+    const before = chunks.length;
+    await app.inject({ method: 'GET', url: '/api/health' });
+    await app.inject({ method: 'GET', url: '/favicon.svg' });
+    await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    await app.inject({ method: 'GET', url: '/api/status' });
+    const lines = chunks.slice(before).join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg?: string; req?: { url: string } });
+    expect(lines.filter((l) => l.msg === 'request').map((l) => l.req?.url)).toEqual(['/api/status']);
   });
 });
