@@ -45,6 +45,10 @@ test('a customer opens a ticket about their server, staff take it over and answe
     await staff.page.getByRole('button', { name: 'Ticket übernehmen' }).click();
     await expect(staff.page.getByText(m.takenOver)).toBeVisible();
     await expect(staff.page.getByText('Sie bearbeiten dieses Ticket.')).toBeVisible();
+    // One composer with an explicit mode: "Antwort" is chosen when the page opens.
+    const composerMode = staff.page.getByRole('group', { name: 'Art der Nachricht' });
+    await expect(composerMode.getByRole('radio', { name: 'Antwort' })).toBeChecked();
+    await expect(staff.page.getByRole('region', { name: 'Chat' }).getByRole('textbox')).toHaveCount(1);
     await staff.page.getByLabel('Antwort an den Kunden').fill('Bitte starten Sie den Server neu.');
     await staff.page.getByLabel('Antwort an den Kunden').press('Enter');
 
@@ -106,7 +110,13 @@ test('a customer opens a ticket about their server, staff take it over and answe
     await secrets.getByRole('button', { name: 'Anzeigen' }).click();
     await expect(secrets.getByText('Kw9#root-PW')).toBeVisible();
     await expect(secrets.getByText(`Eingesehen von ${demoAccount('employee').username}`)).toBeVisible();
-    await staff.page.getByLabel('Interne Notiz (nur für Mitarbeiter sichtbar)').fill('NUR-INTERN: Kunde hatte die Firewall zu.');
+    // The note is a mode of the same composer, chosen with the keyboard here (arrow keys move within
+    // the radio group); the box then says who sees it.
+    await composerMode.getByRole('radio', { name: 'Antwort' }).focus();
+    await staff.page.keyboard.press('ArrowRight');
+    await expect(composerMode.getByRole('radio', { name: 'Interne Notiz' })).toBeChecked();
+    await expect(staff.page.getByLabel('Antwort an den Kunden')).toBeHidden();
+    await staff.page.getByLabel('Interne Notiz – nur für Mitarbeiter sichtbar').fill('NUR-INTERN: Kunde hatte die Firewall zu.');
     await staff.page.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(staff.page.getByText(m.noteSaved)).toBeVisible();
     await expect(staff.page.locator('li[data-internal="true"]').getByText('NUR-INTERN: Kunde hatte die Firewall zu.')).toBeVisible();

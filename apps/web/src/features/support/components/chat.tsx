@@ -178,8 +178,10 @@ export function ChatComposer({ label, placeholder, onSend, files, disabled, subm
   };
   const id = `composer-${tone}`;
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">{label}</label>
+    <form onSubmit={submit} noValidate className={cn('flex flex-col gap-1.5', tone === 'note' && 'rounded-lg border-2 border-amber-400 bg-amber-50 p-3')}>
+      <label htmlFor={id} className={cn('text-sm font-medium', tone === 'note' ? 'flex items-center gap-1.5 text-amber-950' : 'text-slate-800')}>
+        {tone === 'note' && <Lock className="size-4" aria-hidden="true" />}{label}
+      </label>
       <PendingFiles queue={fileQueue.queue} onRemove={fileQueue.remove} />
       <div className="flex items-end gap-2">
         {files && <AttachButton id={`${id}-files`} onFiles={fileQueue.add} disabled={disabled} />}
@@ -190,7 +192,7 @@ export function ChatComposer({ label, placeholder, onSend, files, disabled, subm
           disabled={disabled}
           aria-invalid={error ? true : undefined}
           aria-describedby={[error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ')}
-          className={cn(inputClass, 'field-sizing-content max-h-32 min-h-11 resize-none overflow-y-auto', tone === 'note' && 'border-amber-400 bg-amber-50')}
+          className={cn(inputClass, 'field-sizing-content max-h-32 min-h-11 resize-none overflow-y-auto', tone === 'note' && 'border-amber-400')}
           onKeyDown={onKeyDown}
           {...form.register('body')}
         />
@@ -198,7 +200,9 @@ export function ChatComposer({ label, placeholder, onSend, files, disabled, subm
           <Send className="size-4" aria-hidden="true" /><span className="max-sm:sr-only">{submitLabel}</span>
         </Button>
       </div>
-      <p id={`${id}-hint`} className="text-xs text-slate-600">Enter sendet, Umschalt+Enter beginnt eine neue Zeile.</p>
+      <p id={`${id}-hint`} className={cn('text-xs', tone === 'note' ? 'text-amber-950' : 'text-slate-600')}>
+        {tone === 'note' ? 'Enter speichert die Notiz, Umschalt+Enter beginnt eine neue Zeile.' : 'Enter sendet, Umschalt+Enter beginnt eine neue Zeile.'}
+      </p>
       {error && <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700">{error}</p>}
     </form>
   );

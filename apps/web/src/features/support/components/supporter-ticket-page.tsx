@@ -11,7 +11,8 @@ import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { staffAttachmentPath, uploadStaffAttachment, useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
 import { usePresenceHeartbeat } from '../api/presence.ts';
-import { ChatComposer, ChatMessages, draftKey } from './chat.tsx';
+import { ChatMessages } from './chat.tsx';
+import { StaffComposer } from './staff-composer.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import type { ChatFiles } from './attachments.tsx';
 import { PresenceBanner } from './presence-banner.tsx';
@@ -132,8 +133,7 @@ export default function SupporterTicketPage() {
         </Card>
         <section aria-label="Chat" className="flex flex-col gap-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
           <ChatMessages query={messages} viewer="staff" customerName={t.customer.name} files={files} />
-          {!closed && <ChatComposer label="Antwort an den Kunden" placeholder="Antwort schreiben …" onSend={answer} files={files} onDraftChange={onDraftChange} draftKey={draftKey(ticketId, 'answer')} />}
-          <ChatComposer label="Interne Notiz (nur für Mitarbeiter sichtbar)" placeholder="Notiz schreiben …" onSend={note} files={files} submitLabel="Notiz speichern" tone="note" onDraftChange={onDraftChange} draftKey={draftKey(ticketId, 'note')} />
+          <StaffComposer ticketId={ticketId} closed={closed} files={files} onAnswer={answer} onNote={note} onDraftChange={onDraftChange} />
         </section>
       </div>
       <CustomerPanel ticket={t} />
