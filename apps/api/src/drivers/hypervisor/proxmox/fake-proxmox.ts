@@ -1,7 +1,14 @@
 /**
  * A fake Proxmox VE API for tests, written from ../shared/integrations/proxmox-ve.md: same paths, same
- * `{data}` envelope, same error shapes (400 `{errors}`, 500 `{message}`, 401, 501, 595/596), tasks with
- * UPIDs that run for a while, plus fault injection. Plain node:http on 127.0.0.1 with a random port.
+ * `{data}` envelope, same error shapes (400 `{errors}`, 500 `{message}`, 401, 403, 501, 595/596), tasks
+ * with UPIDs that run for a while, plus fault injection. Plain node:http on 127.0.0.1 with a random port.
+ *
+ * Every request passes Proxmox's own checks first, in Proxmox's order (pve-manager PVE/HTTPServer.pm):
+ * authentication, the method + path must exist in the vendor schema (pve-api-schema.json, else 501), an
+ * API token on an `allowtoken: 0` path is refused (403), and the parameters are checked against the
+ * schema (400 with `{errors}`: unknown parameter, missing, wrong type, enum, pattern, format). Only then
+ * does a handler run. Firewall digests are per section (options, rules list, ipset list, one ipset) and
+ * computed like pve-firewall's copy_opject_with_digest / copy_list_with_digest.
  */
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,6 +17,7 @@ import type { Duplex } from 'node:stream';
 import type { ProxmoxConfig } from '../../../env.ts';
 import { formatUpid, type OsTemplate } from '../hypervisor.ts';
 import { loadWs } from './proxmox.ts';
+import { createPveSchemaChecker } from './pve-api-schema.ts';
 
 export type FaultKind = 'locked' | 'lockTimeout' | 'status596' | 'hang' | 'reset' | 'dropAfterClone' | 'taskError';
 
@@ -39,7 +47,7 @@ interface FakeRule {
   proto?: string;
   dport?: string;
   comment?: string;
-  enable: number;
+  enable?: number;
 }
 
 export interface FakeVm {
@@ -89,14 +97,16 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   const tickets = new Map<string, string>(); // PVEAuthCookie → user
   const termTickets = new Map<string, { vmid: number; port: number; user: string }>();
   const faults: (Fault & { left: number })[] = [];
-  const calls: { method: string; path: string; op: string }[] = [];
+  /** auth: how the request authenticated itself ('token' = PVEAPIToken header, 'ticket' = PVEAuthCookie). */
+  const calls: { method: string; path: string; op: string; auth: 'token' | 'ticket' | 'none' }[] = [];
+  const schema = createPveSchemaChecker();
   const hanging = new Set<http.ServerResponse>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let pid = 0x1000;
   let macCounter = 1;
   let clones = 0;
   let backupClock = 0;
-  let termPort = 5900;
+  let termPort = 0;
 
   const templates: Record<string, number> = {};
   TEMPLATE_OS.forEach((os, i) => {
@@ -167,8 +177,9 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     if (vm.lock) throw new HttpError(500, `VM is locked (${vm.lock})`);
   }
 
+  /** pve-common PVE/Tools.pm assert_if_modified: only compared when both are set. */
   function checkDigest(expected: string, given: unknown) {
-    if (given !== undefined && given !== '' && given !== expected) throw new HttpError(500, 'detected modified configuration - file changed by other user? Try again.');
+    if (expected && given !== undefined && given !== '' && given !== expected) throw new HttpError(500, 'detected modified configuration - file changed by other user? Try again.');
   }
 
   function configView(vm: FakeVm) {
@@ -181,9 +192,22 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     return Number(m[1]) * { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 }[m[2] as '' | 'K' | 'M' | 'G' | 'T'];
   }
 
-  function fwDigest(vm: FakeVm) {
-    return digestOf(vm.firewall);
+  /** The digest of the firewall options, like pve-firewall PVE/Firewall.pm copy_opject_with_digest. */
+  function optionsDigest(vm: FakeVm) {
+    const sha = createHash('sha1');
+    for (const k of Object.keys(vm.firewall.options).sort()) sha.update(`${k}:${vm.firewall.options[k]}\n`);
+    return sha.digest('hex');
   }
+  /** The digest of a list (rules, ipsets, ipset entries), like PVE/Firewall.pm copy_list_with_digest. */
+  function listDigest(list: readonly object[]) {
+    const sha = createHash('sha1');
+    for (const entry of list) {
+      for (const [k, v] of Object.entries(entry).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (v !== undefined && v !== null) sha.update(`${k}:${String(v)}\n`, 'utf8');
+    }
+    return sha.digest('hex');
+  }
+  const rulesDigest = (vm: FakeVm) => listDigest(vm.firewall.rules);
+  const ipsetListDigest = (vm: FakeVm) => listDigest([...vm.firewall.ipsets.keys()].map((name) => ({ name })));
 
   function required(params: Record<string, unknown>, ...names: string[]) {
     const errors: Record<string, string> = {};
@@ -215,15 +239,8 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     return { upid: task.upid, node: task.node, status: task.status, ...(task.exitstatus !== undefined ? { exitstatus: task.exitstatus } : {}) };
   });
 
-  route('GET', new RegExp(`^/nodes/${N}/tasks/${N}/log$`), 'tasklog', (m) => {
-    const task = tasks.get(decodeURIComponent(m[2]!));
-    if (!task) throw new HttpError(500, 'no such task');
-    return task.log.map((t, i) => ({ n: i + 1, t }));
-  });
-
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/clone$`), 'clone', (m, p, user) => {
     const [node, source] = [m[1]!, Number(m[2])];
-    required(p, 'newid');
     const tpl = vmOf(node, source);
     const newid = Number(str(p.newid));
     if (vms.has(newid)) throw new HttpError(500, `unable to create VM ${newid}: config file already exists`);
@@ -243,43 +260,29 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
 
   route('GET', new RegExp(`^/nodes/${N}/qemu/(\\d+)/config$`), 'getconfig', (m) => configView(vmOf(m[1]!, Number(m[2]))));
 
-  const updateConfig = (m: RegExpExecArray, p: Params) => {
+  // POST is the asynchronous variant (answers with a task); types and formats were checked by the schema.
+  route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/config$`), 'config', (m, p, user) => {
     const vm = vmOf(m[1]!, Number(m[2]));
     checkLock(vm);
     checkDigest(digestOf(vm.config), str(p.digest));
-    const errors: Record<string, string> = {};
+    for (const key of (str(p.delete) ?? '').split(/[,;\s]+/).filter(Boolean)) delete vm.config[key];
     for (const [k, raw] of Object.entries(p)) {
-      const v = str(raw)!;
       if (k === 'digest' || k === 'delete') continue;
-      if ((k === 'cores' || k === 'memory') && !/^\d+$/.test(v)) errors[k] = `type check ('integer') failed - got '${v}'`;
-      if (k === 'sshkeys' && /[\s]/.test(v)) errors[k] = 'invalid format - unable to decode ssh keys (must be URI-encoded)';
-    }
-    if (Object.keys(errors).length) throw new HttpError(400, 'Parameter verification failed.', errors);
-    for (const [k, raw] of Object.entries(p)) {
-      if (k === 'digest') continue;
       const v = str(raw)!;
       vm.config[k] = /^\d+$/.test(v) && (k === 'cores' || k === 'memory') ? Number(v) : v;
     }
-  };
-  // POST is the asynchronous variant (answers with a task), PUT the synchronous one (answers null).
-  route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/config$`), 'config', (m, p, user) => {
-    updateConfig(m, p);
     return startTask(m[1]!, 'qmconfig', m[2]!, user, () => undefined, { ms: 1 });
-  });
-  route('PUT', new RegExp(`^/nodes/${N}/qemu/(\\d+)/config$`), 'config', (m, p) => {
-    updateConfig(m, p);
-    return null;
   });
 
   route('PUT', new RegExp(`^/nodes/${N}/qemu/(\\d+)/resize$`), 'resize', (m, p, user) => {
     const vm = vmOf(m[1]!, Number(m[2]));
-    required(p, 'disk', 'size');
     checkLock(vm);
     const disk = str(p.disk)!;
-    const size = /^\+?(\d+)G$/.exec(str(p.size)!);
-    if (!size || !vm.config[disk]) throw new HttpError(400, 'Parameter verification failed.', { size: 'invalid format' });
+    if (!vm.config[disk]) throw new HttpError(500, `disk '${disk}' does not exist`);
+    const size = /^(\+?)(\d+(?:\.\d+)?)([KMGT]?)$/.exec(str(p.size)!)!; // the schema's pattern
+    const bytes = Number(size[2]) * { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 }[size[3] as '' | 'K' | 'M' | 'G' | 'T'];
     const current = sizeOf(vm.config[disk]);
-    const wanted = str(p.size)!.startsWith('+') ? current + Number(size[1]) * 1024 ** 3 : Number(size[1]) * 1024 ** 3;
+    const wanted = size[1] ? current + bytes : bytes;
     if (wanted < current) throw new HttpError(500, "shrinking disks is not supported");
     vm.config[disk] = String(vm.config[disk]).replace(/size=[^,]+/, `size=${wanted / 1024 ** 3}G`);
     return startTask(m[1]!, 'resize', m[2]!, user, () => undefined, { ms: 1 });
@@ -409,56 +412,63 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     }, taskFaultFor('restore', vmid));
   });
 
+  // Firewall: pve-firewall src/PVE/API2/Firewall/VM.pm (options), Rules.pm (rules), IPSet.pm (ipsets).
   route('GET', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/options$`), 'fwoptions', (m) => {
+    // Only what is set in the VM's .fw file, plus the digest of exactly that.
     const vm = vmOf(m[1]!, Number(m[2]));
-    return { enable: 0, ipfilter: 0, policy_in: 'DROP', policy_out: 'ACCEPT', ...vm.firewall.options, digest: fwDigest(vm) };
+    return { ...vm.firewall.options, digest: optionsDigest(vm) };
   });
 
   route('PUT', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/options$`), 'fwoptions', (m, p) => {
     const vm = vmOf(m[1]!, Number(m[2]));
-    checkDigest(fwDigest(vm), str(p.digest));
+    checkDigest(optionsDigest(vm), str(p.digest));
+    for (const key of (str(p.delete) ?? '').split(/[,;\s]+/).filter(Boolean)) delete vm.firewall.options[key];
     for (const [k, v] of Object.entries(p)) if (k !== 'digest' && k !== 'delete') vm.firewall.options[k] = /^\d+$/.test(str(v)!) ? Number(str(v)) : str(v)!;
     return null;
   });
 
   route('GET', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/rules$`), 'rules', (m) => {
     const vm = vmOf(m[1]!, Number(m[2]));
-    const digest = fwDigest(vm);
-    return vm.firewall.rules.map((r, pos) => ({ pos, ...r, digest, ipversion: undefined }));
+    // Every entry carries the digest of the whole list (copy_list_with_digest), not of the options.
+    const digest = rulesDigest(vm);
+    return vm.firewall.rules.map((r, pos) => ({ ...r, pos, digest }));
   });
 
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/rules$`), 'rules', (m, p) => {
+    // create_rule accepts `digest` but never compares it, and always inserts at position 0 (unshift).
     const vm = vmOf(m[1]!, Number(m[2]));
-    required(p, 'type', 'action');
-    checkDigest(fwDigest(vm), str(p.digest));
-    const type = str(p.type);
-    if (type !== 'in' && type !== 'out') throw new HttpError(400, 'Parameter verification failed.', { type: `value '${type}' does not have a value in the enumeration 'in, out, group'` });
-    const proto = str(p.proto);
-    if (proto !== undefined && !['tcp', 'udp', 'icmp', 'esp', 'ah', 'gre'].includes(proto)) throw new HttpError(400, 'Parameter verification failed.', { proto: `unknown protocol '${proto}'` });
-    const dport = str(p.dport);
-    if (dport !== undefined && !/^\d+(?:[-:]\d+)?(?:,\d+(?:[-:]\d+)?)*$/.test(dport)) throw new HttpError(400, 'Parameter verification failed.', { dport: `invalid port '${dport}'` });
-    const rule: FakeRule = { type, action: str(p.action)!, enable: str(p.enable) === '1' ? 1 : 0, ...(proto ? { proto } : {}), ...(dport ? { dport } : {}), ...(str(p.comment) ? { comment: str(p.comment)! } : {}) };
-    const pos = str(p.pos) === undefined ? 0 : Math.min(Number(str(p.pos)), vm.firewall.rules.length);
-    vm.firewall.rules.splice(pos, 0, rule);
+    const type = str(p.type)!;
+    const action = str(p.action)!;
+    const proto = str(p.proto) || undefined;
+    const dport = str(p.dport) || undefined;
+    const errors: Record<string, string> = {};
+    if (type !== 'in' && type !== 'out') errors.type = type === 'group' ? 'security groups not allowed' : `invalid rule type '${type}' for rule_env 'vm'`;
+    else if (!['ACCEPT', 'DROP', 'REJECT'].includes(action)) errors.action = `unknown action '${action}'`;
+    if (dport && !proto) errors.proto = "missing property - 'dport' requires this property";
+    else if (dport && proto && !['tcp', 'udp', 'udplite', 'sctp', 'dccp', 'icmp', 'icmpv6', 'ipv6-icmp'].includes(proto)) errors.dport = `protocol '${proto}' does not support ports`;
+    if (Object.keys(errors).length) throw new HttpError(400, 'Parameter verification failed.', errors);
+    const rule: FakeRule = { type: type as FakeRule['type'], action, ...(proto ? { proto } : {}), ...(dport ? { dport } : {}), ...(str(p.comment) ? { comment: str(p.comment)! } : {}), enable: str(p.enable) === undefined ? 0 : Number(str(p.enable)) };
+    vm.firewall.rules.unshift(rule);
     return null;
   });
 
   route('DELETE', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/rules/(\\d+)$`), 'rules', (m, p) => {
     const vm = vmOf(m[1]!, Number(m[2]));
-    checkDigest(fwDigest(vm), str(p.digest));
+    checkDigest(rulesDigest(vm), str(p.digest));
     const pos = Number(m[3]);
-    if (pos >= vm.firewall.rules.length) throw new HttpError(400, 'Parameter verification failed.', { pos: `no rule at position ${pos}` });
+    if (pos >= vm.firewall.rules.length) throw new HttpError(500, `no rule at position ${pos}`);
     vm.firewall.rules.splice(pos, 1);
     return null;
   });
 
   route('GET', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/ipset$`), 'ipset', (m) => {
     const vm = vmOf(m[1]!, Number(m[2]));
-    return [...vm.firewall.ipsets.keys()].map((name) => ({ name, digest: fwDigest(vm) }));
+    const digest = ipsetListDigest(vm);
+    return [...vm.firewall.ipsets.keys()].map((name) => ({ name, digest }));
   });
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/ipset$`), 'ipset', (m, p) => {
     const vm = vmOf(m[1]!, Number(m[2]));
-    required(p, 'name');
+    checkDigest(ipsetListDigest(vm), str(p.digest));
     if (vm.firewall.ipsets.has(str(p.name)!)) throw new HttpError(500, `IPSet '${str(p.name)}' already exists`);
     vm.firewall.ipsets.set(str(p.name)!, []);
     return null;
@@ -466,12 +476,12 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   route('GET', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/ipset/${N}$`), 'ipset', (m) => {
     const set = vmOf(m[1]!, Number(m[2])).firewall.ipsets.get(decodeURIComponent(m[3]!));
     if (!set) throw new HttpError(500, `no such IPSet '${m[3]}'`);
-    return set;
+    const digest = listDigest(set);
+    return set.map((e) => ({ ...e, digest }));
   });
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/firewall/ipset/${N}$`), 'ipset', (m, p) => {
     const set = vmOf(m[1]!, Number(m[2])).firewall.ipsets.get(decodeURIComponent(m[3]!));
     if (!set) throw new HttpError(500, `no such IPSet '${m[3]}'`);
-    required(p, 'cidr');
     if (set.some((e) => e.cidr === str(p.cidr))) throw new HttpError(500, `address '${str(p.cidr)}' already exists`);
     set.push({ cidr: str(p.cidr)! });
     return null;
@@ -484,7 +494,6 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/agent/exec$`), 'exec', (m, p) => {
     const vm = vmOf(m[1]!, Number(m[2]));
     needAgent(vm);
-    required(p, 'command');
     const command = Array.isArray(p.command) ? p.command : [p.command!];
     const id = pid++;
     const run = { vmid: vm.vmid, done: false, exitcode: 0, out: '' };
@@ -505,7 +514,6 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/agent/set-user-password$`), 'password', (m, p) => {
     const vm = vmOf(m[1]!, Number(m[2]));
     needAgent(vm);
-    required(p, 'username', 'password');
     if (str(p.password)!.length < 5) throw new HttpError(400, 'Parameter verification failed.', { password: 'value must have at least 5 characters' });
     vm.rootPassword = str(p.password);
     return { 'result': {} };
@@ -514,7 +522,7 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/termproxy$`), 'termproxy', (m, _p, user) => {
     const vm = vmOf(m[1]!, Number(m[2]));
     if (vm.status !== 'running') throw new HttpError(500, `VM ${vm.vmid} not running`);
-    const port = termPort++;
+    const port = 5900 + (termPort++ % 100); // vncwebsocket accepts 5900–5999 only
     const ticket = `PVEVNC:${randomBytes(4).toString('hex').toUpperCase()}::${randomBytes(24).toString('base64')}`;
     termTickets.set(ticket, { vmid: vm.vmid, port, user });
     later(() => termTickets.delete(ticket), 10_000); // must be used within 10 s
@@ -528,9 +536,16 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     return { error: f.kind === 'lockTimeout' ? `can't lock file '/var/lock/qemu-server/lock-${vmid}.conf' - got timeout` : (f.text ?? 'command failed') };
   }
 
+  /** How the request authenticates itself: an API token header wins over a ticket cookie, as in Proxmox. */
+  function credentials(req: http.IncomingMessage): 'token' | 'ticket' | 'none' {
+    if (/^PVEAPIToken=/.test(req.headers.authorization ?? '')) return 'token';
+    if (/(?:^|;\s*)PVEAuthCookie=/.test(req.headers.cookie ?? '')) return 'ticket';
+    return 'none';
+  }
+
   function authenticate(req: http.IncomingMessage): string | null {
-    const header = req.headers.authorization;
-    if (header === `PVEAPIToken=${tokenId}=${tokenSecret}`) return tokenId;
+    const kind = credentials(req);
+    if (kind === 'token') return req.headers.authorization === `PVEAPIToken=${tokenId}=${tokenSecret}` ? tokenId : null;
     const cookie = /(?:^|;\s*)PVEAuthCookie=([^;]+)/.exec(req.headers.cookie ?? '');
     if (cookie) return tickets.get(decodeURIComponent(cookie[1]!)) ?? null;
     return null;
@@ -570,12 +585,19 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     const path = url.pathname.slice('/api2/json'.length);
     const matched = routes.map((r) => ({ r, m: r.method === method ? r.pattern.exec(path) : null })).find((x) => x.m);
     const op = matched ? opName(matched.r.op, path) : 'unknown';
-    calls.push({ method, path, op });
+    const auth = credentials(req);
+    calls.push({ method, path, op, auth });
 
-    const user = authenticate(req);
-    if (!user) {
+    // pve-manager PVE/HTTPServer.pm auth_handler: the login itself needs no authentication.
+    const open = path === '/access/ticket' && (method === 'GET' || method === 'POST');
+    const user = open ? '' : authenticate(req);
+    if (user === null) {
       req.resume();
-      return send(res, 401, { data: null }, 'No ticket');
+      return send(res, 401, { data: null }, auth === 'none' ? 'No ticket' : 'Authentication failed!');
+    }
+    if (!open && auth === 'ticket' && method !== 'GET' && !req.headers.csrfpreventiontoken) {
+      req.resume();
+      return send(res, 401, { data: null }, 'Permission denied - invalid csrf token');
     }
 
     const fault = takeFault(method, path, op, ['locked', 'status596', 'hang', 'reset', 'dropAfterClone']);
@@ -595,16 +617,25 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     }
 
     try {
-      const params = { ...paramsOf(url.searchParams), ...(method === 'POST' || method === 'PUT' ? await readBody(req) : {}) };
+      const given = { ...paramsOf(url.searchParams), ...(method === 'POST' || method === 'PUT' ? await readBody(req) : {}) };
+      // The vendor schema decides what exists and what is allowed, before any handler runs.
+      const known = schema.find(method, path);
+      if (!known) return send(res, 501, { data: null }, `Method '${method} ${path}' not implemented`);
+      if (auth === 'token' && !known.endpoint.allowtoken) {
+        throw new HttpError(403, `Permission check failed (URI '${path}' not available with API token, need proper ticket.\n)`);
+      }
+      const checked = schema.check(known, given);
+      if (Object.keys(checked.errors).length) return send(res, 400, { errors: checked.errors, data: null }, 'Parameter verification failed.');
       if (!matched) return send(res, 501, { data: null }, `Method '${method} ${path}' not implemented`);
-      if (user === consoleUser && method !== 'GET' && !req.headers.csrfpreventiontoken && matched.r.op !== 'ticket') return send(res, 401, { data: null }, 'Permission denied - invalid csrf token');
+      // Handlers read the path's parts from the match; the body/query parameters come normalised.
+      const params = Object.fromEntries(Object.entries(checked.params).filter(([k]) => !(k in known.uriParams)));
       const data = matched.r.handler(matched.m!, params, user);
       // The work is done, but the answer never arrives (e.g. connection lost after the clone was created).
       if (fault?.kind === 'dropAfterClone') return req.socket.destroy();
       send(res, 200, { data: data ?? null });
     } catch (err) {
       if (err instanceof HttpError) {
-        if (err.status === 400) return send(res, 400, { data: null, errors: err.errors ?? {} }, err.message);
+        if (err.status === 400) return send(res, 400, { errors: err.errors ?? {}, data: null }, err.message);
         return send(res, err.status, { data: null, message: `${err.message}\n` }, err.message);
       }
       send(res, 500, { data: null, message: `${(err as Error).message}\n` }, (err as Error).message);
@@ -621,6 +652,11 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = /^\/api2\/json\/nodes\/([^/]+)\/qemu\/(\d+)\/vncwebsocket$/.exec(url.pathname);
+    const known = schema.find('GET', url.pathname.slice('/api2/json'.length));
+    if (!known || Object.keys(schema.check(known, paramsOf(url.searchParams)).errors).length) {
+      socket.end('HTTP/1.1 400 Parameter verification failed.\r\nConnection: close\r\n\r\n');
+      return;
+    }
     const user = authenticate(req);
     const ticket = url.searchParams.get('vncticket') ?? '';
     const grant = termTickets.get(ticket);

@@ -80,6 +80,11 @@ export function createProxmoxClient(config: ProxmoxConfig, opts: ProxmoxOptions 
   const backoff = (attempt: number) => baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
 
   const tokenAuth: Auth = { headers: { Authorization: tokenHeader } };
+  /**
+   * For `allowtoken: 0` paths such as POST /access/ticket: Proxmox refuses any request that carries an API
+   * token there with 403 "not available with API token" (pve-manager PVE/HTTPServer.pm rest_handler).
+   */
+  const noAuth: Auth = { headers: {} };
 
   async function requestOnce<T>(method: string, path: string, params: Params | undefined, auth: Auth): Promise<T> {
     const query = params && (method === 'GET' || method === 'DELETE') ? encode(params) : '';
@@ -149,5 +154,5 @@ export function createProxmoxClient(config: ProxmoxConfig, opts: ProxmoxOptions 
     }
   }
 
-  return { config, attempts, timeoutMs, pollIntervalMs, taskTimeoutMs, baseUrl, pinnedAgent, tokenAuth, fail, backoff, api };
+  return { config, attempts, timeoutMs, pollIntervalMs, taskTimeoutMs, baseUrl, pinnedAgent, tokenAuth, noAuth, fail, backoff, api };
 }

@@ -28,14 +28,15 @@ export function loadWs(): { WebSocket: WsConstructor; WebSocketServer: new (opti
   }
 }
 
-export function createProxmoxConsole({ api, fail, config, tokenAuth, baseUrl, pinnedAgent, timeoutMs }: ProxmoxClient) {
+export function createProxmoxConsole({ api, fail, config, tokenAuth, noAuth, baseUrl, pinnedAgent, timeoutMs }: ProxmoxClient) {
   async function openConsole(vm: VmRef): Promise<ConsoleConnection> {
     const ws = loadWs();
     if (!ws) throw fail('UNAVAILABLE', 'console needs the ws package');
     // API tokens are often refused on the websocket; a console-only user with a ticket is the reliable way.
     let auth = tokenAuth;
     if (config.consoleUser && config.consolePassword) {
-      const login = await api<{ ticket: string; CSRFPreventionToken: string }>('POST', '/access/ticket', { username: config.consoleUser, password: config.consolePassword });
+      // The login must go out without the token header: /access/ticket has allowtoken 0 (403 otherwise).
+      const login = await api<{ ticket: string; CSRFPreventionToken: string }>('POST', '/access/ticket', { username: config.consoleUser, password: config.consolePassword }, noAuth);
       auth = { headers: { Cookie: `PVEAuthCookie=${login.ticket}`, CSRFPreventionToken: login.CSRFPreventionToken } };
     }
     const proxy = await api<{ port: number | string; ticket: string; user: string }>('POST', `${vmPath(vm)}/termproxy`, {}, auth);

@@ -1,5 +1,11 @@
 /** The VM firewall: anti-spoofing set up at provisioning, and the customer's inbound rules. */
-import type { CreateServerSpec, FirewallRule, Hypervisor, VmRef } from '../hypervisor.ts';
+/**
+ * Digests are per section in Proxmox (pve-firewall PVE/API2/Firewall/VM.pm, Rules.pm, IPSet.pm): the
+ * options have their own, the rules list its own (GET …/firewall/rules gives it on every entry), each
+ * ipset and the ipset list theirs. Sending the digest of another section is refused as "detected
+ * modified configuration".
+ */
+import type { CreateServerSpec, FirewallRule, FirewallRuleSpec, Hypervisor, VmRef } from '../hypervisor.ts';
 import { num, vmPath, type ProxmoxClient } from './proxmox-client.ts';
 
 /** Anti-spoofing: the NIC may only use the addresses we assigned (ipset ipfilter-net0). */
@@ -16,7 +22,19 @@ export async function configureAntiSpoofing({ api }: ProxmoxClient, vm: VmRef, s
   }
 }
 
-export function createProxmoxFirewall({ api }: ProxmoxClient) {
+/**
+ * Proxmox writes port ranges as `8000:8100` (pve-firewall PVE/Firewall.pm parse_port_name_number_or_range);
+ * `8000-8100` is refused. The port type documents `8000-8080`, so numeric `a-b` ranges are converted.
+ */
+export function proxmoxPorts(dport: string | undefined) {
+  if (dport === undefined) return undefined;
+  return dport
+    .split(',')
+    .map((part) => part.trim().replace(/^(\d+)\s*-\s*(\d+)$/, '$1:$2'))
+    .join(',');
+}
+
+export function createProxmoxFirewall({ api, fail }: ProxmoxClient) {
   const operations: Pick<Hypervisor, 'setFirewall' | 'listFirewallRules' | 'addFirewallRule' | 'deleteFirewallRule'> = {
     async setFirewall(vm, enabled) {
       const fw = `${vmPath(vm)}/firewall/options`;
@@ -40,25 +58,26 @@ export function createProxmoxFirewall({ api }: ProxmoxClient) {
         .sort((a, b) => a.pos - b.pos);
     },
 
-    async addFirewallRule(vm, rule) {
-      const fw = `${vmPath(vm)}/firewall`;
-      const { digest } = await api<{ digest?: string }>('GET', `${fw}/options`);
-      // Proxmox inserts new rules at position 0 and leaves them disabled unless enable=1; digest guards against races.
-      await api('POST', `${fw}/rules`, {
+    async addFirewallRule(vm, rule: FirewallRuleSpec) {
+      // Proxmox inserts new rules at position 0 and leaves them disabled unless enable=1. Its create_rule
+      // never compares a digest (Rules.pm), so none is sent: an insert at the top cannot hit the wrong rule.
+      await api('POST', `${vmPath(vm)}/firewall/rules`, {
         type: 'in',
         action: 'ACCEPT',
         proto: rule.proto === 'all' ? undefined : rule.proto,
-        dport: rule.dport,
+        dport: proxmoxPorts(rule.dport),
         comment: rule.comment,
-        enable: true,
-        digest,
+        enable: 1,
       });
     },
 
     async deleteFirewallRule(vm, pos) {
       const fw = `${vmPath(vm)}/firewall`;
-      const { digest } = await api<{ digest?: string }>('GET', `${fw}/options`);
-      await api('DELETE', `${fw}/rules/${pos}`, { digest });
+      // Positions shift after every change: the digest of the rules list makes Proxmox refuse the delete
+      // if the list changed since we read it (delete_rule compares it with assert_if_modified).
+      const rules = await api<{ pos?: number; digest?: string }[]>('GET', `${fw}/rules`);
+      if (!Number.isInteger(pos) || pos < 0 || pos >= rules.length) throw fail('NOT_FOUND', `no firewall rule at position ${pos} of VM ${vm.vmid}`);
+      await api('DELETE', `${fw}/rules/${pos}`, { digest: rules[pos]?.digest });
     },
   };
   return operations;

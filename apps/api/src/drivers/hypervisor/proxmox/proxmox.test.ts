@@ -256,7 +256,8 @@ describe('proxmox driver against the fake Proxmox VE API', () => {
     await driver().createServer(s);
     const err = await rejection(driver().addFirewallRule(s, { proto: 'tcp', dport: 'not-a-port', comment: 'x' }));
     expect(err.code).toBe('INVALID');
-    expect(err.detail).toMatch(/dport: invalid port/);
+    // Proxmox's format check (pve-firewall parse_port_name_number_or_range) through JSONSchema check_prop.
+    expect(err.detail).toMatch(/dport: invalid format - invalid port 'not-a-port'/);
   });
 
   it('resizes: cores and memory change, the disk only grows', async () => {

@@ -1,0 +1,188 @@
+/**
+ * The fake Proxmox answers like Proxmox because it checks every request against the vendor's schema
+ * (pve-api-schema.json, trimmed from pve-docs api-viewer/apidata.js), and the driver speaks that schema.
+ * Raw requests show the fake's answers; driver calls show the driver's side of the same facts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HypervisorError, type CreateServerSpec, type Hypervisor } from '../hypervisor.ts';
+import { startFakeProxmox, type FakeProxmox } from './fake-proxmox.ts';
+import { pveSchema, parsePveFirewallPorts } from './pve-api-schema.ts';
+import { proxmoxPorts } from './proxmox-firewall.ts';
+import { createProxmoxHypervisor, loadWs } from './proxmox.ts';
+
+let fake: FakeProxmox;
+let hv: Hypervisor;
+let nextVmid = 300;
+
+beforeAll(async () => {
+  fake = await startFakeProxmox({ taskMs: 5 });
+  hv = createProxmoxHypervisor(fake.config, { retry: { attempts: 3, baseDelayMs: 5 }, timeoutMs: 2000, pollIntervalMs: 5 });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+const token = () => `PVEAPIToken=${fake.config.tokenId}=${fake.config.tokenSecret}`;
+
+/** A raw request to the fake, authenticated with the API token unless `auth` says otherwise. */
+async function raw(method: string, path: string, params: Record<string, string> = {}, auth: 'token' | 'none' = 'token') {
+  const form = new URLSearchParams(params).toString();
+  const inQuery = method === 'GET' || method === 'DELETE';
+  const res = await fetch(`${fake.url}/api2/json${path}${inQuery && form ? `?${form}` : ''}`, {
+    method,
+    headers: { ...(auth === 'token' ? { Authorization: token() } : {}), ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+    ...(inQuery ? {} : { body: form }),
+  });
+  const text = await res.text();
+  return { status: res.status, statusText: res.statusText, text, json: text ? (JSON.parse(text) as { data: unknown; errors?: Record<string, string>; message?: string }) : undefined };
+}
+
+function spec(): CreateServerSpec {
+  const vmid = nextVmid++;
+  return { node: fake.node, vmid, name: `schema-${vmid}`, os: 'debian-12', cores: 1, memoryMb: 1024, diskGb: 10, ipv4: { address: '203.0.113.20', prefix: 24, gateway: '203.0.113.1' }, rootPassword: 'Geheim-Passwort-1' };
+}
+
+describe('the fake checks every request against the Proxmox schema', () => {
+  it('records where the schema comes from: pve-docs api-viewer/apidata.js at a fixed commit', () => {
+    expect(pveSchema.source).toMatchObject({ repository: 'https://github.com/proxmox/pve-docs', file: 'api-viewer/apidata.js', trimmedBy: 'tools/vendor/trim-pve-apidata.mjs' });
+    expect(pveSchema.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(pveSchema.endpoints.find((e) => e.method === 'POST' && e.path === '/access/ticket')?.allowtoken).toBe(false);
+  });
+
+  it('an unknown parameter is refused with 400 and exactly Proxmox\'s error shape', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    const res = await raw('POST', `/nodes/pve1/qemu/${s.vmid}/firewall/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '22', colour: 'blue' });
+    expect(res.status).toBe(400);
+    expect(res.statusText).toBe('Parameter verification failed.');
+    expect(res.text).toBe('{"errors":{"colour":"property is not defined in schema and the schema does not allow additional properties"},"data":null}');
+    expect(fake.vms.get(s.vmid)!.firewall.rules).toEqual([]);
+  });
+
+  it('missing required parameters, wrong integer/boolean types and values outside an enum are refused with 400', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    const missing = await raw('POST', `/nodes/pve1/qemu/${s.vmid}/firewall/rules`, { action: 'ACCEPT' });
+    expect(missing.status).toBe(400);
+    expect(missing.json?.errors).toEqual({ type: 'property is missing and it is not optional' });
+
+    const integer = await raw('POST', `/nodes/pve1/qemu/${s.vmid}/config`, { cores: 'two' });
+    expect(integer.json?.errors).toEqual({ cores: "type check ('integer') failed - got 'two'" });
+
+    // Proxmox booleans are 0/1 on the wire; "true" is not one of them.
+    const boolean = await raw('PUT', `/nodes/pve1/qemu/${s.vmid}/firewall/options`, { enable: 'true' });
+    expect(boolean.status).toBe(400);
+    expect(boolean.json?.errors).toEqual({ enable: "type check ('boolean') failed - got 'true'" });
+
+    const enumeration = await raw('GET', `/nodes/pve1/qemu/${s.vmid}/rrddata`, { timeframe: 'decade' });
+    expect(enumeration.json?.errors).toEqual({ timeframe: "value 'decade' does not have a value in the enumeration 'hour, day, week, month, year'" });
+
+    const pathParam = await raw('GET', '/nodes/pve1/qemu/42/status/current');
+    expect(pathParam.status).toBe(400);
+    expect(pathParam.json?.errors).toEqual({ vmid: 'value must have a minimum value of 100' });
+  });
+
+  it('a method or path the schema does not know answers 501 like Proxmox', async () => {
+    const res = await raw('PATCH', '/nodes/pve1/qemu/100/config');
+    expect(res.status).toBe(501);
+    expect(res.statusText).toBe("Method 'PATCH /nodes/pve1/qemu/100/config' not implemented");
+    expect((await raw('GET', '/nodes/pve1/does-not-exist')).status).toBe(501);
+  });
+
+  it('an API token on an allowtoken: 0 path is refused with 403, the same login without the token works', async () => {
+    const withToken = await raw('POST', '/access/ticket', { username: fake.config.consoleUser!, password: fake.config.consolePassword! });
+    expect(withToken.status).toBe(403);
+    expect(withToken.json?.message).toMatch(/^Permission check failed \(URI '\/access\/ticket' not available with API token, need proper ticket\./);
+    for (const endpoint of pveSchema.endpoints.filter((e) => !e.allowtoken)) {
+      const res = await raw(endpoint.method, endpoint.path, {});
+      expect(res.status, `${endpoint.method} ${endpoint.path}`).toBe(403);
+    }
+
+    const without = await raw('POST', '/access/ticket', { username: fake.config.consoleUser!, password: fake.config.consolePassword! }, 'none');
+    expect(without.status).toBe(200);
+    expect(without.json?.data).toMatchObject({ ticket: expect.stringMatching(/^PVE:/), CSRFPreventionToken: expect.any(String) });
+  });
+
+  it('refuses a port range written with "-" (Proxmox only knows "a:b"), accepts "a:b"', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    const dash = await raw('POST', `/nodes/pve1/qemu/${s.vmid}/firewall/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '8000-8100', enable: '1' });
+    expect(dash.status).toBe(400);
+    expect(dash.json?.errors).toEqual({ dport: "invalid format - invalid port '8000-8100'\n" });
+    const colon = await raw('POST', `/nodes/pve1/qemu/${s.vmid}/firewall/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '8000:8100', enable: '1' });
+    expect(colon.status).toBe(200);
+    expect(fake.vms.get(s.vmid)!.firewall.rules.map((r) => r.dport)).toEqual(['8000:8100']);
+  });
+
+  it('firewall digests are per section: deleting a rule with the options digest is refused, with the rules digest it works', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    const fw = `/nodes/pve1/qemu/${s.vmid}/firewall`;
+    await raw('POST', `${fw}/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '22', enable: '1' });
+    const options = (await raw('GET', `${fw}/options`)).json?.data as { digest: string };
+    const rules = (await raw('GET', `${fw}/rules`)).json?.data as { digest: string }[];
+    expect(options.digest).not.toBe(rules[0]!.digest);
+
+    const wrong = await raw('DELETE', `${fw}/rules/0`, { digest: options.digest });
+    expect(wrong.status).toBe(500);
+    expect(wrong.json?.message).toBe('detected modified configuration - file changed by other user? Try again.\n');
+    expect(fake.vms.get(s.vmid)!.firewall.rules).toHaveLength(1);
+
+    expect((await raw('DELETE', `${fw}/rules/0`, { digest: rules[0]!.digest })).status).toBe(200);
+    expect(fake.vms.get(s.vmid)!.firewall.rules).toHaveLength(0);
+  });
+});
+
+describe('the driver speaks the schema', () => {
+  it('deleteFirewallRule sends the rules digest and deletes the rule', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    await hv.addFirewallRule(s, { proto: 'tcp', dport: '22', comment: 'SSH' });
+    await hv.addFirewallRule(s, { proto: 'udp', dport: '53', comment: 'DNS' });
+    // Another option changed meanwhile must not matter: only the rules list is compared.
+    await hv.setFirewall(s, true);
+    await hv.deleteFirewallRule(s, 1);
+    expect((await hv.listFirewallRules(s)).map((r) => r.comment)).toEqual(['DNS']);
+  });
+
+  it('deleteFirewallRule of a position that does not exist is NOT_FOUND, nothing is deleted', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    await hv.addFirewallRule(s, { proto: 'tcp', dport: '22', comment: 'SSH' });
+    const err = await hv.deleteFirewallRule(s, 3).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(HypervisorError);
+    expect((err as HypervisorError).code).toBe('NOT_FOUND');
+    expect(fake.vms.get(s.vmid)!.firewall.rules).toHaveLength(1);
+  });
+
+  it('a numeric range written "8000-8100" goes to Proxmox as "8000:8100"', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    await hv.addFirewallRule(s, { proto: 'tcp', dport: '8000-8100,443', comment: 'Spiele' });
+    expect(fake.vms.get(s.vmid)!.firewall.rules[0]).toMatchObject({ dport: '8000:8100,443', enable: 1, type: 'in', action: 'ACCEPT' });
+    expect(proxmoxPorts('8000 - 8100, 22,https')).toBe('8000:8100,22,https');
+    expect(proxmoxPorts(undefined)).toBeUndefined();
+  });
+
+  it.runIf(loadWs() !== null)('the console login (POST /access/ticket) goes out without the API token and the console opens', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    const before = fake.calls.length;
+    const con = await hv.openConsole(s);
+    con.close();
+    const login = fake.calls.slice(before).filter((c) => c.op === 'ticket');
+    expect(login).toEqual([expect.objectContaining({ method: 'POST', path: '/access/ticket', auth: 'none' })]);
+    expect(fake.calls.slice(before).find((c) => c.op === 'termproxy')?.auth).toBe('ticket');
+  });
+});
+
+describe('pve-firewall port syntax', () => {
+  it('accepts numbers, a:b ranges, lists and service names; refuses a-b, backwards ranges and more than 15 numbers', () => {
+    for (const ok of ['22', '80,443', '8000:8100', 'ssh', '0:65535']) expect(() => parsePveFirewallPorts(ok, true), ok).not.toThrow();
+    expect(() => parsePveFirewallPorts('8000-8100', true)).toThrow("invalid port '8000-8100'");
+    expect(() => parsePveFirewallPorts('9000:8000', true)).toThrow("backwards range '9000:8000' not allowed, did you mean '8000:9000'?");
+    expect(() => parsePveFirewallPorts('65536', true)).toThrow("invalid port '65536'");
+    expect(() => parsePveFirewallPorts('80,,443', true)).toThrow('extraneous commas in list');
+    expect(() => parsePveFirewallPorts(Array.from({ length: 16 }, (_v, i) => String(i + 1)).join(','), true)).toThrow('too many entries');
+  });
+});
