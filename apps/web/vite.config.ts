@@ -6,16 +6,16 @@ import { readEnv } from '../api/src/env.ts';
 
 const require = createRequire(import.meta.url);
 
-// Company details for the legal pages come from the same configuration as the API (read at build time;
+// Company and data-center details for the public pages come from the same configuration as the API (read at build time;
 // `npm start` builds before serving).
-const company = readEnv().company;
+const { company, dataCenter } = readEnv();
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), tailwindcss()],
   // React Router's package exports only its development build; production builds use the smaller
   // production build that ships alongside it (same API, no dev-only warnings).
   resolve: mode === 'production' ? { alias: { 'react-router': require.resolve('react-router').replace(/development([/\\])index\.m?js$/, 'production$1index.mjs') } } : {},
-  define: { __COMPANY__: JSON.stringify(company) },
+  define: { __COMPANY__: JSON.stringify(company), __DATA_CENTER__: JSON.stringify(dataCenter) },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
   server: { port: 5173, proxy: { '/api': 'http://localhost:5000' } },
 }));

@@ -25,6 +25,8 @@ export interface Env {
    */
   trustProxy: false | number | string[];
   company: CompanyDetails;
+  /** Facts on the public data-center page; placeholders like the company's until configured. */
+  dataCenter: DataCenterDetails;
   hypervisor: 'simulated' | 'proxmox';
   /** Divides the simulated hypervisor's task durations (demo: 1; browser tests: faster). */
   simulatedSpeed: number;
@@ -116,6 +118,15 @@ export interface CompanyDetails {
   iban: string;
   bic: string;
   bankName: string;
+}
+
+/** The data center the servers run in, as shown on /rechenzentrum; an empty text hides its line. */
+export interface DataCenterDetails {
+  location: string;
+  operator: string;
+  certifications: string[];
+  power: string;
+  network: string;
 }
 
 /**
@@ -219,6 +230,13 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       iban: (source.COMPANY_IBAN ?? 'DE89370400440532013000').replace(/\s+/g, '').toUpperCase(),
       bic: (source.COMPANY_BIC ?? 'COBADEFFXXX').trim().toUpperCase(),
       bankName: source.COMPANY_BANK ?? 'Commerzbank',
+    },
+    dataCenter: {
+      location: (source.DATACENTER_LOCATION ?? 'Frankfurt am Main, Deutschland').trim(),
+      operator: (source.DATACENTER_OPERATOR ?? '').trim(),
+      certifications: (source.DATACENTER_CERTIFICATIONS ?? 'ISO/IEC 27001').split(',').map((c) => c.trim()).filter(Boolean),
+      power: (source.DATACENTER_POWER ?? 'Zwei unabhängige Stromeinspeisungen, USV und Netzersatzanlage (N+1)').trim(),
+      network: (source.DATACENTER_NETWORK ?? 'Redundante Anbindung über mehrere Carrier').trim(),
     },
   };
 }

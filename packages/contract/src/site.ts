@@ -13,3 +13,13 @@ export const CompanyInfo = z.object({
   taxNumber: z.string(),
 });
 export type CompanyInfo = z.infer<typeof CompanyInfo>;
+
+/** Facts about the data center on the public page /rechenzentrum (configuration; an empty value is not shown). */
+export const DataCenterInfo = z.object({
+  location: z.string(),
+  operator: z.string(),
+  certifications: z.array(z.string()),
+  power: z.string(),
+  network: z.string(),
+});
+export type DataCenterInfo = z.infer<typeof DataCenterInfo>;

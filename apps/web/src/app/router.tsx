@@ -10,6 +10,9 @@ import { VdcPage } from '../routes/public/virtual-data-center.tsx';
 import { DomainPage } from '../routes/public/domain.tsx';
 import { ImpressumPage, DatenschutzPage, AgbPage } from '../routes/public/legal.tsx';
 import { FaqPage } from '../routes/public/faq.tsx';
+import { CompanyPage } from '../routes/public/unternehmen.tsx';
+import { DataCenterPage } from '../routes/public/rechenzentrum.tsx';
+import { DocsPage } from '../routes/public/dokumentation.tsx';
 import { ComingSoonPage } from '../routes/public/coming-soon.tsx';
 import { NotFoundPage, ErrorPage } from '../routes/public/not-found.tsx';
 import { paths } from '../config/paths.ts';
@@ -59,6 +62,9 @@ export function AppRoutes() {
         <Route path={paths.privacy} element={<DatenschutzPage />} />
         <Route path={paths.terms} element={<AgbPage />} />
         <Route path={paths.faq} element={<FaqPage />} />
+        <Route path={paths.company} element={<CompanyPage />} />
+        <Route path={paths.dataCenter} element={<DataCenterPage />} />
+        <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.status} element={page(<StatusPage />)} />
         <Route path={paths.statusCreate} element={page(<StatusCreatePage />)} />
         <Route path={paths.shop.rootServer} element={<Navigate to={paths.shop.kvmServer} replace />} />
@@ -67,8 +73,8 @@ export function AppRoutes() {
         <Route path={paths.shop.payment} element={page(<PaymentResultPage />)} />
         <Route path={paths.shop.webhosting} element={page(<WebhostingShopPage />)} />
         <Route path={paths.shop.domain} element={page(<DomainShopPage />)} />
-        <Route path={paths.shop.cloudStorage} element={<ComingSoonPage product="Cloud-Speicher" />} />
-        <Route path={paths.shop.vdcRequest} element={<ComingSoonPage product="Virtual Data Center" />} />
+        <Route path={paths.shop.cloudStorage} element={<ComingSoonPage productId="cloud-storage" />} />
+        <Route path={paths.shop.vdcRequest} element={<ComingSoonPage productId="virtual-data-center" />} />
         <Route path={paths.login} element={page(<LoginPage />)} />
         <Route path={paths.register} element={page(<RegisterPage />)} />
         <Route path={paths.resetPassword} element={page(<ResetPasswordPage />)} />

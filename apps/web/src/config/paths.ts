@@ -17,6 +17,10 @@ export const paths = {
   privacy: '/datenschutz',
   terms: '/agb',
   faq: '/faq',
+  company: '/unternehmen',
+  dataCenter: '/rechenzentrum',
+  /** Customer help: the FAQ and how-tos, each article at `#<its id>`. */
+  docs: '/dokumentation',
   status: '/status',
   statusCreate: '/status-create',
   changelog: '/changelog',

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../config/paths.ts';
+import { products } from '../../config/products.ts';
 
 const linkClass = 'text-slate-300 hover:text-white';
 
@@ -11,17 +12,17 @@ export function SiteFooter() {
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Über uns</h2>
           <ul className="space-y-2 text-sm">
-            <li>Unternehmen</li>
-            <li>Rechenzentrum</li>
+            <li><Link className={linkClass} to={paths.company}>Unternehmen</Link></li>
+            <li><Link className={linkClass} to={paths.dataCenter}>Rechenzentrum</Link></li>
             <li><Link className={linkClass} to={paths.changelogLegacy}>Changelog</Link></li>
           </ul>
         </div>
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Produkte</h2>
           <ul className="space-y-2 text-sm">
-            <li><Link className={linkClass} to={paths.rootServer}>Root Server</Link></li>
-            <li><Link className={linkClass} to={paths.webhosting}>WebHosting</Link></li>
-            <li><Link className={linkClass} to={paths.cloudStorage}>Cloud Speicher</Link></li>
+            {products.map((product) => (
+              <li key={product.id}><Link className={linkClass} to={product.path}>{product.name}</Link></li>
+            ))}
           </ul>
         </div>
         <div>
@@ -29,7 +30,7 @@ export function SiteFooter() {
           <ul className="space-y-2 text-sm">
             <li><Link className={linkClass} to={paths.faq}>FAQ</Link></li>
             <li><Link className={linkClass} to={paths.status}>Status</Link></li>
-            <li>Dokumentation</li>
+            <li><Link className={linkClass} to={paths.docs}>Dokumentation</Link></li>
           </ul>
         </div>
         <div>

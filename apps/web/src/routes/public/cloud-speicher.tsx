@@ -1,9 +1,10 @@
 import type { ComponentType, SVGProps } from 'react';
-import { ArrowRight, FolderSync, HardDrive, Monitor, Network, RefreshCw, Share2, Smartphone } from 'lucide-react';
+import { ArrowRight, Monitor, Network, Smartphone } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
+import { findProduct } from '../../config/products.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -13,12 +14,7 @@ const accessMethods: { title: string; icon: Icon; text: string }[] = [
   { title: 'Über Samba', icon: Network, text: 'Binden Sie den Speicher als Netzlaufwerk ein – ideal für Büros und Teams.' },
 ];
 
-const features: { title: string; icon: Icon; text: string }[] = [
-  { title: 'Bis zu 10\u00a0TB', icon: HardDrive, text: 'Wählen Sie den Speicherplatz, den Sie brauchen – bis zu 10 TB pro Konto.' },
-  { title: 'Automatische Synchronisation', icon: RefreshCw, text: 'Änderungen werden zwischen all Ihren Geräten automatisch abgeglichen.' },
-  { title: 'Mobile Apps', icon: FolderSync, text: 'Fotos und Dokumente direkt vom Smartphone sichern – unterwegs und zu Hause.' },
-  { title: 'Freigabelinks', icon: Share2, text: 'Teilen Sie Dateien und Ordner einfach per Link – auch mit Personen ohne eigenes Konto.' },
-];
+const features = findProduct('cloud-storage').features;
 
 export function CloudStoragePage() {
   return (

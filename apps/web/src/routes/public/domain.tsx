@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useId, useState, type ComponentType, type FormEvent, type SVGProps } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { ArrowRight, Lock, RefreshCw, Search, Server } from 'lucide-react';
+import { ArrowRight, Search } from 'lucide-react';
 import { DOMAIN_TLDS, DOMAIN_TLD_INFO, domainMessages } from '@hp/contract/domain-tlds';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
@@ -8,9 +8,8 @@ import { Card } from '../../components/ui/card.tsx';
 import { inputClass } from '../../components/ui/field.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
+import { findProduct } from '../../config/products.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
-
-type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
 // The result list (react-query, badges) loads only once somebody searches: the prerendered page stays light.
 // The public pages render without a query client; the search brings its own, lazily as well.
@@ -25,11 +24,7 @@ const extensions = DOMAIN_TLDS.map((tld) => ({
   popular: DOMAIN_TLD_INFO[tld].popular,
 }));
 
-const included: { title: string; icon: Icon; text: string }[] = [
-  { title: 'Kostenlose Nameserver', icon: Server, text: 'Ihre Domain nutzt Musterhost-DNS (ns1/ns2.musterhost.de) – oder Sie tragen zwei bis vier eigene Nameserver ein, jederzeit im Kundenportal.' },
-  { title: 'Transfersperre und Auth-Code', icon: Lock, text: 'Die Transfersperre schützt vor unbefugten Umzügen; den Auth-Code für einen Wechsel zeigen wir erst nach erneuter Eingabe Ihres Passworts.' },
-  { title: 'Erinnerung vor Ablauf', icon: RefreshCw, text: 'Wir erinnern Sie 7 Tage und 1 Tag vor Ablauf mit einem Zahlungslink, damit Ihre Domain nicht unbemerkt ausläuft.' },
-];
+const included = findProduct('domain').features;
 
 export function DomainPage() {
   const inputId = useId();

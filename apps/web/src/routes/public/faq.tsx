@@ -6,75 +6,9 @@ import { buttonClass } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { paths } from '../../config/paths.ts';
+import { faqSections as sections } from '../../config/help-articles.ts';
 
 const company = __COMPANY__;
-
-interface FaqEntry { id: string; question: string; answer: string }
-
-const sections: { id: string; title: string; entries: FaqEntry[] }[] = [
-  {
-    id: 'allgemein',
-    title: 'Allgemeine Fragen',
-    entries: [
-      {
-        id: 'anbieter',
-        question: `Was ist ${company.name}?`,
-        answer: `${company.name} ist ein Hosting-Anbieter für Unternehmen und Privatkunden. Wir bieten Root Server, Webhosting, Cloud-Speicher, Virtual Data Center und Domains an – mit NVMe-Speicher, DDoS-Schutz und 24/7 Ticket-Support. Unser Unternehmen befindet sich noch im Aufbau, daher sind einige Produkte derzeit noch nicht bestellbar.`,
-      },
-      {
-        id: 'kontakt',
-        question: 'Wie kann ich Kontakt mit Ihnen aufnehmen?',
-        answer: `Sie erreichen uns per E-Mail an ${company.email} oder über das Ticket-System in Ihrem Kundenbereich. Anliegen zu bestehenden Servern oder Verträgen bearbeiten wir am schnellsten über ein Ticket.`,
-      },
-      {
-        id: 'zahlung',
-        question: 'Welche Zahlungsmethoden werden akzeptiert?',
-        answer: 'Sie können bequem per Kreditkarte, PayPal, Überweisung oder SEPA-Lastschrift bezahlen.',
-      },
-      {
-        id: 'servicezeiten',
-        question: 'Wann ist der Support erreichbar?',
-        answer: 'Unsere Servicezeiten sind Montag bis Sonntag von 8 bis 23 Uhr (MEZ). Tickets können Sie rund um die Uhr erstellen.',
-      },
-      {
-        id: 'hilfe',
-        question: 'Wie erhalte ich Hilfe bei Problemen?',
-        answer: 'Erstellen Sie in Ihrem Kundenbereich ein Ticket und beschreiben Sie Ihr Anliegen möglichst genau – zum Beispiel den betroffenen Server, die Fehlermeldung und was Sie bereits versucht haben. Unser Support-Team meldet sich dann schnellstmöglich bei Ihnen.',
-      },
-    ],
-  },
-  {
-    id: 'server',
-    title: 'Server & Hosting',
-    entries: [
-      {
-        id: 'root-server',
-        question: 'Was ist ein Root Server?',
-        answer: 'Ein Root Server ist bei uns eine virtuelle Maschine, die auf einem physischen Host läuft. Sie erhalten fest zugewiesene Ressourcen – CPU-Kerne, Arbeitsspeicher und NVMe-Speicher – und verwalten das System so, als wäre es Ihr eigener Server.',
-      },
-      {
-        id: 'betriebssysteme',
-        question: 'Welche Betriebssysteme stehen zur Auswahl?',
-        answer: 'Sie können zwischen Ubuntu Server, Debian, Windows Server 2025 und Windows Server 2022 wählen. Für Windows Server fällt ein monatlicher Lizenzaufschlag an.',
-      },
-      {
-        id: 'root-zugriff',
-        question: 'Habe ich vollen Root-Zugriff?',
-        answer: 'Ja, bei Root Servern haben Sie vollen Root- bzw. Administratorzugriff. Beim Webhosting ist der Zugriff eingeschränkt, da sich dort mehrere Kunden eine von uns verwaltete Umgebung teilen.',
-      },
-      {
-        id: 'kuendigung',
-        question: 'Wie kann ich meinen Server kündigen?',
-        answer: 'Eine Kündigung ist nicht nötig: Server werden für die gewählte Laufzeit im Voraus bezahlt, es gibt kein Abonnement. Wenn Sie Ihren Server nicht verlängern, läuft er zum Ende der Laufzeit automatisch aus.',
-      },
-      {
-        id: 'zugriff-teilen',
-        question: 'Kann ich den Zugriff auf meinen Server mit anderen teilen?',
-        answer: 'Ja. Im Server-Dashboard können Sie anderen Kontoinhabern Zugriff auf Ihren Server gewähren, etwa Kolleginnen und Kollegen oder Ihrer Agentur.',
-      },
-    ],
-  },
-];
 
 export function FaqPage() {
   return (

@@ -1,27 +1,20 @@
 import { useEffect, useState, type ComponentType, type SVGProps } from 'react';
 import { Link } from 'react-router';
 import {
-  ArrowRight, Boxes, Check, Cloud, Construction, Gauge, Globe, HardDrive, Headset, Mail, Network, Pause, Play, Server,
-  ShieldCheck, Undo2,
+  ArrowRight, Check, Construction, Gauge, HardDrive, Headset, Mail, Network, Pause, Play, ShieldCheck, Undo2,
 } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { paths } from '../../config/paths.ts';
+import { productNames, products, upcomingProducts } from '../../config/products.ts';
+import { AvailabilityBadge } from '../../components/marketing/availability-badge.tsx';
 
 export const HERO_ROTATION_MS = 6000;
 const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'sicherer Cloud-Speicher'] as const;
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
-
-const services: { title: string; to: string; icon: Icon; description: string }[] = [
-  { title: 'Root Server', to: paths.rootServer, icon: Server, description: 'Virtuelle Server mit vollem Root-Zugriff, NVMe-Speicher und DDoS-Schutz – frei konfigurierbar nach Ihrem Bedarf.' },
-  { title: 'Webhosting', to: paths.webhosting, icon: Globe, description: 'Schnelles Webhosting mit PHP, MySQL, kostenlosem SSL-Zertifikat und One-Click-Installer für Ihre Website.' },
-  { title: 'Domain Name', to: paths.domain, icon: Network, description: 'Ihre Wunschdomain aus über 300 Endungen – mit DNS-Verwaltung, WHOIS-Schutz und Transfersperre.' },
-  { title: 'Cloud-Speicher', to: paths.cloudStorage, icon: Cloud, description: 'Bis zu 10 TB Speicherplatz, erreichbar per Browser, App oder Samba – mit Synchronisation und Freigabelinks.' },
-  { title: 'Virtual Data Center', to: paths.virtualDataCenter, icon: Boxes, description: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.' },
-];
 
 const claims: { title: string; icon: Icon; text: string }[] = [
   { title: '24/7 Ticket-Support', icon: Headset, text: 'Unser Support-Team nimmt Ihre Anfrage rund um die Uhr über das Ticket-System entgegen.' },
@@ -66,7 +59,7 @@ function NoticeBanner() {
       <p className="mx-auto flex max-w-7xl items-start gap-3 px-4 py-3 text-sm text-amber-900 sm:items-center sm:px-6">
         <Construction className="mt-0.5 size-5 shrink-0 sm:mt-0" aria-hidden="true" />
         <span>
-          <strong className="font-semibold">Hinweis:</strong> Unser Unternehmen befindet sich noch im Aufbau. Die meisten Funktionen sind derzeit noch nicht verfügbar.
+          <strong className="font-semibold">Hinweis:</strong> Unser Unternehmen befindet sich noch im Aufbau. {productNames(upcomingProducts)} {upcomingProducts.length === 1 ? 'ist' : 'sind'} bald verfügbar.
         </span>
       </p>
     </div>
@@ -161,16 +154,27 @@ function Services() {
           <p className="mt-4 text-lg text-slate-600">Wählen Sie das passende Produkt – wir kümmern uns um eine stabile und sichere Grundlage.</p>
         </div>
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {services.map(({ title, to, icon: ServiceIcon, description }) => (
-            <li key={to}>
-              <Card className="flex h-full flex-col p-6 transition-shadow hover:shadow-md">
-                <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                  <ServiceIcon className="size-6" aria-hidden="true" />
-                </span>
-                <h3 className="mt-5 text-lg font-semibold text-slate-900">{title}</h3>
-                <p className="mt-2 flex-1 text-slate-600">{description}</p>
-                <Link to={to} className="mt-5 inline-flex items-center gap-1 self-start py-1 text-sm font-semibold text-brand-700 hover:text-brand-900">
-                  Mehr Details<span className="sr-only"> zu {title}</span>
+          {products.map((product) => (
+            <li key={product.id}>
+              <Card className="flex h-full flex-col p-6 transition-shadow hover:shadow-md" data-product={product.id}>
+                <div className="flex items-start justify-between gap-3">
+                  <span className="inline-flex size-12 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
+                    <product.icon className="size-6" aria-hidden="true" />
+                  </span>
+                  <AvailabilityBadge availability={product.availability} />
+                </div>
+                <h3 className="mt-5 text-lg font-semibold text-slate-900">{product.name}</h3>
+                <p className="mt-2 text-slate-600">{product.pitch}</p>
+                <ul className="mt-4 flex-1 space-y-1.5 text-sm text-slate-700" aria-label={`Leistungen: ${product.name}`}>
+                  {product.features.map((feature) => (
+                    <li key={feature.title} className="flex gap-2">
+                      <Check className="mt-0.5 size-4 shrink-0 text-green-700" aria-hidden="true" />
+                      {feature.title}
+                    </li>
+                  ))}
+                </ul>
+                <Link to={product.path} className="mt-5 inline-flex items-center gap-1 self-start py-1 text-sm font-semibold text-brand-700 hover:text-brand-900">
+                  Mehr Details<span className="sr-only"> zu {product.name}</span>
                   <ArrowRight className="size-4" aria-hidden="true" />
                 </Link>
               </Card>

@@ -1,6 +1,6 @@
 import type { ComponentType, SVGProps } from 'react';
 import {
-  ArrowRight, Bitcoin, Check, Clock, Cpu, CreditCard, HardDrive, Headset, Landmark, LifeBuoy, Network, ShieldCheck,
+  ArrowRight, Bitcoin, Check, Clock, CreditCard, Headset, Landmark, LifeBuoy, Network,
   Terminal, Wallet,
 } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
@@ -8,6 +8,7 @@ import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
+import { findProduct } from '../../config/products.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -18,11 +19,7 @@ const configLimits = [
   { value: '1–12', label: 'Monate Laufzeit' },
 ];
 
-const highlights: { title: string; icon: Icon; text: string }[] = [
-  { title: 'Moderne Server-Hardware', icon: Cpu, text: 'Ihr Root Server läuft als virtuelle Maschine auf leistungsstarken Hosts mit aktuellen Mehrkern-Prozessoren und reichlich Arbeitsspeicher.' },
-  { title: 'NVMe-Speicher', icon: HardDrive, text: 'Alle Daten liegen auf schnellen NVMe-SSDs – für kurze Zugriffszeiten, flinke Datenbanken und schnelle Deployments.' },
-  { title: 'DDoS-Schutz inklusive', icon: ShieldCheck, text: 'Unser Netzwerk erkennt Angriffe automatisch und filtert schädlichen Datenverkehr, bevor er Ihren Server erreicht.' },
-];
+const highlights = findProduct('root-server').features;
 
 const extras = [
   'Voller Root-Zugriff auf Ihr System',

@@ -1,18 +1,11 @@
-import type { ComponentType, SVGProps } from 'react';
-import { ArrowRight, Boxes, Disc3, KeyRound, SlidersHorizontal } from 'lucide-react';
+import { ArrowRight } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { paths } from '../../config/paths.ts';
+import { findProduct } from '../../config/products.ts';
 
-type Icon = ComponentType<SVGProps<SVGSVGElement>>;
-
-const features: { title: string; icon: Icon; text: string }[] = [
-  { title: 'Virtuelle Maschinen', icon: Boxes, text: 'Erstellen Sie innerhalb Ihres Ressourcen-Pools so viele VMs, wie Ihr Projekt braucht – und löschen Sie sie wieder, wenn nicht.' },
-  { title: 'Voller Root-Zugriff', icon: KeyRound, text: 'Sie haben auf jeder VM die volle Kontrolle über Betriebssystem, Software und Konfiguration.' },
-  { title: 'Eigene ISO-Images', icon: Disc3, text: 'Laden Sie eigene ISO-Dateien hoch und installieren Sie genau das System, das Sie benötigen.' },
-  { title: 'Flexible Ressourcen', icon: SlidersHorizontal, text: 'Verteilen Sie CPU, RAM und Speicher frei auf Ihre VMs und passen Sie die Aufteilung jederzeit an.' },
-];
+const features = findProduct('virtual-data-center').features;
 
 const steps = [
   { title: 'Anfrage senden', text: 'Teilen Sie uns mit, wie viele Ressourcen Sie ungefähr benötigen.' },

@@ -1,21 +1,12 @@
-import type { ComponentType, SVGProps } from 'react';
-import { Archive, ArrowRight, Check, Code, FolderSync, Globe, Lock, MousePointerClick } from 'lucide-react';
+import { ArrowRight, Check } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
+import { findProduct } from '../../config/products.ts';
 
-type Icon = ComponentType<SVGProps<SVGSVGElement>>;
-
-const features: { title: string; icon: Icon; text: string }[] = [
-  { title: 'PHP & MySQL', icon: Code, text: 'Aktuelle PHP-Versionen und MySQL-Datenbanken – die Basis für nahezu jede Web-Anwendung.' },
-  { title: 'FTP/SFTP-Zugang', icon: FolderSync, text: 'Laden Sie Ihre Dateien bequem per FTP oder verschlüsselt per SFTP auf Ihren Webspace.' },
-  { title: 'One-Click-Backups', icon: Archive, text: 'Sichern und wiederherstellen mit einem Klick – so ist Ihre Website jederzeit geschützt.' },
-  { title: 'One-Click-Installer', icon: MousePointerClick, text: 'Beliebte Anwendungen wie WordPress installieren Sie in wenigen Sekunden, ganz ohne Vorkenntnisse.' },
-  { title: 'Kostenlose Subdomain', icon: Globe, text: 'Starten Sie sofort mit einer kostenlosen Subdomain – eine eigene Domain können Sie jederzeit verbinden.' },
-  { title: 'SSL-Zertifikat inklusive', icon: Lock, text: 'Kostenlose SSL-Zertifikate sorgen für verschlüsselte Verbindungen und das Schloss-Symbol im Browser.' },
-];
+const features = findProduct('webhosting').features;
 
 const useCases = [
   'Unternehmenswebsites und Landingpages',

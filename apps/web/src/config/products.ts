@@ -1,0 +1,147 @@
+import type { ComponentType, SVGProps } from 'react';
+import {
+  Archive, Boxes, Cloud, Code, Cpu, Disc3, FolderSync, Globe, HardDrive, KeyRound, Lock, MousePointerClick, Network,
+  RefreshCw, Server, Share2, ShieldCheck, SlidersHorizontal,
+} from 'lucide-react';
+import { DOMAIN_TLDS, PROVIDER_DNS_LABEL, PROVIDER_NAMESERVERS } from '@hp/contract/domain-tlds';
+import { paths } from './paths.ts';
+
+type Icon = ComponentType<SVGProps<SVGSVGElement>>;
+
+/** `available`: ordered online today; `soon`: the page exists, ordering leads to the "bald verfügbar" page. */
+export type ProductAvailability = 'available' | 'soon';
+
+export interface ProductFeature { title: string; icon: Icon; text: string }
+
+export interface Product {
+  id: 'root-server' | 'webhosting' | 'domain' | 'cloud-storage' | 'virtual-data-center';
+  name: string;
+  /** One sentence for overviews (home page, "bald verfügbar" page). */
+  pitch: string;
+  /** What the product offers; the product page shows them as cards, overviews as bullets. */
+  features: readonly ProductFeature[];
+  availability: ProductAvailability;
+  icon: Icon;
+  /** The product's public page. */
+  path: string;
+  /** Where ordering starts (configurator, shop, search or the "bald verfügbar" page). */
+  orderPath: string;
+  /** The button that leads there. */
+  orderLabel: string;
+}
+
+export type ProductId = Product['id'];
+
+export const availabilityLabels: Record<ProductAvailability, string> = {
+  available: 'Jetzt bestellbar',
+  soon: 'Bald verfügbar',
+};
+
+const tldList = (() => {
+  const tlds = DOMAIN_TLDS.map((tld) => `.${tld}`);
+  return `${tlds.slice(0, -1).join(', ')} oder ${tlds.at(-1)}`;
+})();
+
+/**
+ * The one place that says what each product offers and whether it can be ordered. The home page, the
+ * product pages, the "bald verfügbar" page and the company page all read it, so a claim is changed once
+ * (decision 024 removed domain claims from one page while another copy kept them).
+ */
+export const products: readonly Product[] = [
+  {
+    id: 'root-server',
+    name: 'Root Server',
+    pitch: 'Virtuelle Server mit vollem Root-Zugriff, NVMe-Speicher und DDoS-Schutz – frei konfigurierbar nach Ihrem Bedarf.',
+    features: [
+      { title: 'Moderne Server-Hardware', icon: Cpu, text: 'Ihr Root Server läuft als virtuelle Maschine auf leistungsstarken Hosts mit aktuellen Mehrkern-Prozessoren und reichlich Arbeitsspeicher.' },
+      { title: 'NVMe-Speicher', icon: HardDrive, text: 'Alle Daten liegen auf schnellen NVMe-SSDs – für kurze Zugriffszeiten, flinke Datenbanken und schnelle Deployments.' },
+      { title: 'DDoS-Schutz inklusive', icon: ShieldCheck, text: 'Unser Netzwerk erkennt Angriffe automatisch und filtert schädlichen Datenverkehr, bevor er Ihren Server erreicht.' },
+    ],
+    availability: 'available',
+    icon: Server,
+    path: paths.rootServer,
+    orderPath: paths.shop.kvmServer,
+    orderLabel: 'Root Server konfigurieren',
+  },
+  {
+    id: 'webhosting',
+    name: 'Webhosting',
+    pitch: 'Schnelles Webhosting mit PHP, MySQL, kostenlosem SSL-Zertifikat und One-Click-Installer für Ihre Website.',
+    features: [
+      { title: 'PHP & MySQL', icon: Code, text: 'Aktuelle PHP-Versionen und MySQL-Datenbanken – die Basis für nahezu jede Web-Anwendung.' },
+      { title: 'FTP/SFTP-Zugang', icon: FolderSync, text: 'Laden Sie Ihre Dateien bequem per FTP oder verschlüsselt per SFTP auf Ihren Webspace.' },
+      { title: 'One-Click-Backups', icon: Archive, text: 'Sichern und wiederherstellen mit einem Klick – so ist Ihre Website jederzeit geschützt.' },
+      { title: 'One-Click-Installer', icon: MousePointerClick, text: 'Beliebte Anwendungen wie WordPress installieren Sie in wenigen Sekunden, ganz ohne Vorkenntnisse.' },
+      { title: 'Kostenlose Subdomain', icon: Globe, text: 'Starten Sie sofort mit einer kostenlosen Subdomain – eine eigene Domain können Sie jederzeit verbinden.' },
+      { title: 'SSL-Zertifikat inklusive', icon: Lock, text: 'Kostenlose SSL-Zertifikate sorgen für verschlüsselte Verbindungen und das Schloss-Symbol im Browser.' },
+    ],
+    availability: 'available',
+    icon: Globe,
+    path: paths.webhosting,
+    orderPath: paths.shop.webhosting,
+    orderLabel: 'Webhosting bestellen',
+  },
+  {
+    id: 'domain',
+    name: 'Domains',
+    // Decision 024: six extensions, nameservers (no zone editor), no WHOIS privacy, reminders instead of unattended renewal.
+    pitch: `Ihre Wunschdomain unter ${tldList} – mit kostenlosen Nameservern, Transfersperre und Erinnerung vor Ablauf.`,
+    features: [
+      { title: 'Kostenlose Nameserver', icon: Server, text: `Ihre Domain nutzt ${PROVIDER_DNS_LABEL} (${PROVIDER_NAMESERVERS.join(', ')}) – oder Sie tragen zwei bis vier eigene Nameserver ein, jederzeit im Kundenportal.` },
+      { title: 'Transfersperre und Auth-Code', icon: Lock, text: 'Die Transfersperre schützt vor unbefugten Umzügen; den Auth-Code für einen Wechsel zeigen wir erst nach erneuter Eingabe Ihres Passworts.' },
+      { title: 'Erinnerung vor Ablauf', icon: RefreshCw, text: 'Wir erinnern Sie 7 Tage und 1 Tag vor Ablauf mit einem Zahlungslink, damit Ihre Domain nicht unbemerkt ausläuft.' },
+    ],
+    availability: 'available',
+    icon: Network,
+    path: paths.domain,
+    orderPath: paths.domain,
+    orderLabel: 'Domain suchen',
+  },
+  {
+    id: 'cloud-storage',
+    name: 'Cloud-Speicher',
+    pitch: 'Bis zu 10 TB Speicherplatz, erreichbar per Browser, App oder Samba – mit Synchronisation und Freigabelinks.',
+    features: [
+      { title: 'Bis zu 10\u00a0TB', icon: HardDrive, text: 'Wählen Sie den Speicherplatz, den Sie brauchen – bis zu 10 TB pro Konto.' },
+      { title: 'Automatische Synchronisation', icon: RefreshCw, text: 'Änderungen werden zwischen all Ihren Geräten automatisch abgeglichen.' },
+      { title: 'Mobile Apps', icon: FolderSync, text: 'Fotos und Dokumente direkt vom Smartphone sichern – unterwegs und zu Hause.' },
+      { title: 'Freigabelinks', icon: Share2, text: 'Teilen Sie Dateien und Ordner einfach per Link – auch mit Personen ohne eigenes Konto.' },
+    ],
+    availability: 'soon',
+    icon: Cloud,
+    path: paths.cloudStorage,
+    orderPath: paths.shop.cloudStorage,
+    orderLabel: 'Cloud-Speicher bestellen',
+  },
+  {
+    id: 'virtual-data-center',
+    name: 'Virtual Data Center',
+    pitch: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.',
+    features: [
+      { title: 'Virtuelle Maschinen', icon: Boxes, text: 'Erstellen Sie innerhalb Ihres Ressourcen-Pools so viele VMs, wie Ihr Projekt braucht – und löschen Sie sie wieder, wenn nicht.' },
+      { title: 'Voller Root-Zugriff', icon: KeyRound, text: 'Sie haben auf jeder VM die volle Kontrolle über Betriebssystem, Software und Konfiguration.' },
+      { title: 'Eigene ISO-Images', icon: Disc3, text: 'Laden Sie eigene ISO-Dateien hoch und installieren Sie genau das System, das Sie benötigen.' },
+      { title: 'Flexible Ressourcen', icon: SlidersHorizontal, text: 'Verteilen Sie CPU, RAM und Speicher frei auf Ihre VMs und passen Sie die Aufteilung jederzeit an.' },
+    ],
+    availability: 'soon',
+    icon: Boxes,
+    path: paths.virtualDataCenter,
+    orderPath: paths.shop.vdcRequest,
+    orderLabel: 'Angebot anfragen',
+  },
+];
+
+export function findProduct(id: ProductId): Product {
+  const product = products.find((p) => p.id === id);
+  if (!product) throw new Error(`unknown product ${id}`);
+  return product;
+}
+
+/** "Root Server, Webhosting und Domains": names joined the German way. */
+export function productNames(list: readonly Product[]): string {
+  const names = list.map((p) => p.name);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} und ${names.at(-1)}`;
+}
+
+export const availableProducts = products.filter((p) => p.availability === 'available');
+export const upcomingProducts = products.filter((p) => p.availability === 'soon');
