@@ -19,6 +19,9 @@ export const shopMessages = {
   serverNotUpgradable: 'Dieser Server kann derzeit nicht verlängert werden.',
   pdfNotice: 'Ihre PDF-Rechnung wird erstellt, bitte haben Sie etwas Geduld.',
   webhookInvalid: 'Ungültige Webhook-Signatur.',
+  orderNotFound: 'Bestellung nicht gefunden.',
+  orderAlreadyPaid: 'Diese Bestellung ist bereits bezahlt.',
+  orderNoLongerPayable: 'Die Reservierung dieser Bestellung ist abgelaufen, sie wurde storniert. Bitte konfigurieren Sie Ihre Bestellung neu.',
 } as const;
 
 const int = (limits: { min: number; max: number; step: number }, label: string) =>
@@ -91,6 +94,9 @@ export const orderStatusLabels: Record<OrderStatus, string> = {
   failed: 'Fehlgeschlagen',
 };
 
+/** "Erneut versuchen" on the payment result page: a new payment session for the same open order. */
+export const PaymentRetryParams = z.object({ id: z.uuid({ error: shopMessages.orderNotFound }) });
+
 export const PaymentResultQuery = z.object({
   session_id: z.string().min(1).max(300).optional(),
   order: z.uuid().optional(),
@@ -114,6 +120,13 @@ export const PaymentResult = z.object({
   /** Domain orders: the domain the order created or renewed. */
   domainId: z.string().nullable(),
   invoiceId: z.string().nullable(),
+  /**
+   * Set when the last payment attempt failed (declined, cancelled, expired) but the order still holds
+   * what it reserved: until this ISO time "Erneut versuchen" opens a new payment for the same order.
+   */
+  retryUntil: z.string().nullable(),
+  /** The product's own shop, prefilled with this order's configuration where that shop can ("Neu konfigurieren"). */
+  reconfigurePath: z.string(),
 });
 export type PaymentResult = z.infer<typeof PaymentResult>;
 
@@ -221,8 +234,8 @@ export const OrderLinkInput = z.strictObject({
 export type OrderLinkInput = z.infer<typeof OrderLinkInput>;
 
 /** The query string of /shop/kvm-server that prefills the configurator (`angebot=1` marks a staff link). */
-export function orderLinkQuery(config: ServerConfig): string {
-  const pairs: [string, string][] = [['angebot', '1'], ['os', config.os]];
+export function orderLinkQuery(config: ServerConfig, fromStaff = true): string {
+  const pairs: [string, string][] = [...(fromStaff ? [['angebot', '1'] as [string, string]] : []), ['os', config.os]];
   if (config.distro) pairs.push(['distro', config.distro]);
   if (config.windowsVersion) pairs.push(['windowsVersion', config.windowsVersion]);
   for (const key of ['cpu', 'ram', 'storage', 'months'] as const) pairs.push([key, String(config[key])]);

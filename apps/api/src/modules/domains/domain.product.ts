@@ -60,6 +60,12 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
   kind: 'domain',
   name: DOMAIN_PRODUCT_NAME,
 
+  shopPath(order) {
+    const c = domainConfigOf(order);
+    if (c.action === 'renew' && order.domainId) return `/shop/domain?renew=${order.domainId}`;
+    return `/shop/domain?${new URLSearchParams({ domain: domainToUnicode(c.domain), action: c.action === 'transfer' ? 'transfer' : 'register' }).toString()}`;
+  },
+
   sameOrder(input) {
     if (input.action === 'renew') return and(eq(orders.domainId, input.domainId!), eq(orders.kind, 'upgrade'));
     if (!input.checked) return undefined;

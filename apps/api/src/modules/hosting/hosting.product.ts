@@ -86,6 +86,13 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
     kind: 'webhosting',
     name: HOSTING_PRODUCT_NAME,
 
+    shopPath(order) {
+      if (order.kind === 'upgrade' && order.hostingPackageId) return `/shop/webhosting?renew=${order.hostingPackageId}`;
+      const c = hostingConfigOf(order);
+      const domain = c.domainType === 'subdomain' ? ['subdomain', c.primaryDomain.slice(0, c.primaryDomain.indexOf('.'))] : ['domain', c.primaryDomain];
+      return `/shop/webhosting?${new URLSearchParams([['plan', c.plan], ['months', String(order.months)], domain as [string, string]]).toString()}`;
+    },
+
     sameOrder(input, env) {
       if (input.packageId) return and(eq(orders.hostingPackageId, input.packageId), eq(orders.months, input.months));
       return and(eq(orders.kind, 'new'), eq(orders.months, input.months), sql`${orders.config}->>'primaryDomain' = ${primaryDomainOf(input, env)}`, sql`${orders.config}->>'plan' = ${input.plan}`);

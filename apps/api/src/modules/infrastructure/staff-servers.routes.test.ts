@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { infrastructureMessages as m, messages, type AdminServerDetail, type AdminServerRow, type ServerUsage } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
-import { baseOrder, paySimulated, postCheckout, seedCapacity, drainJobs } from '../../../test/shop.ts';
+import { baseOrder, billingTick, paySimulated, postCheckout, seedCapacity, drainJobs } from '../../../test/shop.ts';
 import { ipAddresses, orders, servers } from '../../db/schema/index.ts';
 
 describeEachDatabase('staff view of servers, manual servers and the address history of orders', (ctx) => {
@@ -41,6 +41,11 @@ describeEachDatabase('staff view of servers, manual servers and the address hist
     const [held] = await ctx().database.db.select().from(ipAddresses).where(eq(ipAddresses.id, order!.ipAddressId!));
     expect(order!.ipAddress).toBe(held!.address);
     await paySimulated(ctx(), sessionId, '4242 4242 4242 4242', 'cancel');
+    // The order stays payable while its hold lasts (decision 028); once that has run out the tick ends it.
+    const past = new Date(Date.now() - 60_000);
+    await ctx().database.db.update(orders).set({ holdUntil: past }).where(eq(orders.id, orderId));
+    await ctx().database.db.update(ipAddresses).set({ reservedUntil: past }).where(eq(ipAddresses.id, held!.id));
+    await billingTick(ctx().app);
     await drainJobs(ctx());
     const [cancelled] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(cancelled!.status).toBe('cancelled');

@@ -12,6 +12,12 @@ import { enqueue, jobKind } from '../../db/jobs.ts';
  */
 export const refundOrderKind = jobKind('refund-order', z.object({ orderId: z.string() }));
 
+/**
+ * A second payment for one order (an earlier payment session was paid after all, decision 028): the
+ * refund job pays exactly that session's payment back; the order keeps the payment it was fulfilled with.
+ */
+export const refundDuplicatePaymentKind = jobKind('refund-duplicate-payment', z.object({ orderId: z.string(), sessionId: z.string(), amountCents: z.number().int() }));
+
 type OrderStatus = typeof orders.$inferSelect['status'];
 
 /**

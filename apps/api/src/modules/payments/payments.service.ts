@@ -6,23 +6,25 @@ import type { Db } from '../../db/client.ts';
 import { invoices, orders, paymentEvents } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
+import { PaymentProviderError, PaymentSignatureError, type CheckoutSession } from '../../drivers/payments/payments.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { defineJob, defineSchedule } from '../../jobs/define.ts';
 import { signPayload } from '../../drivers/payments/signature.ts';
 import { simWebhookDelivery, type SimulatedPayments } from '../../drivers/payments/simulated.ts';
 import { issueInvoiceJob } from '../invoices/invoices.service.ts';
 import { productOfOrder } from '../products/registry.ts';
+import { refundDuplicatePaymentKind } from './fail-order.ts';
 
 type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string() }));
 
 /** Ends a pending order and releases what it held (capacity by status, the rest by its product). */
-export async function cancelPendingOrder(db: Db, orderId: string, reason: string): Promise<boolean> {
+export async function cancelPendingOrder(db: Db, orderId: string, reason: string, sessionId?: string): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // With a session: only while that session is still the order's payment (a retry may have replaced it).
     const [order] = await tx.update(orders).set({ status: 'cancelled', failureReason: reason })
-      .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'))).returning();
+      .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'), sessionId ? eq(orders.paymentSessionId, sessionId) : undefined)).returning();
     if (!order) return false;
     await productOfOrder(order).release(tx, order);
     return true;
@@ -56,7 +58,7 @@ export async function receiveWebhook(deps: PaymentDeps, raw: Buffer, signature: 
   });
 }
 
-export type FulfilOutcome = 'fulfilled' | 'already' | 'not_paid' | 'mismatch' | 'unknown_order' | 'expired';
+export type FulfilOutcome = 'fulfilled' | 'already' | 'not_paid' | 'mismatch' | 'unknown_order' | 'expired' | 'retryable' | 'replaced';
 
 /** What the session says, checked against our order; only a paid, matching session fulfils. */
 function checkSession(order: typeof orders.$inferSelect, session: CheckoutSession): 'ok' | 'mismatch' | 'not_paid' {
@@ -66,38 +68,19 @@ function checkSession(order: typeof orders.$inferSelect, session: CheckoutSessio
   return 'ok';
 }
 
-/**
- * Exactly-once fulfilment (stripe-checkout.md): called by the webhook job and by the return page.
- * Re-fetches the session, requires it paid and matching the order, then in ONE transaction moves the
- * order from pending to processing (only if still pending), creates the server record or applies the
- * renewal, and enqueues provisioning and invoicing. Only the caller that made the change does the work.
- */
-export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promise<FulfilOutcome> {
-  const { db, payments } = deps;
-  const [order] = await db.select().from(orders).where(eq(orders.paymentSessionId, sessionId));
-  if (!order) {
-    deps.log?.warn({ security: true, sessionId }, 'payment for an unknown checkout session');
-    return 'unknown_order';
-  }
-  if (order.status !== 'pending') return 'already';
-  const session = await payments.retrieveCheckoutSession(sessionId);
-  const verdict = checkSession(order, session);
-  if (verdict === 'mismatch') {
-    deps.log?.warn({ security: true, orderId: order.id, sessionId, amount: session.amountTotal, expected: order.amountCents, reference: session.clientReferenceId }, 'payment does not match its order: not fulfilled');
-    return 'mismatch';
-  }
-  if (verdict === 'not_paid') {
-    if (session.status === 'expired') {
-      await cancelPendingOrder(db, order.id, session.declined ? 'card declined' : 'payment expired or cancelled');
-      return 'expired';
-    }
-    return 'not_paid';
-  }
+/** Why an attempt ended unpaid, as staff read it in the order (a pending order keeps it until the next attempt). */
+const endedReason = (session: CheckoutSession) => (session.declined ? 'card declined' : 'payment expired or cancelled');
 
-  const changed = await db.transaction(async (tx) => {
+/**
+ * Moves the order from pending to processing with this session's payment and runs the product's
+ * fulfilment, all in one transaction; `sessionId` becomes the order's payment (refunds use it).
+ * Returns whether this caller made the change.
+ */
+async function fulfilOrder(deps: PaymentDeps, order: typeof orders.$inferSelect, session: CheckoutSession): Promise<boolean> {
+  const changed = await deps.db.transaction(async (tx) => {
     const now = new Date();
     const [paid] = await tx.update(orders).set({
-      status: 'processing', paidAt: now,
+      status: 'processing', paidAt: now, paymentSessionId: session.id, failureReason: null,
       cardBrand: session.card?.brand ?? null, cardLast4: session.card?.last4 ?? null,
       billingName: session.customerDetails?.name ?? null, billingAddress: session.customerDetails?.address ?? null,
     }).where(and(eq(orders.id, order.id), eq(orders.status, 'pending'))).returning();
@@ -108,13 +91,104 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string): Promis
     await enqueue(tx, issueInvoiceJob, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
     return true;
   });
-  deps.log?.info?.({ orderId: order.id, fulfilled: changed }, 'checkout paid');
-  return changed ? 'fulfilled' : 'already';
+  deps.log?.info?.({ orderId: order.id, sessionId: session.id, fulfilled: changed }, 'checkout paid');
+  return changed;
+}
+
+/**
+ * Exactly-once fulfilment (stripe-checkout.md): called by the webhook job and by the return page.
+ * Re-fetches the session, requires it paid and matching the order, then in ONE transaction moves the
+ * order from pending to processing (only if still pending), creates the server record or applies the
+ * renewal, and enqueues provisioning and invoicing. Only the caller that made the change does the work.
+ *
+ * A session that ended unpaid (declined, cancelled, expired) leaves the order payable while its hold
+ * lasts (decision 028: "Erneut versuchen" opens a new session for it); once the hold has run out, or
+ * with `cancelUnpaid` (the same order was placed again), the order is cancelled and its hold released.
+ */
+export async function syncCheckout(deps: PaymentDeps, sessionId: string, opts: { cancelUnpaid?: boolean } = {}): Promise<FulfilOutcome> {
+  const { db, payments } = deps;
+  const [order] = await db.select().from(orders).where(eq(orders.paymentSessionId, sessionId));
+  if (!order) return syncReplacedSession(deps, sessionId);
+  if (order.status !== 'pending') return 'already';
+  const session = await payments.retrieveCheckoutSession(sessionId);
+  const verdict = checkSession(order, session);
+  if (verdict === 'mismatch') {
+    deps.log?.warn({ security: true, orderId: order.id, sessionId, amount: session.amountTotal, expected: order.amountCents, reference: session.clientReferenceId }, 'payment does not match its order: not fulfilled');
+    return 'mismatch';
+  }
+  if (verdict === 'not_paid') {
+    if (session.status !== 'expired') return 'not_paid';
+    if (opts.cancelUnpaid || order.holdUntil.getTime() <= Date.now()) {
+      await cancelPendingOrder(db, order.id, endedReason(session), sessionId);
+      return 'expired';
+    }
+    // Only while this session is still the order's payment: a newer attempt must not look failed.
+    await db.update(orders).set({ failureReason: endedReason(session) })
+      .where(and(eq(orders.id, order.id), eq(orders.status, 'pending'), eq(orders.paymentSessionId, sessionId)));
+    return 'retryable';
+  }
+  return (await fulfilOrder(deps, order, session)) ? 'fulfilled' : 'already';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A session no order points to any more: an earlier attempt of an order that got a new session
+ * (decision 028). The retry ends the old session at the provider before it opens the new one, so a
+ * payment of it should not exist; if the provider still took one, it is handled here: the order is
+ * fulfilled once (with this payment, the newer session is ended), and a second payment for an order
+ * that was paid already (or ended) is refunded. The session is asked from the provider, never taken
+ * from the event; only a session that names one of our orders and matches its amount counts.
+ */
+async function syncReplacedSession(deps: PaymentDeps, sessionId: string): Promise<FulfilOutcome> {
+  const unknown = () => {
+    deps.log?.warn({ security: true, sessionId }, 'payment for an unknown checkout session');
+    return 'unknown_order' as const;
+  };
+  let session: CheckoutSession;
+  try {
+    session = await deps.payments.retrieveCheckoutSession(sessionId);
+  } catch (err) {
+    // An outage is retried by the webhook job; a session the provider does not know is nobody's.
+    if (err instanceof PaymentProviderError && !/no such|not found|404/i.test(err.detail ?? '')) throw err;
+    return unknown();
+  }
+  const orderId = session.clientReferenceId;
+  if (!orderId || !UUID.test(orderId)) return unknown();
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order || order.paymentProvider !== deps.payments.kind) return unknown();
+  const verdict = checkSession(order, session);
+  if (verdict === 'mismatch') {
+    deps.log?.warn({ security: true, orderId, sessionId, amount: session.amountTotal, expected: order.amountCents }, 'payment of a replaced session does not match its order');
+    return 'mismatch';
+  }
+  if (verdict === 'not_paid') return 'replaced';
+
+  if (order.status === 'pending') {
+    const current = order.paymentSessionId;
+    if (await fulfilOrder(deps, order, session)) {
+      deps.log?.warn({ orderId, sessionId, replacedBy: current }, 'an earlier payment session of the order was paid: fulfilled with it');
+      // The newer session must not take a second payment; should it have, its own sync refunds it.
+      if (current && current !== sessionId) {
+        try {
+          await deps.payments.expireCheckoutSession(current);
+        } catch (err) {
+          deps.log?.warn({ orderId, sessionId: current, err: { message: (err as Error).message } }, 'newer payment session could not be ended');
+        }
+      }
+      return 'fulfilled';
+    }
+  }
+  // Paid twice (or paid after the order ended): this payment goes back, the order keeps the other one.
+  await enqueue(deps.db, refundDuplicatePaymentKind, { orderId, sessionId, amountCents: session.amountTotal }, { dedupeKey: `refund-session:${sessionId}` });
+  deps.log?.warn({ orderId, sessionId }, 'second payment for one order: refunded');
+  return 'already';
 }
 
 /**
  * /shop/payment: the result as the server knows it. A pending order is synced with the provider first
  * (the return page may arrive before the webhook), so "paid" is shown only when the provider says so.
+ * A failed attempt of an order that still holds its reservation is 'failed' with `retryUntil`.
  */
 export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, query: { session_id?: string; order?: string }): Promise<PaymentResult> {
   const { db } = deps;
@@ -143,19 +217,24 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
   }
   const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
   const paid = order.status === 'processing' || order.status === 'completed' || order.status === 'refunded' || (order.status === 'failed' && order.paidAt !== null);
+  // The last attempt ended unpaid, the order still holds what it reserved: it can be paid again.
+  const retryable = order.status === 'pending' && order.failureReason !== null && order.holdUntil.getTime() > Date.now();
+  const product = productOfOrder(order);
   return {
-    paymentStatus: paid ? 'paid' : order.status === 'pending' ? 'open' : 'failed',
+    paymentStatus: paid ? 'paid' : order.status === 'pending' && !retryable ? 'open' : 'failed',
     orderId: order.id,
     orderNumber: String(order.number),
     amountCents: order.amountCents,
     date: (order.paidAt ?? order.createdAt).toISOString(),
     orderStatus: order.status,
-    product: productOfOrder(order).name,
+    product: product.name,
     kind: order.kind,
     serverId: order.serverId,
     hostingPackageId: order.hostingPackageId,
     domainId: order.domainId,
     invoiceId: invoice?.id ?? null,
+    retryUntil: retryable ? order.holdUntil.toISOString() : null,
+    reconfigurePath: product.shopPath(order),
   };
 }
 
@@ -172,10 +251,11 @@ export async function syncStalePendingOrders(deps: PaymentDeps, limit = 50) {
       continue;
     }
     try {
-      const outcome = await syncCheckout(deps, o.sessionId);
+      // The hold ran out (by the database's clock): an ended or now ended session cancels the order.
+      const outcome = await syncCheckout(deps, o.sessionId, { cancelUnpaid: true });
       if (outcome === 'not_paid') {
         await deps.payments.expireCheckoutSession(o.sessionId);
-        await syncCheckout(deps, o.sessionId);
+        await syncCheckout(deps, o.sessionId, { cancelUnpaid: true });
       }
     } catch (err) {
       deps.log?.warn({ orderId: o.id, err: { message: (err as Error).message } }, 'stale order could not be synced');

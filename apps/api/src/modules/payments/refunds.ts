@@ -7,7 +7,7 @@ import { enqueueMail } from '../../jobs/mail.ts';
 import { orderRefundedMail } from '../../drivers/mail/templates.ts';
 import { issueCreditNote } from '../invoices/invoices.service.ts';
 import { productOfOrder } from '../products/registry.ts';
-import { refundOrderKind } from './fail-order.ts';
+import { refundDuplicatePaymentKind, refundOrderKind } from './fail-order.ts';
 
 /** Refunds a failed paid order at the provider, credits its invoice and tells the customer (decision 023). */
 export const refundOrderJob = defineJob(refundOrderKind, async (deps, { orderId }) => {
@@ -31,4 +31,10 @@ export const refundOrderJob = defineJob(refundOrderKind, async (deps, { orderId 
       number: String(done.number), product: productOfOrder(done).paymentLine(done), amount: formatEuro(done.amountCents), creditNote: Boolean(invoice),
     }));
   });
+});
+
+/** Pays back a second payment of one order (decision 028); the idempotency key is per session. */
+export const refundDuplicatePaymentJob = defineJob(refundDuplicatePaymentKind, async (deps, { orderId, sessionId, amountCents }) => {
+  const refund = await deps.payments.refundPayment({ sessionId, amountCents, orderId, idempotencyKey: `session-${sessionId}-refund` });
+  deps.log.info({ orderId, sessionId, refundId: refund.id }, 'second payment of an order refunded');
 });

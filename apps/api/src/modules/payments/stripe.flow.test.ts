@@ -176,7 +176,7 @@ describeEachDatabase('shop with the Stripe driver against the fake Stripe API', 
     expect(again.status).toBe('pending');
   }, 30_000);
 
-  it('the return page before the webhook fulfils once; the cancel link ends an open Stripe session and releases the hold', async () => {
+  it('the return page before the webhook fulfils once; the cancel link ends an open Stripe session, "Erneut versuchen" opens a new one', async () => {
     const paid = await openCheckout();
     fake.completeSession(paid.sessionId, { card: { brand: 'visa', last4: '1881' }, name: 'Erika Mustermann', address: { line1: 'Hauptstraße 5', postalCode: '10115', city: 'Berlin', country: 'DE' } });
     const page = await s.app.inject({ method: 'GET', url: `/api/shop/payment-result?session_id=${paid.sessionId}`, headers: paid.customer.auth });
@@ -188,17 +188,34 @@ describeEachDatabase('shop with the Stripe driver against the fake Stripe API', 
     expect(await s.database.db.select().from(servers).where(eq(servers.ownerId, paid.customer.user.id))).toHaveLength(1);
     expect(await s.database.db.select().from(invoices).where(and(eq(invoices.orderId, paid.orderId), eq(invoices.kind, 'invoice')))).toHaveLength(1);
 
+    // Back from Stripe without paying: the session ends, the order keeps its hold and can be paid again.
     const gaveUp = await openCheckout();
     const cancel = await s.app.inject({ method: 'GET', url: `/api/shop/payment-result?order=${gaveUp.orderId}`, headers: gaveUp.customer.auth });
-    expect(cancel.json()).toMatchObject({ paymentStatus: 'failed', orderStatus: 'cancelled' });
+    expect(cancel.json()).toMatchObject({ paymentStatus: 'failed', orderStatus: 'pending', retryUntil: expect.any(String) });
     expect(fake.getSession(gaveUp.sessionId).status).toBe('expired');
     const order = await orderRow(gaveUp.orderId);
     const [ip] = await s.database.db.select().from(ipAddresses).where(eq(ipAddresses.id, order.ipAddressId!));
-    expect(ip!.reservedUntil).toBeNull();
+    expect(ip!.reservedUntil?.getTime()).toBe(order.holdUntil.getTime());
     // Stripe's own "expired" event for it arrives later and changes nothing.
     const expired = fake.signedEvent('checkout.session.expired', gaveUp.sessionId);
     expect((await webhook(expired.payload, expired.header)).statusCode).toBe(200);
     await drainJobs(s);
-    expect((await orderRow(gaveUp.orderId)).status).toBe('cancelled');
+    expect((await orderRow(gaveUp.orderId)).status).toBe('pending');
+
+    const retry = await s.app.inject({ method: 'POST', url: `/api/shop/orders/${gaveUp.orderId}/payment`, headers: gaveUp.customer.auth });
+    expect(retry.statusCode, retry.body).toBe(201);
+    const { sessionId: second, url } = retry.json() as { sessionId: string; url: string };
+    expect(second).toMatch(/^cs_test_/);
+    expect(second).not.toBe(gaveUp.sessionId);
+    expect(url).toBe(`https://checkout.stripe.com/c/pay/${second}`);
+    fake.completeSession(second, { card: { brand: 'visa', last4: '4242' }, name: 'Erika Mustermann', address: { line1: 'Hauptstraße 5', postalCode: '10115', city: 'Berlin', country: 'DE' } });
+    const done = fake.signedEvent('checkout.session.completed', second);
+    expect((await webhook(done.payload, done.header)).json().result).toBe('queued');
+    const again = fake.signedEvent('checkout.session.expired', gaveUp.sessionId);
+    await webhook(again.payload, again.header);
+    await drainJobs(s);
+    expect(await orderRow(gaveUp.orderId)).toMatchObject({ status: 'completed', paymentSessionId: second, cardLast4: '4242' });
+    expect(await s.database.db.select().from(servers).where(eq(servers.ownerId, gaveUp.customer.user.id))).toHaveLength(1);
+    expect(await s.database.db.select().from(invoices).where(and(eq(invoices.orderId, gaveUp.orderId), eq(invoices.kind, 'invoice')))).toHaveLength(1);
   });
 });

@@ -50,6 +50,13 @@ export interface ProductModule<Input> {
   sameOrder(input: Input, env: Env): SQL | undefined;
   /** Gives back what a pending order held when it is cancelled (capacity held by status needs nothing). */
   release(tx: Tx, order: OrderRow): Promise<void>;
+  /**
+   * A pending order whose hold still lasts gets a later one (a new payment attempt, decision 028): moves
+   * what the product stamped with the old hold time to `holdUntil` (capacity held by status needs nothing).
+   */
+  renewHold?(tx: Tx, order: OrderRow, holdUntil: Date): Promise<void>;
+  /** The product's own shop (site path with query), prefilled with the order's configuration where it can be. */
+  shopPath(order: OrderRow): string;
   /** The line on the provider's payment page. */
   paymentLine(order: OrderRow): string;
   /** The invoice line (the quantity is the term in months). */

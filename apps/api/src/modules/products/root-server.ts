@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { addMonthsClamped, priceCents, shopMessages, splitGross, type CheckoutInput } from '@hp/contract';
+import { addMonthsClamped, orderLinkQuery, priceCents, shopMessages, splitGross, type CheckoutInput, type ServerConfig } from '@hp/contract';
 import { ipAddresses, orders, servers, serverTasks } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { defineJob } from '../../jobs/define.ts';
@@ -111,6 +111,22 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
     // already be held by a newer order, which must keep it.
     await tx.update(ipAddresses).set({ reservedUntil: null })
       .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId), eq(ipAddresses.reservedUntil, order.holdUntil)));
+  },
+
+  async renewHold(tx, order, holdUntil) {
+    if (!order.ipAddressId) return;
+    await tx.update(ipAddresses).set({ reservedUntil: holdUntil })
+      .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId), eq(ipAddresses.reservedUntil, order.holdUntil)));
+  },
+
+  shopPath(order) {
+    if (order.kind === 'upgrade' && order.serverId) return `/upgrade/kvm-server/${order.serverId}`;
+    // The configurator checks the query itself: a system no longer sold just leaves its defaults.
+    const config = {
+      os: order.osFamily!, ...(order.osFamily === 'windows' ? { windowsVersion: order.os! } : { distro: order.os! }),
+      cpu: order.cpuCores!, ram: order.ramGb!, storage: order.storageGb!, months: order.months,
+    } as ServerConfig;
+    return `/shop/kvm-server?${orderLinkQuery(config, false)}`;
   },
 
   paymentLine(order) {

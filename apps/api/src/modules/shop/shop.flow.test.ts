@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { priceCents, splitGross } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
-import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
+import { baseOrder, billingTick, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 
 const run = promisify(execFile);
@@ -105,7 +105,7 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     expect(noteVerdict.trim().split('\n').at(-1)).toMatch(/^PASS/);
   });
 
-  it('a declined card creates nothing and releases the IP', async () => {
+  it('a declined card creates nothing; the order stays payable until its hold runs out, then the IP is released', async () => {
     await seedCapacity(ctx(), { ips: 1 });
     const customer = await createUser(ctx());
     const res = await postCheckout(ctx(), customer.auth, baseOrder);
@@ -114,8 +114,16 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     expect(declined.statusCode).toBe(303);
     expect(declined.headers.location).toContain(`/shop/payment?order=${orderId}`);
     const result = await ctx().app.inject({ method: 'GET', url: `/api/shop/payment-result?order=${orderId}`, headers: customer.auth });
-    expect(result.json()).toMatchObject({ paymentStatus: 'failed', orderStatus: 'cancelled' });
+    expect(result.json()).toMatchObject({ paymentStatus: 'failed', orderStatus: 'pending', retryUntil: expect.any(String) });
     await drainJobs(ctx());
+    const [open] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(open!.status).toBe('pending');
+
+    // The hold runs out: the billing tick cancels the order and gives the address back.
+    const past = new Date(Date.now() - 60_000);
+    await ctx().database.db.update(orders).set({ holdUntil: past }).where(eq(orders.id, orderId));
+    await ctx().database.db.update(ipAddresses).set({ reservedUntil: past }).where(eq(ipAddresses.id, open!.ipAddressId!));
+    await billingTick(ctx().app);
     const [order] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order!.status).toBe('cancelled');
     expect(order!.serverId).toBeNull();

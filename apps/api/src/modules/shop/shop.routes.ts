@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CheckoutInput, CheckoutResponse, PaymentResult, PaymentResultQuery, ServerIdParams, UpgradeInfo } from '@hp/contract';
-import { checkout, getUpgradeInfo } from './shop.service.ts';
+import { ApiError, CheckoutInput, CheckoutResponse, PaymentResult, PaymentResultQuery, PaymentRetryParams, ServerIdParams, UpgradeInfo } from '@hp/contract';
+import { checkout, getUpgradeInfo, retryPayment } from './shop.service.ts';
 import { getPaymentResult } from '../payments/payments.service.ts';
 import { signedInRoutes } from '../../http/auth.ts';
 
@@ -20,4 +20,7 @@ export async function shopRoutes(app: FastifyInstance) {
 
   u.get('/api/shop/payment-result', { ...base, schema: { tags: ['shop'], summary: 'Zahlungsergebnis (fragt den Zahlungsanbieter, startet die Auslieferung)', security: [{ bearer: [] }], querystring: PaymentResultQuery, response: { 200: PaymentResult, ...errors } } },
     async (req) => getPaymentResult(deps, req.user, req.query));
+
+  u.post('/api/shop/orders/:id/payment', { ...base, schema: { tags: ['shop'], summary: 'Neue Zahlung für eine offene Bestellung, deren letzte Zahlung fehlschlug (solange die Reservierung läuft)', security: [{ bearer: [] }], params: PaymentRetryParams, response: { 201: CheckoutResponse, ...errors } } },
+    async (req, reply) => reply.code(201).send(await retryPayment(deps, req.user, req.params.id)));
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull, isNotNull } from 'drizzle-orm';
 import {
   LINUX_DISTROS, WINDOWS_VERSIONS, shopMessages,
@@ -11,8 +12,9 @@ import type { RequestUser } from '../../http/auth.ts';
 import { cancelPendingOrder, syncCheckout } from '../payments/payments.service.ts';
 import type { ProductModule } from '../products/product-module.ts';
 import { osFamilyOf, rootServerProduct } from '../products/root-server.ts';
+import { productOfOrder } from '../products/registry.ts';
 
-type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'>;
+type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 export { osFamilyOf };
 
@@ -60,7 +62,7 @@ async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, pro
   for (const { sessionId } of same) {
     try {
       await deps.payments.expireCheckoutSession(sessionId!);
-      await syncCheckout(deps, sessionId!);
+      await syncCheckout(deps, sessionId!, { cancelUnpaid: true });
     } catch {
       // The provider is unreachable: the old checkout keeps its hold until it runs out; the cap still holds.
     }
@@ -98,29 +100,116 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
     return row!;
   });
 
-  let session: { id: string; url: string };
   try {
-    session = await payments.createCheckoutSession({
+    return await openPaymentSession(deps, order, account.email, `order-${order.id}-checkout-1`);
+  } catch (err) {
+    await cancelPendingOrder(db, order.id, 'payment provider unavailable');
+    throw err;
+  }
+}
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** Creates a provider session for the order (provider failures leave as 503 in German) and returns it. */
+async function createPaymentSession({ env, payments }: ShopDeps, order: OrderRow, email: string, idempotencyKey: string) {
+  try {
+    return await payments.createCheckoutSession({
       orderId: order.id,
       amountCents: order.amountCents,
       currency: 'eur',
-      productName: product.paymentLine(order),
-      customerEmail: account.email,
+      productName: productOfOrder(order).paymentLine(order),
+      customerEmail: email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,
       // Stripe refuses less than 30 minutes from *its* clock: one minute of margin for latency and clock
       // skew (exactly 30 min failed whenever a second ticked in between). The session still ends before
       // our hold (at least 32 min) does, so a late payment always finds its hold.
       expiresAt: new Date(Date.now() + CHECKOUT_SESSION_MINUTES * 60_000),
-      idempotencyKey: `order-${order.id}-checkout-1`,
+      idempotencyKey,
     });
   } catch (err) {
-    await cancelPendingOrder(db, order.id, 'payment provider unavailable');
     if (err instanceof PaymentProviderError) throw new AppError(503, 'PAYMENT_UNAVAILABLE', err.message);
     throw err;
   }
-  await db.update(orders).set({ paymentSessionId: session.id, paymentUrl: session.url }).where(eq(orders.id, order.id));
+}
+
+/** The first payment session of a new order, stored on it. */
+async function openPaymentSession(deps: ShopDeps, order: OrderRow, email: string, idempotencyKey: string): Promise<CheckoutResponse> {
+  const session = await createPaymentSession(deps, order, email, idempotencyKey);
+  await deps.db.update(orders).set({ paymentSessionId: session.id, paymentUrl: session.url }).where(eq(orders.id, order.id));
   return { orderId: order.id, sessionId: session.id, url: session.url };
+}
+
+/**
+ * "Erneut versuchen" (decision 028): a new payment session for an open order whose last attempt failed
+ * (declined, cancelled or expired), while its hold lasts. The current session is asked first: an open
+ * one is simply returned; an ended one is settled (a paid one fulfils the order and is answered as
+ * paid; an expired one can take no money any more). The new session replaces the old one on the order
+ * in one conditional update, which also renews the hold: a Stripe session lasts at least 30 minutes and
+ * must end before the hold does, as at checkout. Of two parallel retries the first update wins; the
+ * other one ends its own session and answers with the winner's.
+ */
+export async function retryPayment(deps: ShopDeps, user: RequestUser, orderId: string): Promise<CheckoutResponse> {
+  const { db, env, payments } = deps;
+  const load = async () => (await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, user.id))))[0];
+  const order = await load();
+  if (!order) throw notFound(shopMessages.orderNotFound);
+  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+  if (!account) throw notFound();
+  const refuse = (current: OrderRow) => {
+    if (current.paidAt !== null || current.status === 'processing' || current.status === 'completed') return conflict('ORDER_ALREADY_PAID', shopMessages.orderAlreadyPaid);
+    return conflict('ORDER_NOT_PAYABLE', shopMessages.orderNoLongerPayable);
+  };
+  if (order.status !== 'pending') throw refuse(order);
+
+  const oldSessionId = order.paymentSessionId;
+  if (oldSessionId) {
+    let current;
+    try {
+      current = await payments.retrieveCheckoutSession(oldSessionId);
+    } catch (err) {
+      if (err instanceof PaymentProviderError) throw new AppError(503, 'PAYMENT_UNAVAILABLE', err.message);
+      throw err;
+    }
+    // Still open (a second click, another tab): the customer continues with it; nothing is replaced.
+    if (current.status === 'open' && current.url && order.holdUntil.getTime() > Date.now()) return { orderId: order.id, sessionId: oldSessionId, url: current.url };
+    // Ended sessions are final at the provider: a paid one fulfils the order here, an unpaid one can take no money any more.
+    await syncCheckout(deps, oldSessionId);
+  }
+  const settled = await load();
+  if (!settled || settled.status !== 'pending' || settled.holdUntil.getTime() <= Date.now()) {
+    // A hold that ran out ends the order now rather than at the next housekeeping tick.
+    if (settled?.status === 'pending') await cancelPendingOrder(db, settled.id, 'payment expired or cancelled', oldSessionId ?? undefined);
+    throw refuse((await load()) ?? order);
+  }
+  if (settled.paymentSessionId !== oldSessionId) {
+    // Another retry was quicker: its session is the payment now.
+    return { orderId: settled.id, sessionId: settled.paymentSessionId!, url: settled.paymentUrl! };
+  }
+
+  const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
+  const session = await createPaymentSession(deps, settled, account.email, `order-${settled.id}-retry-${crypto.randomUUID()}`);
+  const switched = await db.transaction(async (tx) => {
+    const [row] = await tx.update(orders).set({ paymentSessionId: session.id, paymentUrl: session.url, holdUntil, failureReason: null })
+      .where(and(
+        eq(orders.id, settled.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()),
+        oldSessionId ? eq(orders.paymentSessionId, oldSessionId) : isNull(orders.paymentSessionId),
+      )).returning();
+    if (!row) return false;
+    await productOfOrder(settled).renewHold?.(tx, settled, holdUntil);
+    return true;
+  });
+  if (switched) return { orderId: settled.id, sessionId: session.id, url: session.url };
+
+  // Lost the race (another retry, a payment, the hold's end): this session must never take money.
+  await payments.expireCheckoutSession(session.id).catch((err: unknown) => {
+    deps.log?.warn({ orderId, sessionId: session.id, err: { message: (err as Error).message } }, 'unused payment session could not be ended');
+  });
+  const now = await load();
+  if (now?.status === 'pending' && now.holdUntil.getTime() > Date.now() && now.paymentSessionId && now.paymentUrl) {
+    return { orderId: now.id, sessionId: now.paymentSessionId, url: now.paymentUrl };
+  }
+  throw refuse(now ?? order);
 }
 
 /** The root server configurator's checkout (new server, or upgrade/renewal of one's own). */
