@@ -19,6 +19,13 @@
  * `POST /v1/checkout/sessions/:id/expire`, `POST /v1/refunds` (by payment intent or charge, whole or partial).
  * Sessions expire by themselves once `expires_at` has passed.
  * Anything else answers 404 like an unknown Stripe URL.
+ *
+ * Derived from the installed SDK's own request types: the parameter names the fake accepts
+ * (`sdkParamNames`) must equal the keys of `Stripe.Checkout.SessionCreateParams`,
+ * `…SessionCreateParams.PaymentIntentData` and `Stripe.RefundCreateParams`, checked by the compiler in both
+ * directions, and the parsed bodies are read through `FormOf<…>` of those types, so reading a parameter
+ * the SDK does not declare fails typechecking too. An SDK upgrade that adds or removes a parameter breaks
+ * the build here until the fake follows.
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +40,19 @@ import type { PaymentAddress } from './payments.ts';
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
 export interface FormParams {
   [key: string]: FormValue;
+}
+
+/** A parsed form body read as the SDK request type `T`: only the parameter names `T` declares can be read. */
+export type FormOf<T> = { [K in keyof T & string]?: FormValue };
+
+/**
+ * The parameter names of an SDK request type `T`, checked by the compiler in both directions: a name `T`
+ * does not declare is an error, and so is a name `T` declares that the list lacks.
+ */
+export function sdkParamNames<T>() {
+  return <const K extends readonly (keyof T & string)[]>(
+    names: K & ([Exclude<keyof T & string, K[number]>] extends [never] ? unknown : { missingFromList: Exclude<keyof T & string, K[number]> }),
+  ): ReadonlySet<string> => new Set<string>(names);
 }
 
 class StripeApiError extends Error {
@@ -254,9 +274,10 @@ interface IdempotentResult {
   requestId: string;
 }
 
-// Stripe's own list (SessionCreateParams of SDK 23.1.0, API 2026-10-28.endive, where `payment_method_types` is
-// gone), so that a typo or a removed parameter in the driver fails here as it would against Stripe.
-const CREATE_PARAMS = new Set([
+// Stripe's own list (SessionCreateParams of the installed SDK, 23.1.0 / API 2026-10-28.endive, where
+// `payment_method_types` is gone), so that a typo or a removed parameter in the driver fails here as it
+// would against Stripe. The compiler holds it equal to the SDK's type.
+const CREATE_PARAMS = sdkParamNames<Stripe.Checkout.SessionCreateParams>()([
   'adaptive_pricing', 'after_expiration', 'allow_promotion_codes', 'allowed_payment_method_types', 'automatic_tax',
   'billing_address_collection', 'branding_settings', 'cancel_url', 'client_reference_id', 'consent_collection', 'currency',
   'custom_fields', 'custom_text', 'customer', 'customer_account', 'customer_creation', 'customer_email', 'customer_update',
@@ -267,10 +288,16 @@ const CREATE_PARAMS = new Set([
   'saved_payment_method_options', 'setup_intent_data', 'shipping_address_collection', 'shipping_options', 'submit_type',
   'subscription_data', 'success_url', 'tax_id_collection', 'ui_mode', 'wallet_options',
 ]);
-const PAYMENT_INTENT_DATA_PARAMS = new Set([
+const PAYMENT_INTENT_DATA_PARAMS = sdkParamNames<Stripe.Checkout.SessionCreateParams.PaymentIntentData>()([
   'application_fee_amount', 'capture_method', 'description', 'metadata', 'on_behalf_of', 'receipt_email', 'setup_future_usage',
   'shipping', 'statement_descriptor', 'statement_descriptor_suffix', 'transfer_data', 'transfer_group',
 ]);
+const REFUND_PARAMS = sdkParamNames<Stripe.RefundCreateParams>()([
+  'amount', 'charge', 'currency', 'customer', 'expand', 'instructions_email', 'metadata', 'origin', 'payment_intent', 'reason',
+  'refund_application_fee', 'reverse_transfer',
+]);
+/** The refund parameters the fake models; the others Stripe knows are refused as not modelled (never ignored). */
+const REFUND_MODELLED = new Set(['payment_intent', 'charge', 'amount', 'reason', 'metadata'] as const satisfies readonly (keyof Stripe.RefundCreateParams)[]);
 const EXPANDABLE = new Set(['payment_intent', 'payment_intent.latest_charge', 'line_items']);
 const MIN_EXPIRY_S = 30 * 60;
 const MAX_EXPIRY_S = 24 * 60 * 60;
@@ -310,10 +337,11 @@ function asInteger(value: FormValue | undefined, param: string, { required = fal
   return n;
 }
 
-function asObject(value: FormValue | undefined, param: string): { [key: string]: FormValue } | null {
+/** A nested form object, read as the SDK request type `T` it stands for. */
+function asObject<T = Record<string, unknown>>(value: FormValue | undefined, param: string): FormOf<T> | null {
   if (value === undefined || value === '') return null;
   if (typeof value !== 'object' || Array.isArray(value)) throw new StripeApiError(400, `Invalid object`, { param });
-  return value;
+  return value as FormOf<T>;
 }
 
 function asArray(value: FormValue | undefined, param: string): FormValue[] | null {
@@ -335,7 +363,7 @@ function asMetadata(value: FormValue | undefined, param: string): Record<string,
   return metadata;
 }
 
-function rejectUnknown(object: { [key: string]: FormValue }, allowed: Set<string>, prefix: string | null): void {
+function rejectUnknown(object: object, allowed: ReadonlySet<string>, prefix: string | null): void {
   for (const key of Object.keys(object)) {
     if (!allowed.has(key)) {
       const param = prefix ? `${prefix}[${key}]` : key;
@@ -678,8 +706,10 @@ export class FakeStripe {
   }
 
   /** `POST /v1/refunds` by `payment_intent` (or `charge`), whole or partial, never above what is left. */
-  private createRefund(body: FormParams): FakeRefund {
-    rejectUnknown(body, new Set(['payment_intent', 'charge', 'amount', 'reason', 'metadata']), null);
+  private createRefund(body: FormOf<Stripe.RefundCreateParams>): FakeRefund {
+    rejectUnknown(body, REFUND_PARAMS, null);
+    const unmodelled = Object.keys(body).find((k) => !(REFUND_MODELLED as ReadonlySet<string>).has(k));
+    if (unmodelled) throw new StripeApiError(400, `fake-stripe does not model the refund parameter ${unmodelled}`, { param: unmodelled });
     const intentId = asString(body.payment_intent, 'payment_intent');
     const chargeId = asString(body.charge, 'charge');
     if (!intentId && !chargeId) throw new StripeApiError(400, 'One of the following params should be provided for this request: payment_intent or charge.', { code: 'parameter_missing' });
@@ -733,7 +763,7 @@ export class FakeStripe {
     return { status: 200, body: JSON.stringify(session, null, 2) };
   }
 
-  private createSession(body: FormParams): StoredSession {
+  private createSession(body: FormOf<Stripe.Checkout.SessionCreateParams>): StoredSession {
     rejectUnknown(body, CREATE_PARAMS, null);
     const mode = asString(body.mode, 'mode', { required: true });
     if (mode !== 'payment') throw new StripeApiError(400, `fake-stripe models mode=payment only (got ${mode})`, { param: 'mode' });
@@ -743,15 +773,15 @@ export class FakeStripe {
     const now = Math.floor(this.now() / 1000);
     const lineItems: FakeLineItem[] = items.map((raw, i) => {
       const p = `line_items[${i}]`;
-      const item = asObject(raw, p) ?? {};
+      const item = asObject<Stripe.Checkout.SessionCreateParams.LineItem>(raw, p) ?? {};
       if (item.price !== undefined) throw new StripeApiError(400, `No such price: '${String(item.price)}'`, { code: 'resource_missing', param: `${p}[price]` });
       const quantity = asInteger(item.quantity, `${p}[quantity]`, { required: true, min: 1 })!;
-      const priceData = asObject(item.price_data, `${p}[price_data]`);
+      const priceData = asObject<Stripe.Checkout.SessionCreateParams.LineItem.PriceData>(item.price_data, `${p}[price_data]`);
       if (!priceData) throw new StripeApiError(400, `Missing required param: ${p}[price_data].`, { code: 'parameter_missing', param: `${p}[price_data]` });
       const currency = asString(priceData.currency, `${p}[price_data][currency]`, { required: true })!;
       if (!/^[a-z]{3}$/.test(currency)) throw new StripeApiError(400, `Invalid currency: ${currency}.`, { param: `${p}[price_data][currency]` });
       const unitAmount = asInteger(priceData.unit_amount, `${p}[price_data][unit_amount]`, { required: true })!;
-      const productData = asObject(priceData.product_data, `${p}[price_data][product_data]`);
+      const productData = asObject<Stripe.Checkout.SessionCreateParams.LineItem.PriceData.ProductData>(priceData.product_data, `${p}[price_data][product_data]`);
       const name = asString(productData?.name, `${p}[price_data][product_data][name]`, { required: true })!;
       return {
         id: randomId('li_'),
@@ -787,7 +817,7 @@ export class FakeStripe {
     const cancelUrl = asString(body.cancel_url, 'cancel_url');
     checkUrl(successUrl, 'success_url');
     checkUrl(cancelUrl, 'cancel_url');
-    const intentData = asObject(body.payment_intent_data, 'payment_intent_data');
+    const intentData = asObject<Stripe.Checkout.SessionCreateParams.PaymentIntentData>(body.payment_intent_data, 'payment_intent_data');
     if (intentData) rejectUnknown(intentData, PAYMENT_INTENT_DATA_PARAMS, 'payment_intent_data');
 
     const id = randomId('cs_test_', 58);

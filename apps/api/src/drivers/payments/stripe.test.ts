@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeStripe, parseStripeForm, startFakeStripe } from './fake-stripe.ts';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { FakeStripe, parseStripeForm, sdkParamNames, startFakeStripe } from './fake-stripe.ts';
 import { PaymentProviderError, PaymentSignatureError, type CheckoutSessionParams, type PaymentProvider } from './payments.ts';
-import { createStripeProvider } from './stripe.ts';
+import { CHECKOUT_SESSION_RETRIEVE_PARAMS, checkoutSessionCreateParams, createStripeProvider, refundCreateParams } from './stripe.ts';
 
 const SECRET_KEY = 'sk_test_51PortalSecretKeyForTestsOnly0000';
 
@@ -355,6 +356,36 @@ describe('constructEvent', () => {
   });
 });
 
+// The @ts-expect-error lines below are checked by `tsc -p apps/api` (the test files are part of that project):
+// each turns into a type error of its own ("unused directive") the day the SDK accepts what it marks.
+describe('request bodies are typed with the Stripe SDK’s own request types', () => {
+  it('the driver builds SessionCreateParams, SessionRetrieveParams and RefundCreateParams, so an unknown parameter does not compile', () => {
+    expectTypeOf(checkoutSessionCreateParams).returns.toEqualTypeOf<Stripe.Checkout.SessionCreateParams>();
+    expectTypeOf(CHECKOUT_SESSION_RETRIEVE_PARAMS).toEqualTypeOf<Stripe.Checkout.SessionRetrieveParams>();
+    expectTypeOf(refundCreateParams).returns.toEqualTypeOf<Stripe.RefundCreateParams>();
+    const create: Stripe.Checkout.SessionCreateParams = {
+      ...checkoutSessionCreateParams(params()),
+      // @ts-expect-error API 2026-09-30.endive removed payment_method_types from creating a Checkout Session
+      payment_method_types: ['card'],
+    };
+    // @ts-expect-error a typo of a refund parameter
+    const refund: Stripe.RefundCreateParams = { payment_intent: 'pi_1', amount_cents: 500 };
+    expect(create.mode).toBe('payment');
+    expect(refund.payment_intent).toBe('pi_1');
+    expect(checkoutSessionCreateParams(params())).toMatchObject({ allowed_payment_method_types: ['card'], billing_address_collection: 'required' });
+    expect(refundCreateParams('pi_1', { sessionId: 'cs_1', amountCents: 500, orderId: 'ord_1', idempotencyKey: 'k' })).toEqual({ payment_intent: 'pi_1', amount: 500, metadata: { orderId: 'ord_1' } });
+  });
+
+  it('the fake’s parameter lists are held equal to the SDK’s types by the compiler', () => {
+    // @ts-expect-error a name RefundCreateParams does not declare
+    sdkParamNames<Stripe.RefundCreateParams>()(['amount', 'charge', 'currency', 'customer', 'expand', 'instructions_email', 'metadata', 'origin', 'payment_intent', 'reason', 'refund_application_fee', 'reverse_transfer', 'bogus']);
+    // @ts-expect-error a declared name (reverse_transfer) is missing from the list
+    sdkParamNames<Stripe.RefundCreateParams>()(['amount', 'charge', 'currency', 'customer', 'expand', 'instructions_email', 'metadata', 'origin', 'payment_intent', 'reason', 'refund_application_fee']);
+    const complete = sdkParamNames<Stripe.RefundCreateParams>()(['amount', 'charge', 'currency', 'customer', 'expand', 'instructions_email', 'metadata', 'origin', 'payment_intent', 'reason', 'refund_application_fee', 'reverse_transfer']);
+    expect(complete.size).toBe(12);
+  });
+});
+
 describe('the fake answers like Stripe where the driver relies on it', () => {
   const api = (path: string, init: RequestInit & { key?: string | null } = {}) => {
     const { key = SECRET_KEY, ...rest } = init;
@@ -379,6 +410,15 @@ describe('the fake answers like Stripe where the driver relies on it', () => {
     const res = await api('/v1/checkout/sessions', { method: 'POST', body: minimal('&payment_method_types[0]=card') });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { message: 'Received unknown parameter: payment_method_types', param: 'payment_method_types' } });
+  });
+
+  it('refuses a refund parameter Stripe does not know as unknown, and one it knows but the fake does not model as not modelled', async () => {
+    const unknown = await api('/v1/refunds', { method: 'POST', body: 'payment_intent=pi_1&amount_cents=5' });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { message: 'Received unknown parameter: amount_cents', param: 'amount_cents' } });
+    const unmodelled = await api('/v1/refunds', { method: 'POST', body: 'payment_intent=pi_1&instructions_email=a%40example.com' });
+    expect(unmodelled.status).toBe(400);
+    expect(await unmodelled.json()).toMatchObject({ error: { message: 'fake-stripe does not model the refund parameter instructions_email' } });
   });
 
   it('enforces the 30 min … 24 h window for expires_at', async () => {

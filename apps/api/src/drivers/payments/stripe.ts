@@ -1,5 +1,8 @@
 /**
  * The Stripe Checkout payment driver (../shared/integrations/stripe-checkout.md), on the official SDK.
+ * Every request body and its request options are typed with the SDK's own declarations
+ * (`Stripe.Checkout.SessionCreateParams`, `Stripe.RefundCreateParams`, `Stripe.RequestOptions` …), so a
+ * parameter the installed SDK (and so the API version it pins) does not know fails typechecking here.
  * Every SDK failure (network, timeout, 4xx/5xx, bad key, rate limit) leaves as PaymentProviderError with the
  * German default message and Stripe's own text in `detail`; webhook verification failures leave as
  * PaymentSignatureError.
@@ -33,6 +36,37 @@ export interface StripeProviderConfig {
 }
 
 const SESSION_ID_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
+
+/** The Checkout Session the portal asks for, in the SDK's own request type. */
+export function checkoutSessionCreateParams(params: CheckoutSessionParams): Stripe.Checkout.SessionCreateParams {
+  return {
+    mode: 'payment',
+    line_items: [{ price_data: { currency: params.currency, unit_amount: params.amountCents, product_data: { name: params.productName } }, quantity: 1 }],
+    success_url: params.successUrl,
+    cancel_url: params.cancelUrl,
+    client_reference_id: params.orderId,
+    customer_email: params.customerEmail,
+    locale: 'de',
+    metadata: { orderId: params.orderId },
+    payment_intent_data: { metadata: { orderId: params.orderId } },
+    expires_at: Math.floor(params.expiresAt.getTime() / 1000),
+    // The e-invoice needs the buyer's address.
+    billing_address_collection: 'required',
+    // API 2026-09-30.endive (SDK 23) removed `payment_method_types` from this call; the allow-list is its
+    // successor (a filter over the methods enabled in the dashboard, where cards always are).
+    allowed_payment_method_types: ['card'],
+  };
+}
+
+/** Reading a session back: the charge is expanded for the card brand and last digits. */
+export const CHECKOUT_SESSION_RETRIEVE_PARAMS: Stripe.Checkout.SessionRetrieveParams = { expand: ['payment_intent.latest_charge'] };
+
+/** A refund of the session's payment intent, in the SDK's own request type. */
+export function refundCreateParams(paymentIntentId: string, params: RefundParams): Stripe.RefundCreateParams {
+  return { payment_intent: paymentIntentId, amount: params.amountCents, metadata: { orderId: params.orderId } };
+}
+
+const requestOptions = (idempotencyKey: string): Stripe.RequestOptions => ({ idempotencyKey });
 
 function redact(text: string, secrets: string[]): string {
   let out = text;
@@ -102,7 +136,7 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
 
   async function retrieveCheckoutSession(id: string): Promise<CheckoutSession> {
     try {
-      return toCheckoutSession(await stripe.checkout.sessions.retrieve(id, { expand: ['payment_intent.latest_charge'] }));
+      return toCheckoutSession(await stripe.checkout.sessions.retrieve(id, CHECKOUT_SESSION_RETRIEVE_PARAMS));
     } catch (error) {
       throw providerError(error);
     }
@@ -114,26 +148,7 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
     async createCheckoutSession(params: CheckoutSessionParams) {
       if (!params.successUrl.includes(SESSION_ID_PLACEHOLDER)) throw new Error(`successUrl must contain ${SESSION_ID_PLACEHOLDER}`);
       try {
-        const session = await stripe.checkout.sessions.create(
-          {
-            mode: 'payment',
-            line_items: [{ price_data: { currency: params.currency, unit_amount: params.amountCents, product_data: { name: params.productName } }, quantity: 1 }],
-            success_url: params.successUrl,
-            cancel_url: params.cancelUrl,
-            client_reference_id: params.orderId,
-            customer_email: params.customerEmail,
-            locale: 'de',
-            metadata: { orderId: params.orderId },
-            payment_intent_data: { metadata: { orderId: params.orderId } },
-            expires_at: Math.floor(params.expiresAt.getTime() / 1000),
-            // The e-invoice needs the buyer's address.
-            billing_address_collection: 'required',
-            // API 2026-09-30.endive (SDK 23) removed `payment_method_types` from this call; the allow-list is its
-            // successor (a filter over the methods enabled in the dashboard, where cards always are).
-            allowed_payment_method_types: ['card'],
-          },
-          { idempotencyKey: params.idempotencyKey },
-        );
+        const session = await stripe.checkout.sessions.create(checkoutSessionCreateParams(params), requestOptions(params.idempotencyKey));
         if (!session.url) throw new PaymentProviderError(undefined, `Checkout session ${session.id} came back without a url (status ${session.status})`);
         return { id: session.id, url: session.url };
       } catch (error) {
@@ -145,7 +160,8 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
 
     async expireCheckoutSession(id: string) {
       try {
-        await stripe.checkout.sessions.expire(id);
+        const expireParams: Stripe.Checkout.SessionExpireParams = {};
+        await stripe.checkout.sessions.expire(id, expireParams);
       } catch (error) {
         // Stripe refuses to expire a session that is no longer open with a 400 invalid_request_error
         // ("Only Checkout Sessions with a status in ["open"] can be expired…"). The wording is no contract,
@@ -164,10 +180,7 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
         const session = await stripe.checkout.sessions.retrieve(params.sessionId);
         const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
         if (session.payment_status !== 'paid' || !intent) throw new PaymentProviderError(undefined, `checkout session ${params.sessionId} has no paid payment to refund`);
-        refund = await stripe.refunds.create(
-          { payment_intent: intent, amount: params.amountCents, metadata: { orderId: params.orderId } },
-          { idempotencyKey: params.idempotencyKey },
-        );
+        refund = await stripe.refunds.create(refundCreateParams(intent, params), requestOptions(params.idempotencyKey));
       } catch (error) {
         throw error instanceof PaymentProviderError ? error : providerError(error);
       }
