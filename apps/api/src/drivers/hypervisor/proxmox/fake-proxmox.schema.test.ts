@@ -176,6 +176,40 @@ describe('the driver speaks the schema', () => {
   });
 });
 
+describe('the schema holds exactly what the driver sends', () => {
+  it('every Hypervisor operation goes through schema endpoints, and every schema endpoint is used', async () => {
+    const s = spec();
+    const before = fake.calls.length;
+    await hv.listNodes();
+    await hv.createServer(s);
+    await hv.currentStatus(s);
+    await hv.usageHistory(s, 'hour');
+    for (const action of ['stop', 'start', 'reboot', 'shutdown'] as const) await hv.waitForTask(await hv.power(s, action));
+    await hv.waitForTask(await hv.power(s, 'start'));
+    await hv.exec(s, ['echo', 'ok']);
+    await hv.setRootPassword(s, 'Neues-Passwort-2');
+    await hv.setSshKeys(s, 'ssh-ed25519 AAAA new@key');
+    await hv.resizeServer(s, { cores: 2, memoryMb: 2048, diskGb: 20 });
+    await hv.setFirewall(s, true);
+    await hv.addFirewallRule(s, { proto: 'tcp', dport: '22', comment: 'SSH' });
+    await hv.listFirewallRules(s);
+    await hv.deleteFirewallRule(s, 0);
+    await hv.waitForTask(await hv.createBackup(s));
+    const [backup] = await hv.listBackups(s);
+    await hv.waitForTask(await hv.restoreBackup(s, backup!.volid));
+    await hv.deleteBackup(s, backup!.volid);
+    if (loadWs()) (await hv.openConsole(s)).close();
+    await hv.deleteServer(s);
+
+    const seen = fake.calls.slice(before);
+    expect(seen.filter((c) => !c.endpoint), 'calls outside the schema').toEqual([]);
+    const used = new Set(seen.map((c) => c.endpoint));
+    const consoleEndpoints = ['POST /access/ticket', 'POST /nodes/{node}/qemu/{vmid}/termproxy', 'GET /nodes/{node}/qemu/{vmid}/vncwebsocket'];
+    const schema = pveSchema.endpoints.map((e) => `${e.method} ${e.path}`).filter((e) => loadWs() || !consoleEndpoints.includes(e));
+    expect([...used].sort()).toEqual(schema.sort());
+  });
+});
+
 describe('pve-firewall port syntax', () => {
   it('accepts numbers, a:b ranges, lists and service names; refuses a-b, backwards ranges and more than 15 numbers', () => {
     for (const ok of ['22', '80,443', '8000:8100', 'ssh', '0:65535']) expect(() => parsePveFirewallPorts(ok, true), ok).not.toThrow();

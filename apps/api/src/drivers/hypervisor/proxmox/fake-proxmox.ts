@@ -97,8 +97,11 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   const tickets = new Map<string, string>(); // PVEAuthCookie → user
   const termTickets = new Map<string, { vmid: number; port: number; user: string }>();
   const faults: (Fault & { left: number })[] = [];
-  /** auth: how the request authenticated itself ('token' = PVEAPIToken header, 'ticket' = PVEAuthCookie). */
-  const calls: { method: string; path: string; op: string; auth: 'token' | 'ticket' | 'none' }[] = [];
+  /**
+   * auth: how the request authenticated itself ('token' = PVEAPIToken header, 'ticket' = PVEAuthCookie);
+   * endpoint: the schema's method and path template it matched, e.g. 'GET /nodes/{node}/qemu/{vmid}/config'.
+   */
+  const calls: { method: string; path: string; op: string; auth: 'token' | 'ticket' | 'none'; endpoint?: string }[] = [];
   const schema = createPveSchemaChecker();
   const hanging = new Set<http.ServerResponse>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -313,14 +316,14 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     };
   });
 
-  route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/status/(start|stop|shutdown|reboot|reset|suspend|resume)$`), 'power', (m, _p, user) => {
+  route('POST', new RegExp(`^/nodes/${N}/qemu/(\\d+)/status/(start|stop|shutdown|reboot)$`), 'power', (m, _p, user) => {
     const [node, vmid, action] = [m[1]!, Number(m[2]), m[3]!];
     const vm = vmOf(node, vmid);
     if (vm.config.template) throw new HttpError(500, 'you can\'t start a vm if it\'s a template');
     checkLock(vm);
     return startTask(node, `qm${action}`, String(vmid), user, () => {
-      if (action === 'start' || action === 'resume') {
-        if (vm.status === 'running' && action === 'start') return `VM ${vmid} already running`;
+      if (action === 'start') {
+        if (vm.status === 'running') return `VM ${vmid} already running`;
         vm.status = 'running';
         vm.startedAt = Date.now();
       } else if (action === 'stop' || action === 'shutdown') {
@@ -586,7 +589,8 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     const matched = routes.map((r) => ({ r, m: r.method === method ? r.pattern.exec(path) : null })).find((x) => x.m);
     const op = matched ? opName(matched.r.op, path) : 'unknown';
     const auth = credentials(req);
-    calls.push({ method, path, op, auth });
+    const known = schema.find(method, path);
+    calls.push({ method, path, op, auth, ...(known ? { endpoint: `${method} ${known.endpoint.path}` } : {}) });
 
     // pve-manager PVE/HTTPServer.pm auth_handler: the login itself needs no authentication.
     const open = path === '/access/ticket' && (method === 'GET' || method === 'POST');
@@ -619,7 +623,6 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     try {
       const given = { ...paramsOf(url.searchParams), ...(method === 'POST' || method === 'PUT' ? await readBody(req) : {}) };
       // The vendor schema decides what exists and what is allowed, before any handler runs.
-      const known = schema.find(method, path);
       if (!known) return send(res, 501, { data: null }, `Method '${method} ${path}' not implemented`);
       if (auth === 'token' && !known.endpoint.allowtoken) {
         throw new HttpError(403, `Permission check failed (URI '${path}' not available with API token, need proper ticket.\n)`);
@@ -653,6 +656,7 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     const url = new URL(req.url ?? '/', 'http://fake');
     const m = /^\/api2\/json\/nodes\/([^/]+)\/qemu\/(\d+)\/vncwebsocket$/.exec(url.pathname);
     const known = schema.find('GET', url.pathname.slice('/api2/json'.length));
+    calls.push({ method: 'GET', path: url.pathname.slice('/api2/json'.length), op: 'vncwebsocket', auth: credentials(req), ...(known ? { endpoint: `GET ${known.endpoint.path}` } : {}) });
     if (!known || Object.keys(schema.check(known, paramsOf(url.searchParams)).errors).length) {
       socket.end('HTTP/1.1 400 Parameter verification failed.\r\nConnection: close\r\n\r\n');
       return;
