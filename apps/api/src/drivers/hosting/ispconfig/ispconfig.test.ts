@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeHostingContract } from '../hosting.contract.ts';
 import { HostingError, hostingMessages, type CreateAccountSpec, type HostingDriver } from '../hosting.ts';
 import { startFakeIspConfig, type FakeIspConfig } from './fake-ispconfig.ts';
+import { DRIVER_FUNCTION_GROUPS, REMOTE_FUNCTIONS, WEAK_PASSWORD_TEXT, permissionsOf } from './ispconfig-api-table.ts';
 import { createIspConfigHosting, setIniValues, type IspConfigConfig } from './ispconfig.ts';
 import type { IspConfigClientOptions } from './ispconfig-client.ts';
 
@@ -180,12 +181,34 @@ describe('ispconfig driver against the fake panel', () => {
   });
 
   it('a function the remote user may not call is AUTH with the panel text', async () => {
-    fake.setRemoteUser({ username: 'readonly', password: 'nur-lesen', functions: ['server_get_php_versions'] });
+    fake.setRemoteUser({ username: 'readonly', password: 'nur-lesen', groups: ['Server functions'] });
     const limited = driver({ username: 'readonly', password: 'nur-lesen' });
     expect(await limited.phpVersions({ serverId: '1' })).toEqual(['7.4', '8.1', '8.2', '8.3']);
     const err = await rejection(limited.createAccount(spec()));
     expect(err.code).toBe('AUTH');
     expect(err.detail).toBe('You do not have the permissions to access this function.');
+  });
+
+  it('rights go by the permission a function checks: server_get_php_versions needs server_get, a right of its own name is none', async () => {
+    fake.setRemoteUser({ username: 'own-name', password: 'eigener-name', functions: ['server_get_php_versions'] });
+    const err = await rejection(driver({ username: 'own-name', password: 'eigener-name' }).phpVersions({ serverId: '1' }));
+    expect(err.code).toBe('AUTH');
+    fake.setRemoteUser({ username: 'server-get', password: 'server-get-1', functions: ['server_get'] });
+    expect(await driver({ username: 'server-get', password: 'server-get-1' }).phpVersions({ serverId: '1' })).toEqual(['7.4', '8.1', '8.2', '8.3']);
+  });
+
+  it('the function groups the driver documents grant every permission the driver needs, and a panel with only them serves a whole account', async () => {
+    const needed = Object.values(REMOTE_FUNCTIONS).flatMap((f) => [f.permission, 'alsoChecks' in f ? f.alsoChecks : '']).filter(Boolean);
+    expect(needed.filter((p) => !permissionsOf(DRIVER_FUNCTION_GROUPS).includes(p))).toEqual([]);
+    fake.setRemoteUser({ username: 'groups-only', password: 'nur-gruppen', groups: [...DRIVER_FUNCTION_GROUPS] });
+    const hosting = driver({ username: 'groups-only', password: 'nur-gruppen' });
+    const ref = await hosting.createAccount(spec());
+    await hosting.addDomain(ref, `gruppen-${counter++}.example.org`);
+    await hosting.suspend(ref);
+    await hosting.unsuspend(ref);
+    await hosting.usage(ref);
+    await hosting.listBackups(ref);
+    await hosting.deleteAccount(ref);
   });
 
   it('updates never reset pm_* or log_retention and keep foreign php.ini lines', async () => {
@@ -209,16 +232,29 @@ describe('ispconfig driver against the fake panel', () => {
     });
   });
 
-  it('suspending sends no password back, so the customer can still log in afterwards', async () => {
+  it("after suspend and unsuspend the customer's panel password still works", async () => {
     const s = spec();
     const hosting = driver();
     const ref = await hosting.createAccount(s);
+    expect(fake.panelLogin(s.username, s.password)).toBe(true);
     await hosting.suspend(ref);
     expect(fake.row('client', ref.clientId)).toMatchObject({ locked: 'y' });
     expect(fake.row('web_domain', ref.siteId)).toMatchObject({ active: 'n' });
     await hosting.unsuspend(ref);
     expect(fake.row('web_domain', ref.siteId)).toMatchObject({ active: 'y' });
+    expect(fake.panelLogin(s.username, s.password)).toBe(true);
     expect(fake.passwordMatches(fake.row('client', ref.clientId), 'password', s.password)).toBe(true);
+  });
+
+  it('suspending twice (a retried job) and unsuspending once leaves the site and the FTP user on', async () => {
+    const hosting = driver();
+    const ref = await hosting.createAccount(spec());
+    await hosting.suspend(ref);
+    await hosting.suspend(ref);
+    await hosting.unsuspend(ref);
+    expect(fake.row('web_domain', ref.siteId)).toMatchObject({ active: 'y' });
+    const ftp = await hosting.getFtpAccount(ref);
+    expect(fake.row('ftp_user', ftp.id)).toMatchObject({ active: 'y' });
   });
 
   it('password changes reach the panel for the panel login, FTP and database users', async () => {
@@ -273,10 +309,161 @@ describe('ispconfig driver against the fake panel', () => {
     expect(await hosting.panelLoginUrl({ serverId: '1' })).toBe(`${fake.url}/`);
   });
 
+  it('phpMyAdmin: an unset setting (the panel answers false) is the default address', async () => {
+    fake.setConfig('sites', 'phpmyadmin_url', null);
+    try {
+      expect(await driver().phpMyAdminUrl({ serverId: '1' })).toBe(`${fake.url}/phpmyadmin`);
+    } finally {
+      fake.setConfig('sites', 'phpmyadmin_url', '/phpmyadmin');
+    }
+  });
+
+  it('an addon domain carries the quotas, ports and PHP-FPM numbers of its site, as the website form requires', async () => {
+    const hosting = driver();
+    const ref = await hosting.createAccount(spec());
+    const added = await hosting.addDomain(ref, `addon-${counter++}.example.org`);
+    const site = fake.row('web_domain', ref.siteId)!;
+    const alias = fake.row('web_domain', added.id)!;
+    for (const key of ['hd_quota', 'traffic_quota', 'allow_override', 'http_port', 'https_port', 'pm_max_children', 'pm_process_idle_timeout', 'pm_max_requests', 'log_retention']) {
+      expect(String(alias[key]), key).toBe(String(site[key]));
+    }
+  });
+
   it('setIniValues replaces known keys in place and appends new ones', () => {
     expect(setIniValues('', { memory_limit: '256M' })).toBe('memory_limit = 256M');
     expect(setIniValues('a = 1\r\nMemory_Limit=64M\n', { memory_limit: '256M', max_execution_time: '60' })).toBe('a = 1\nmemory_limit = 256M\nmax_execution_time = 60');
   });
+});
+
+interface Envelope {
+  code: string;
+  message: string;
+  response: unknown;
+}
+
+/** One call of json.php as any client would make it; the answer is always HTTP 200 with the envelope. */
+async function raw(panel: FakeIspConfig, method: string | null, body: unknown): Promise<Envelope> {
+  const res = await fetch(`${panel.url}/remote/json.php${method === null ? '' : `?${method}`}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Envelope;
+}
+
+async function sessionOf(panel: FakeIspConfig, user: { username: string; password: string } = panel.remoteUser): Promise<string> {
+  const answer = await raw(panel, 'login', { username: user.username, password: user.password, client_login: false });
+  expect(answer.code).toBe('ok');
+  return answer.response as string;
+}
+
+/** A client record as the driver sends it, all required fields included. */
+function clientParams(username: string, over: Record<string, unknown> = {}) {
+  return {
+    contact_name: 'Max Mustermann', email: `${username}@example.net`, username, password: 'Kunden!Passw0rt', language: 'de', locked: 'n', template_master: 0,
+    web_php_options: 'php-fpm', ssh_chroot: 'no', limit_web_domain: 1, limit_web_quota: 1024, limit_traffic_quota: 1024, limit_database: 1, ...over,
+  };
+}
+
+describe('the fake panel answers as ISPConfig 3.2.12 does (ispconfig-api-table.ts)', () => {
+  it('a client_update without password hashes the stored hash again and the panel login breaks; an empty password keeps it', async () => {
+    const broken = spec();
+    const ref = await driver().createAccount(broken);
+    const sessionId = await sessionOf(fake);
+    const answer = await raw(fake, 'client_update', { session_id: sessionId, client_id: Number(ref.clientId), reseller_id: 0, params: { locked: 'n' } });
+    expect(answer).toEqual({ code: 'ok', message: '', response: 1 });
+    expect(fake.panelLogin(broken.username, broken.password)).toBe(false);
+    expect(fake.passwordMatches(fake.row('client', ref.clientId), 'password', broken.password)).toBe(false);
+
+    const kept = spec();
+    const keptRef = await driver().createAccount(kept);
+    await raw(fake, 'client_update', { session_id: sessionId, client_id: Number(keptRef.clientId), reseller_id: 0, params: { locked: 'n', password: '' } });
+    expect(fake.panelLogin(kept.username, kept.password)).toBe(true);
+  });
+
+  it('an unknown function, a missing method, a body that is no JSON object: json.php\'s codes and texts', async () => {
+    expect(await raw(fake, 'sites_web_domain_frobnicate', {})).toEqual({ code: 'invalid_method', message: 'Method sites_web_domain_frobnicate does not exist', response: false });
+    expect(await raw(fake, null, {})).toEqual({ code: 'invalid_method', message: 'Method not provided in json call', response: false });
+    expect(await raw(fake, 'login', 'kein json')).toEqual({ code: 'invalid_data', message: 'The JSON data sent to the api is invalid', response: false });
+  });
+
+  it('sessions: a letter and 40 hex digits; an empty or unknown one is refused with the panel texts', async () => {
+    expect(await sessionOf(fake)).toMatch(/^[a-z][0-9a-f]{40}$/);
+    expect(await raw(fake, 'client_get', { client_id: 1 })).toEqual({ code: 'remote_fault', message: 'The SessionID is empty.', response: false });
+    expect(await raw(fake, 'client_get', { session_id: 'x123', client_id: 1 })).toMatchObject({ code: 'remote_fault', message: 'The Session is expired or does not exist.' });
+  });
+
+  it('a missing permission is remote_fault with the exact text; the group grants it', async () => {
+    fake.setRemoteUser({ username: 'clients-only', password: 'nur-kunden', groups: ['Client functions'] });
+    const sessionId = await sessionOf(fake, { username: 'clients-only', password: 'nur-kunden' });
+    const denied = await raw(fake, 'server_get_php_versions', { session_id: sessionId, server_id: 1, php: 'php-fpm', get_full_data: true });
+    expect(denied).toEqual({ code: 'remote_fault', message: 'You do not have the permissions to access this function.', response: false });
+    expect((await raw(fake, 'client_get', { session_id: sessionId, client_id: -1 })).code).toBe('ok');
+  });
+
+  it('parameters go by the PHP names: one it does not have is refused, one not sent arrives as null', async () => {
+    const sessionId = await sessionOf(fake);
+    const misnamed = await raw(fake, 'sites_web_domain_get', { session_id: sessionId, domain_id: 1 });
+    expect(misnamed.code).toBe('invalid_data');
+    expect(misnamed.message).toMatch(/no parameter domain_id.*primary_id/);
+    // primary_id null: remoting_lib answers an empty list, not an error.
+    expect(await raw(fake, 'sites_web_domain_get', { session_id: sessionId })).toEqual({ code: 'ok', message: '', response: [] });
+    expect(await raw(fake, 'sites_web_domain_get', { session_id: sessionId, primary_id: 0 })).toMatchObject({ code: 'remote_fault', message: 'The ID has to be > 0 or -1.' });
+    expect(await raw(fake, 'sites_web_domain_get', { session_id: sessionId, primary_id: 999_999 })).toEqual({ code: 'ok', message: '', response: null });
+  });
+
+  it("client records: the client form's messages, the duplicate panel login, the weak password", async () => {
+    const sessionId = await sessionOf(fake);
+    const name = `formtest${counter++}`;
+    const { ssh_chroot: _omitted, ...withoutChroot } = clientParams(name);
+    expect(await raw(fake, 'client_add', { session_id: sessionId, reseller_id: 0, params: withoutChroot }))
+      .toEqual({ code: 'remote_fault', message: 'ssh_chroot_notempty<br />\r\n', response: false });
+    expect(await raw(fake, 'client_add', { session_id: sessionId, reseller_id: 0, params: clientParams(name, { password: 'kurz' }) }))
+      .toMatchObject({ code: 'remote_fault', message: WEAK_PASSWORD_TEXT });
+    expect((await raw(fake, 'client_add', { session_id: sessionId, reseller_id: 0, params: clientParams(name) })).code).toBe('ok');
+    expect(await raw(fake, 'client_add', { session_id: sessionId, reseller_id: 0, params: clientParams(name) }))
+      .toMatchObject({ code: 'remote_fault', message: 'username_error_unique<br>\r\nDuplicate username<br />' });
+    expect(await raw(fake, 'sites_web_domain_add', { session_id: sessionId, client_id: 999_999, params: {} })).toMatchObject({ message: 'Invalid client_id 999999' });
+  });
+
+  it('an alias domain is validated with the website form: quotas, AllowOverride, PHP-FPM numbers and ports are required', async () => {
+    const ref = await driver().createAccount(spec());
+    const sessionId = await sessionOf(fake);
+    const answer = await raw(fake, 'sites_web_vhost_aliasdomain_add', {
+      session_id: sessionId, client_id: Number(ref.clientId),
+      params: { server_id: 1, parent_domain_id: Number(ref.siteId), domain: `alias-${counter++}.example.org`, web_folder: 'alias', type: 'vhostalias' },
+    });
+    expect(answer).toEqual({
+      code: 'remote_fault',
+      message: [
+        'hd_quota_error_empty', 'hd_quota_error_regex', 'traffic_quota_error_empty', 'traffic_quota_error_regex', 'allow_override_error_empty',
+        'pm_process_idle_timeout_error_regex', 'pm_max_requests_error_regex', 'http_port_error_regex', 'https_port_error_regex',
+      ].map((key) => `${key}<br />\r\n`).join(''),
+      response: false,
+    });
+  });
+});
+
+describe('disk usage from quota_get_by_user', () => {
+  for (const version of ['3.2.11', '3.2.12'] as const) {
+    it(`is the KiB of "used" in MB on a ${version} panel`, async () => {
+      const panel = await startFakeIspConfig({ version });
+      try {
+        const hosting = createIspConfigHosting({ url: panel.url, ...panel.remoteUser, fingerprint: '', timeoutMs: 2000 });
+        const ref = await hosting.createAccount(spec());
+        const answer = await raw(panel, 'quota_get_by_user', { session_id: await sessionOf(panel), client_id: Number(ref.clientId) });
+        const [row] = answer.response as Record<string, unknown>[];
+        const usedKib = Number(row!.used);
+        // quota_lib.inc.php:43: bytes from 3.2.12 on, the KiB themselves before.
+        expect(Number(row!.used_raw)).toBe(version === '3.2.12' ? usedKib * 1024 : usedKib);
+        expect(usedKib).toBeGreaterThan(10 * 1024);
+        expect((await hosting.usage(ref)).diskUsedMb).toBe(Math.round((usedKib / 1024) * 10) / 10);
+      } finally {
+        await panel.close();
+      }
+    });
+  }
 });
 
 describe('certificate pinning', () => {

@@ -4,8 +4,12 @@
  * FTP user; addon domains are "vhostalias" domains with their own folder below the site's web/.
  *
  * Rules the panel imposes:
- * - Updates reset fields they were not sent (pm_* to 1, log_retention to 30; a client's password hash
- *   would be hashed again), so every update is get → merge → update with the full row, hashes left out.
+ * - Updates reset fields they were not sent (pm_* to 1, log_retention to 30), so every update is
+ *   get → merge → update with the full row, hashes left out.
+ * - client_update merges the stored row, password hash included, before it saves, and then hashes that
+ *   hash as if it were a new password (client.inc.php:203, remoting.inc.php:433, remoting_lib.inc.php:311):
+ *   every client_update that is no password change sends `password: ''`, which the panel leaves alone.
+ * - What the remote API accepts is written down from ISPConfig's source in ispconfig-api-table.ts.
  * - Rows come back with every value as text (PHP's mysqli), ids included.
  * - Writes land in the datalog and the server's minute cron applies them; `monitor_jobqueue_count`
  *   (per panel server, not per site) tells whether something is still waiting.
@@ -25,6 +29,11 @@ type Row = Record<string, unknown>;
 const PHP_DEFAULT_MEMORY_MB = 128;
 const PHP_DEFAULT_MAX_EXECUTION_S = 30;
 const FTP_PORT = 21;
+/** Fields of the site an alias domain is added with: the website form requires them (ispconfig-api-table.ts FORMS.web_vhost_domain). */
+const SITE_FIELDS_FOR_ALIASES = [
+  'hd_quota', 'traffic_quota', 'allow_override', 'http_port', 'https_port', 'pm', 'pm_max_children', 'pm_start_servers', 'pm_min_spare_servers',
+  'pm_max_spare_servers', 'pm_process_idle_timeout', 'pm_max_requests', 'log_retention',
+] as const;
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 const num = (v: unknown) => {
@@ -133,9 +142,14 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     await call('sites_web_domain_update', { client_id: num(ref.clientId), primary_id: num(ref.siteId), params: { ...mergeable(row, 'domain_id'), ...change } });
   }
 
-  async function updateClient(ref: HostingAccountRef, change: Row) {
-    const row = await clientRow(ref);
-    await call('client_update', { client_id: num(ref.clientId), reseller_id: num(row.parent_client_id), params: { ...mergeable(row, 'client_id'), ...change } });
+  async function updateClient(ref: HostingAccountRef, change: Row, row?: Row) {
+    const current = row ?? (await clientRow(ref));
+    await call('client_update', {
+      client_id: num(ref.clientId),
+      reseller_id: num(current.parent_client_id),
+      // An empty password is the only way to keep the stored one: without it the panel hashes the hash.
+      params: { ...mergeable(current, 'client_id'), password: '', ...change },
+    });
   }
 
   async function phpList(server: PanelServerRef): Promise<{ id: number; version: string }[]> {
@@ -244,6 +258,8 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
         // Sent even with a template: a panel without a template of the plan's name still gets the plan's limits.
         limit_web_domain: 1, limit_web_aliasdomain: Math.max(0, spec.plan.domains - 1), limit_web_quota: spec.plan.storageMb,
         limit_traffic_quota: spec.plan.trafficMb, limit_database: spec.plan.databases, web_php_options: 'php-fpm', default_webserver: serverId(spec),
+        // The client form requires it (NOTEMPTY, client.tform.php:1277) and the remote API fills in no default.
+        ssh_chroot: 'no',
       },
     });
   }
@@ -291,7 +307,9 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     },
 
     async phpMyAdminUrl() {
-      const configured = text(await call('system_config_get', { section: 'sites', key: 'phpmyadmin_url' })).trim() || '/phpmyadmin';
+      // An unset key answers false (admin.inc.php:148), not an empty text.
+      const setting = await call<unknown>('system_config_get', { section: 'sites', key: 'phpmyadmin_url' });
+      const configured = (typeof setting === 'string' ? setting.trim() : '') || '/phpmyadmin';
       // The panel shows the setting with its placeholders filled in; do the same for the one we can know.
       const value = configured.replace(/\[SERVERNAME\]/g, panelUrl.hostname);
       return new URL(value, panelUrl.origin).toString();
@@ -315,7 +333,11 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     },
 
     async suspend(ref) {
-      await updateClient(ref, { locked: 'y' });
+      const row = await clientRow(ref);
+      // Locking again would make the panel forget which objects were on (func_client_lock remembers only
+      // what is off at the lock), and unsuspend would then leave the site switched off.
+      if (row.locked === 'y') return;
+      await updateClient(ref, { locked: 'y' }, row);
     },
 
     async unsuspend(ref) {
@@ -372,9 +394,15 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     async addDomain(ref, domain) {
       const row = await site(ref);
       const name = domain.trim().toLowerCase();
+      // The remote API validates an alias domain with the website form (web_vhost_domain.tform.php:40):
+      // quotas, ports, AllowOverride and the PHP-FPM numbers are required, so they come from the site.
+      const inherited = Object.fromEntries(SITE_FIELDS_FOR_ALIASES.map((k) => [k, row[k]]));
       const id = await call('sites_web_vhost_aliasdomain_add', {
         client_id: num(ref.clientId),
-        params: { server_id: serverId(ref), parent_domain_id: num(ref.siteId), domain: name, web_folder: name, type: 'vhostalias', subdomain: 'www', ssl: 'n', ssl_letsencrypt: 'n', active: 'y' },
+        params: {
+          ...inherited, server_id: serverId(ref), parent_domain_id: num(ref.siteId), domain: name, web_folder: name, type: 'vhostalias', subdomain: 'www',
+          ssl: 'n', ssl_letsencrypt: 'n', active: 'y',
+        },
       });
       return toDomain(ref, await ownAlias(ref, text(id)), text(row.document_root), 0);
     },
@@ -499,7 +527,7 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
         call('quota_get_by_user', { client_id: num(ref.clientId) }),
         call<unknown>('trafficquota_get_by_user', { client_id: num(ref.clientId), lastdays: 0 }),
       ]);
-      // quota_get_by_user lists active sites only: a suspended site reads as nothing used, not as an error.
+      // A site the monitor has not measured yet has no `used`: nothing used.
       const disk = rowsOf(quota).find((q) => text(q.domain_id) === ref.siteId);
       const aliases = new Set([text(row.domain), ...(await aliasDomains(ref)).map((a) => text(a.domain))]);
       let trafficBytes = 0;
@@ -507,7 +535,8 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
         for (const [domain, t] of Object.entries(traffic as Record<string, Row>)) if (aliases.has(domain)) trafficBytes += num(t?.this_month);
       }
       return {
-        diskUsedMb: Math.round((num(disk?.used_raw) / 1024 ** 2) * 10) / 10,
+        // `used` is KiB in every 3.2 release; `used_raw` changed from KiB to bytes in 3.2.12 (quota_lib.inc.php:43).
+        diskUsedMb: Math.round((num(disk?.used) / 1024) * 10) / 10,
         diskQuotaMb: num(row.hd_quota),
         trafficThisMonthMb: Math.round((trafficBytes / 1024 ** 2) * 10) / 10,
         trafficQuotaMb: num(row.traffic_quota),
