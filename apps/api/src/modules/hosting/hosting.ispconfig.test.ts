@@ -9,6 +9,7 @@ import { hostingPackages, hostingServers, invoices, jobs, orders, simCheckoutSes
 import { hostingMessages, type HostingDriver } from '../../drivers/hosting/hosting.ts';
 import { startFakeIspConfig, type FakeIspConfig } from '../../drivers/hosting/ispconfig/fake-ispconfig.ts';
 import { createIspConfigHosting } from '../../drivers/hosting/ispconfig/ispconfig.ts';
+import { DRIVER_FUNCTION_GROUPS } from '../../drivers/hosting/ispconfig/ispconfig-api-table.ts';
 
 /**
  * The whole app (HTTP API, services, jobs) on the ISPConfig driver against the fake panel: what the
@@ -16,16 +17,11 @@ import { createIspConfigHosting } from '../../drivers/hosting/ispconfig/ispconfi
  * as German messages with the right status, and nothing is left half-made on the panel.
  */
 
-/** The remote functions a panel admin grants our remote user (System → Remote Users): nothing else. */
-const REMOTE_FUNCTIONS = [
-  'client_add', 'client_delete_everything', 'client_get', 'client_get_groupid', 'client_templates_get_all', 'client_update', 'monitor_jobqueue_count',
-  'quota_get_by_user', 'server_get_php_versions', 'sites_database_add', 'sites_database_delete', 'sites_database_get', 'sites_database_user_add',
-  'sites_database_user_delete', 'sites_database_user_get', 'sites_database_user_update', 'sites_ftp_user_add', 'sites_ftp_user_get', 'sites_ftp_user_update',
-  'sites_web_domain_add', 'sites_web_domain_backup', 'sites_web_domain_backup_list', 'sites_web_domain_get', 'sites_web_domain_update',
-  'sites_web_vhost_aliasdomain_add', 'sites_web_vhost_aliasdomain_delete', 'sites_web_vhost_aliasdomain_get', 'sites_web_vhost_aliasdomain_update',
-  'system_config_get', 'trafficquota_get_by_user',
-];
-const REMOTE_USER = { username: 'hostportal', password: 'Remote!Secret-42', functions: REMOTE_FUNCTIONS };
+/**
+ * The function groups a panel admin ticks for our remote user (System → Remote Users): nothing else.
+ * ISPConfig grants rights by group, and a function checks the permission of its group, not its own name.
+ */
+const REMOTE_USER = { username: 'hostportal', password: 'Remote!Secret-42', groups: [...DRIVER_FUNCTION_GROUPS] };
 const FAST_TIMEOUT_MS = 300;
 /** Provisioning's default: weekly backups kept 30 days, as the panel's copy count. */
 const WEEKLY_COPIES = retentionCopies('weekly', 30);
