@@ -32,6 +32,7 @@ import { AppError } from './http/errors.ts';
 import { authPlugin, type RegisteredRoute } from './http/auth.ts';
 import { constraintFailure, isDatabaseDown, isQueryError, safeDbError } from './http/db-errors.ts';
 import { LogThrottle } from './lib/log-throttle.ts';
+import { PUBLIC_TOPICS, PublicCache } from './http/public-cache.ts';
 import { allowedInlineStyleHashes } from './http/csp.ts';
 import { webRoutes } from './http/web.ts';
 import { eventsModule } from './modules/events/events.module.ts';
@@ -122,6 +123,13 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   const scheduler = new Scheduler(deps.db, jobDeps, { owner: jobs.owner, onRun: () => jobs.kick() });
   app.decorate('jobs', jobs);
   app.decorate('scheduler', scheduler);
+  const publicCache = new PublicCache();
+  app.decorate('publicCache', publicCache);
+  const stopListening = deps.realtime?.subscribe((message) => {
+    if (message.kind === 'resync') publicCache.invalidateAll();
+    else if (message.kind === 'publicChanged' && (PUBLIC_TOPICS as readonly string[]).includes(message.topic)) publicCache.invalidate(message.topic as (typeof PUBLIC_TOPICS)[number]);
+  });
+  if (stopListening) app.addHook('onClose', async () => stopListening());
   for (const m of modules) {
     for (const job of m.jobs ?? []) jobs.register(job);
     for (const schedule of m.schedules ?? []) scheduler.register(schedule);

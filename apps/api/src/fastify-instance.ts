@@ -3,6 +3,7 @@ import type { Deps } from './deps.ts';
 import type { RegisteredRoute } from './http/auth.ts';
 import type { JobRunner } from './jobs/queue.ts';
 import type { Scheduler } from './jobs/scheduler.ts';
+import type { PublicCache } from './http/public-cache.ts';
 
 /**
  * What app.ts decorates the Fastify instance with. It sits above deps.ts, not in it: deps.ts is named by
@@ -18,5 +19,7 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Periodic work (task settler, billing housekeeping), one instance per period; started by server.ts. */
     scheduler: Scheduler;
+    /** Public data in memory (status page, changelog), dropped when it changes (http/public-cache.ts). */
+    publicCache: PublicCache;
   }
 }

@@ -9,7 +9,12 @@ export const EVENTS_CHANNEL = 'hp_events';
  * clients never see it); or `resync` when the listener was disconnected and may have missed changes
  * (subscribers tell their clients to refetch).
  */
-export type RealtimeMessage = { kind: 'event'; event: LiveEvent } | { kind: 'sessionsEnded'; userId: string } | { kind: 'resync' };
+export type RealtimeMessage =
+  | { kind: 'event'; event: LiveEvent }
+  | { kind: 'sessionsEnded'; userId: string }
+  /** Public data (status page, changelog) changed: instances drop what they keep in memory (migration 0028). */
+  | { kind: 'publicChanged'; topic: string }
+  | { kind: 'resync' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,6 +45,10 @@ export function parseNotification(payload: string | undefined): Exclude<Realtime
     if (typeof json === 'object' && json !== null && (json as { type?: unknown }).type === 'sessions.ended') {
       const userId = (json as { userId?: unknown }).userId;
       return typeof userId === 'string' && UUID.test(userId) ? { kind: 'sessionsEnded', userId } : null;
+    }
+    if (typeof json === 'object' && json !== null && (json as { type?: unknown }).type === 'public.changed') {
+      const topic = (json as { topic?: unknown }).topic;
+      return typeof topic === 'string' && /^[a-z]{1,40}$/.test(topic) ? { kind: 'publicChanged', topic } : null;
     }
     const parsed = LiveEvent.safeParse(json);
     return parsed.success ? { kind: 'event', event: parsed.data } : null;

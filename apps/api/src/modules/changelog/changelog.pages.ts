@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { changelogMessages as m } from '@hp/contract';
 import { serverPages, type InitialQuery } from '../../http/server-pages.ts';
 import { AppError } from '../../http/errors.ts';
-import { getChangelogEntry, listChangelog } from './changelog.service.ts';
+import { cachedChangelog, cachedChangelogEntry } from './changelog.routes.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const html = { config: { access: 'public' as const }, schema: { hide: true }, helmet: { enableCSPNonces: true } };
 
 /**
  * The public changelog pages, rendered on the server per request (decision 016): entries change at run
- * time, so the build-time prerender would be stale. Each request reads the entries from the database
- * (every API instance shows a new entry at once) and renders the React page the browser then hydrates
+ * time, so the build-time prerender would be stale. Each request takes the entries from the public
+ * cache (http/public-cache.ts: every API instance drops it when an entry changes) and renders the React page the browser then hydrates
  * from the embedded data. An unknown or malformed id answers 404 with "Eintrag nicht gefunden".
  */
 export async function changelogPages(app: FastifyInstance) {
@@ -19,7 +19,7 @@ export async function changelogPages(app: FastifyInstance) {
 
   const list = async (route: string) => {
     const ssr = await pages.bundle();
-    return ssr ? pages.render(route, [{ key: ssr.changelogKeys.list, data: await listChangelog(deps) }]) : null;
+    return ssr ? pages.render(route, [{ key: ssr.changelogKeys.list, data: (await cachedChangelog(app)).value }]) : null;
   };
   app.get('/changelog', html, async (_req, reply) => pages.send(reply, await list('/changelog')));
   app.get('/Changelog', html, async (_req, reply) => pages.send(reply, await list('/Changelog')));
@@ -33,7 +33,7 @@ export async function changelogPages(app: FastifyInstance) {
     let status = 200;
     try {
       if (!uuid.test(id)) throw new AppError(404, 'NOT_FOUND', m.notFoundText);
-      queries = [{ key: ssr.changelogKeys.entry(id), data: await getChangelogEntry(deps, id) }];
+      queries = [{ key: ssr.changelogKeys.entry(id), data: (await cachedChangelogEntry(app, id)).value }];
     } catch (err) {
       if (!(err instanceof AppError) || err.statusCode !== 404) throw err;
       status = 404;

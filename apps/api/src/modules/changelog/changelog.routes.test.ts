@@ -36,7 +36,9 @@ describeEachDatabase('changelog', (ctx) => {
     expect(list.map((e) => [e.version, e.releaseDate, e.type, e.highlight])).toEqual([
       ['v2.5.0', '2024-03-15', 'feature', true], ['v2.4.2', '2024-02-28', 'improvement', false], ['v2.4.0', '2024-02-10', 'feature', true],
     ]);
-    expect(res.headers['cache-control']).toBe('no-store');
+    // Public data from memory with a validator and a short public lifetime (docs/decisions/029).
+    expect(res.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=240');
+    expect(res.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
   });
 
   it('staff publish with numbered changes; detail links the older and newer entry in the public order', async () => {

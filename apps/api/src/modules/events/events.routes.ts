@@ -72,6 +72,7 @@ export async function eventRoutes(app: FastifyInstance) {
       for (const stream of [...streams]) write(stream, frame('resync', {}));
       return;
     }
+    if (message.kind === 'publicChanged') return;
     if (message.kind === 'sessionsEnded' && !perUser.has(message.userId)) return;
     const key = message.kind === 'event' ? JSON.stringify(message.event) : `sessions:${message.userId}`;
     if (waiting.has(key)) return;

@@ -27,6 +27,7 @@ import {
   updateMaintenance,
   updateService,
 } from './status.service.ts';
+import { sendPublic } from '../../http/public-cache.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const tags = ['status'];
@@ -37,10 +38,15 @@ export async function statusRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
 
+  // From memory (http/public-cache.ts): no query until staff change something, with an ETag and a short
+  // public lifetime a CDN may keep. Any successful change below drops the entry before it is answered.
   r.get('/api/status', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Systemstatus: Gesamtstatus, Dienste, Störungen und Wartungen', response: { 200: StatusPageData } },
-  }, async () => findStatusPage(deps));
+    schema: { tags, summary: 'Systemstatus: Gesamtstatus, Dienste, Störungen und Wartungen (ETag, 304)', response: { 200: StatusPageData } },
+  }, async (req, reply) => sendPublic(req, reply, await app.publicCache.get('status', 'page', () => findStatusPage(deps), (page) => JSON.stringify(StatusPageData.parse(page))), { maxAgeSeconds: 15 }));
+  app.addHook('onSend', async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400) app.publicCache.invalidate('status');
+  });
 
   // ---- services ----
   r.post('/api/status/services', {
