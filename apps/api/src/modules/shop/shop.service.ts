@@ -52,7 +52,8 @@ export const MAX_OPEN_CHECKOUTS = 3;
 /**
  * A customer who starts the same order again (back button, second tab) gets a fresh payment page; the
  * older one is ended at the provider and then settled like any other session, so a payment that
- * arrived meanwhile is still fulfilled and an unpaid one releases its hold.
+ * arrived meanwhile is still fulfilled and an unpaid one releases its hold. Orders of the same product
+ * whose payment failed are given up too.
  */
 async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, product: ProductModule<I>, input: I) {
   const same = await deps.db.select({ sessionId: orders.paymentSessionId }).from(orders).where(and(
@@ -67,6 +68,14 @@ async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, pro
       // The provider is unreachable: the old checkout keeps its hold until it runs out; the cap still holds.
     }
   }
+  // Orders of this product whose payment failed stay payable for a while (decision 028); a new order of
+  // the product ("Neu konfigurieren") gives them up, as a failed payment did at once before, so their
+  // holds (a domain name, a subdomain, an address) do not stand in its way. Their sessions have ended.
+  const failed = await deps.db.select({ id: orders.id, sessionId: orders.paymentSessionId }).from(orders).where(and(
+    eq(orders.userId, user.id), eq(orders.product, product.kind), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()),
+    isNotNull(orders.failureReason), isNotNull(orders.paymentSessionId),
+  ));
+  for (const { id, sessionId } of failed) await cancelPendingOrder(deps.db, id, 'replaced by a new order', sessionId!);
 }
 
 /** Lifetime of a provider checkout session (Stripe: at least 30 minutes). */
