@@ -43,8 +43,13 @@ const PANEL_TEXT = {
 /** Panel texts (exact or language keys of its validators) that mean "this name is taken". */
 const DUPLICATE_PATTERN = /There is already a database with that name on the same server\.|\b\w+_error_unique\b/;
 const PENDING_PATTERN = /There is already a pending \w+ action/;
-/** sites_web_domain_backup's text for an unknown backup (spelling as in ISPConfig). */
-const NOT_FOUND_PATTERN = /Invalid or non existant backup_id/;
+/**
+ * Texts for objects that are gone: an unknown backup (spelling as in ISPConfig), a client without group or
+ * panel login (deleted in the panel). Sources: ispconfig-api-table.ts PANEL_TEXTS.
+ */
+const NOT_FOUND_PATTERN = /Invalid or non existant backup_id|There is no group for this client ID\.|Invalid client_id \d+/;
+/** validate_password::password_check's text (interface/lib/lang/en.lng:173-174); the length is the panel's setting. */
+const WEAK_PASSWORD_PATTERN = /The chosen password does not match the security guidelines\. It has to be at least (\d+) chars/;
 
 /** German texts for the REMOTE_FAULT cases the customer can act on; the rest gets the generic message. */
 function remoteFaultMessage(method: string): string {
@@ -128,6 +133,8 @@ export function createIspConfigClient(config: IspConfigConfig, opts: IspConfigCl
     if (PENDING_PATTERN.test(text)) return fail('PENDING', detail);
     if (DUPLICATE_PATTERN.test(text)) return fail('DUPLICATE', detail);
     if (NOT_FOUND_PATTERN.test(text)) return fail('NOT_FOUND', detail);
+    const weak = WEAK_PASSWORD_PATTERN.exec(text);
+    if (weak) return fail('REMOTE_FAULT', detail, `Das Hosting-Panel lehnt das Passwort als zu schwach ab. Es muss mindestens ${weak[1]} Zeichen lang sein.`);
     return fail('REMOTE_FAULT', detail, remoteFaultMessage(method));
   }
 

@@ -284,6 +284,22 @@ describe('ispconfig driver against the fake panel', () => {
     expect((await hosting.getSite(ref)).ssl).toBe('failed');
   });
 
+  it('a password the panel finds too weak is REMOTE_FAULT with a German message naming the minimum length', async () => {
+    const hosting = driver();
+    const ref = await hosting.createAccount(spec());
+    const err = await rejection(hosting.setFtpPassword(ref, 'kurz'));
+    expect(err.code).toBe('REMOTE_FAULT');
+    expect(err.message).toBe('Das Hosting-Panel lehnt das Passwort als zu schwach ab. Es muss mindestens 8 Zeichen lang sein.');
+  });
+
+  it('an account whose client was deleted in the panel is NOT_FOUND, not a generic refusal', async () => {
+    const hosting = driver();
+    const ref = await hosting.createAccount(spec());
+    await driver().deleteAccount(ref);
+    expect((await rejection(hosting.listDatabaseUsers(ref))).code).toBe('NOT_FOUND');
+    expect((await rejection(driver().createDatabaseUser(ref, `gone${counter++}`, 'Db!Passw0rd-1'))).code).toBe('NOT_FOUND');
+  });
+
   it('a backup download is queued in the panel and lands in backup/ of the site', async () => {
     const hosting = driver();
     const ref = await hosting.createAccount(spec());
