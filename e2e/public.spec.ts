@@ -12,6 +12,9 @@ const publicPages: [path: string, heading: RegExp][] = [
   ['/datenschutz', /Datenschutzerklärung/],
   ['/agb', /Allgemeine Geschäftsbedingungen/],
   ['/faq', /Häufig gestellte Fragen/],
+  ['/unternehmen', /^Über /],
+  ['/rechenzentrum', /Unser Rechenzentrum/],
+  ['/dokumentation', /Dokumentation/],
   ['/status', /Systemstatus/],
   ['/shop/webhosting', /Webhosting bestellen/],
   ['/shop/cloud-storage', /Cloud-Speicher – bald verfügbar/],
@@ -131,4 +134,35 @@ test('shop buttons lead to the configurator, the web hosting shop or an honest "
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Webhosting bestellen');
   await page.goto('/shop/cloud-storage');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/bald verfügbar/);
+});
+
+test('the footer links "Unternehmen", "Rechenzentrum" and "Dokumentation" open their pages', async ({ page }) => {
+  await page.goto('/');
+  const footer = page.getByRole('contentinfo');
+  for (const [name, url, heading] of [
+    ['Unternehmen', /\/unternehmen$/, /^Über /],
+    ['Rechenzentrum', /\/rechenzentrum$/, 'Unser Rechenzentrum'],
+    ['Dokumentation', /\/dokumentation$/, 'Dokumentation'],
+  ] as const) {
+    await footer.getByRole('link', { name, exact: true }).click();
+    await expect(page).toHaveURL(url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+  }
+  // The company page shows the configured company, the same source as the imprint.
+  await page.goto('/impressum');
+  const vatId = (await page.getByText(/DE\d{9}/).first().textContent())!.match(/DE\d{9}/)![0];
+  await page.goto('/unternehmen');
+  await expect(page.getByRole('main')).toContainText(vatId);
+});
+
+test('the documentation search filters articles and says when nothing matches', async ({ page }) => {
+  await page.goto('/dokumentation#ssh-schluessel-hinterlegen');
+  await expect(page.locator('#ssh-schluessel-hinterlegen')).toBeInViewport();
+  const search = page.getByRole('searchbox', { name: 'Dokumentation durchsuchen' });
+  await search.fill('nameserver');
+  await expect(page.locator('#domain-nameserver')).toBeVisible();
+  await expect(page.locator('#server-backup')).toHaveCount(0);
+  await search.fill('Quantencomputer');
+  await expect(page.getByText('Keine Treffer für „Quantencomputer“')).toBeVisible();
+  await expect(page.locator('main article')).toHaveCount(0);
 });

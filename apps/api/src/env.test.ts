@@ -65,3 +65,17 @@ describe('API documentation switch', () => {
     }
   }, 120_000); // two full installations (migrations, seed) on PGlite: slow on a loaded 2-core machine
 });
+
+describe('data-center settings', () => {
+  it('shows placeholders until configured; DATACENTER_CERTIFICATIONS is a comma list and an empty value hides a line', () => {
+    expect(readEnv({}).dataCenter).toEqual({
+      location: 'Frankfurt am Main, Deutschland', operator: '', certifications: ['ISO/IEC 27001'],
+      power: 'Zwei unabhängige Stromeinspeisungen, USV und Netzersatzanlage (N+1)', network: 'Redundante Anbindung über mehrere Carrier',
+    });
+    expect(readEnv({
+      DATACENTER_LOCATION: ' Hamburg ', DATACENTER_OPERATOR: 'Beispiel Colocation AG', DATACENTER_CERTIFICATIONS: 'ISO/IEC 27001, EN 50600 ,,',
+      DATACENTER_POWER: '', DATACENTER_NETWORK: 'Zwei Carrier',
+    }).dataCenter).toEqual({ location: 'Hamburg', operator: 'Beispiel Colocation AG', certifications: ['ISO/IEC 27001', 'EN 50600'], power: '', network: 'Zwei Carrier' });
+    expect(readEnv({ DATACENTER_CERTIFICATIONS: '' }).dataCenter.certifications).toEqual([]);
+  });
+});

@@ -43,7 +43,7 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="border-t border-slate-800 py-6 text-center text-sm text-slate-400">
-        © {year} {__COMPANY__.name}. All Rights Reserved.
+        © {year} {__COMPANY__.name}. Alle Rechte vorbehalten.
       </div>
     </footer>
   );

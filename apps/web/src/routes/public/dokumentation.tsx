@@ -5,12 +5,15 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { PageIntro } from '../../components/marketing/page-intro.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { inputClass } from '../../components/ui/field.tsx';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { paths } from '../../config/paths.ts';
 import { docTopics, filterTopics } from '../../config/help-articles.ts';
 
 export function DocsPage() {
   const inputId = useId();
   const [query, setQuery] = useState('');
+  // Filtering needs the page's script: until it runs, the field would take input that nothing reads.
+  const hydrated = useHydrated();
   const topics = useMemo(() => filterTopics(docTopics, query), [query]);
   const count = topics.reduce((n, t) => n + t.articles.length, 0);
   const searching = query.trim() !== '';
@@ -34,11 +37,12 @@ export function DocsPage() {
               onChange={(e) => setQuery(e.target.value)}
               placeholder="z. B. SSH-Schlüssel, Backup oder Nameserver"
               autoComplete="off"
+              disabled={!hydrated}
               className={`${inputClass} pl-10`}
             />
           </div>
           <p aria-live="polite" className="mt-2 min-h-5 text-sm text-slate-600">
-            {searching && count > 0 ? `${count} Artikel gefunden` : ''}
+            {searching ? (count > 0 ? `${count} Artikel gefunden` : '') : `${count} Artikel`}
           </p>
         </form>
 
