@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { codeFromOutbox, createVerifiedAccount, login, pasteCode, PASSWORD, unique } from './support.ts';
+import { codeFromOutbox, createVerifiedAccount, distinctClient, login, pasteCode, PASSWORD, unique } from './support.ts';
 
 
 async function logoutViaSidebar(page: Page) {
@@ -44,6 +44,8 @@ test('register, verify the e-mail with the code from the outbox, log in and log 
   await expect(page.getByLabel('Bestätigungscode: Zeichen 4 von 4')).toHaveValue(code[3]!);
   await page.getByRole('button', { name: 'Bestätigen' }).click();
   await expect(page).toHaveURL(/\/login$/);
+  // Said on the page itself, not only in a toast that may be gone by then.
+  await expect(page.getByRole('main').getByText('Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.')).toBeVisible();
 
   await page.getByLabel('Benutzername').fill(username);
   await page.getByLabel('Passwort', { exact: true }).fill('Falsch!Passwort1');
@@ -62,6 +64,35 @@ test('register, verify the e-mail with the code from the outbox, log in and log 
   await logoutViaSidebar(page);
   await page.goto('/dashboard/profil');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a login that needs the e-mail verification first continues signed in to where the user was going', async ({ page, request }) => {
+  const username = unique('spaet');
+  const email = `${username}@example.com`;
+  const since = Date.now();
+  const reg = await request.post('/api/auth/register', { headers: distinctClient(), data: { username, email, password: PASSWORD, confirmPassword: PASSWORD } });
+  expect(reg.status()).toBe(201);
+  const code = await codeFromOutbox(email, since);
+
+  // On the way to the account page (a checkout sends its own page as `next` the same way).
+  await page.goto('/login?next=/dashboard/profil');
+  await page.getByLabel('Benutzername').fill(username);
+  await page.getByLabel('Passwort', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(page).toHaveURL(/\/user\/verification\/[0-9a-f-]{36}\?next=%2Fdashboard%2Fprofil$/);
+  await pasteCode(page, 'Bestätigungscode', code);
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+
+  await expect(page).toHaveURL(/\/dashboard\/profil$/);
+  await expect(page.getByText('Ihre E-Mail-Adresse ist bestätigt.', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('E-Mail', { exact: true })).toHaveValue(email);
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: test.info().outputPath(`verified-signed-in-${size.width}.png`) });
+  }
+  // Signed in for real: a reload keeps the session (refresh cookie).
+  await page.reload();
+  await expect(page).toHaveURL(/\/dashboard\/profil$/);
 });
 
 test('reset a forgotten password in four steps', async ({ page, request }) => {

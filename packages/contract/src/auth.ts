@@ -51,8 +51,16 @@ export const VerificationCode = z
 export const VerifyEmailInput = z.object({
   userId: z.uuid({ error: messages.invalidVerificationCode }),
   code: VerificationCode,
+  /**
+   * From the login that asked for the verification (`EMAIL_NOT_VERIFIED` details): the password was
+   * right, so the code completes that login and the answer carries a session.
+   */
+  loginToken: z.string({ error: messages.invalidInput }).max(2048, messages.invalidInput).optional(),
 });
 export type VerifyEmailInput = z.infer<typeof VerifyEmailInput>;
+/** `token`: only when a valid `loginToken` came along (the user is then signed in). */
+export const VerifyEmailResult = z.object({ message: z.string(), token: z.string().optional() });
+export type VerifyEmailResult = z.infer<typeof VerifyEmailResult>;
 export const ResendVerificationInput = z.object({ userId: z.uuid({ error: messages.resendError }) });
 export type ResendVerificationInput = z.infer<typeof ResendVerificationInput>;
 export const ResendVerificationResult = z.object({ retryAfterSeconds: z.number().int() });

@@ -51,7 +51,9 @@ export const messages = {
   verificationError: 'Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
   resendError: 'Fehler beim Senden des Codes. Bitte versuchen Sie es später erneut.',
   resendTooEarly: 'Bitte warten Sie 60 Sekunden, bevor Sie einen neuen Code anfordern.',
-  emailVerified: 'Ihre E-Mail-Adresse wurde bestätigt. Sie können sich jetzt anmelden.',
+  emailVerified: 'Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.',
+  /** After a verification that a login asked for: the user is signed in and continues where they were. */
+  emailVerifiedSignedIn: 'Ihre E-Mail-Adresse ist bestätigt.',
 
   // password reset (§8)
   resetTooEarly: 'Es kann nur alle 5 Minuten ein Code angefordert werden.',

@@ -4,18 +4,22 @@ import type { Role } from '@hp/contract';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
 export const RESET_TOKEN_TTL_SECONDS = 10 * 60;
+/** A login refused for an unverified address may be completed by the code within this time. */
+export const VERIFY_LOGIN_TOKEN_TTL_SECONDS = 30 * 60;
 /** A console token only opens one websocket, once, within this time. */
 export const CONSOLE_TOKEN_TTL_SECONDS = 60;
 
-export type TokenPurpose = 'access' | 'mfa' | 'password_reset' | 'console';
+export type TokenPurpose = 'access' | 'mfa' | 'password_reset' | 'console' | 'verify_login';
 
 interface BaseClaims { sub: string; pur: TokenPurpose }
 export interface AccessTokenClaims extends BaseClaims { pur: 'access'; sid: string; customerId: string; role: Role }
 export interface MfaTokenClaims extends BaseClaims { pur: 'mfa' }
 export interface ResetTokenClaims extends BaseClaims { pur: 'password_reset'; cid: string }
+/** The password of an unverified account was right: the e-mail code may finish the login. */
+export interface VerifyLoginTokenClaims extends BaseClaims { pur: 'verify_login' }
 /** Opens the console of one server (srv) for one session (sid); jti makes it single use. */
 export interface ConsoleTokenClaims extends BaseClaims { pur: 'console'; sid: string; srv: string; jti: string }
-type ClaimsOf<P extends TokenPurpose> = Extract<AccessTokenClaims | MfaTokenClaims | ResetTokenClaims | ConsoleTokenClaims, { pur: P }>;
+type ClaimsOf<P extends TokenPurpose> = Extract<AccessTokenClaims | MfaTokenClaims | ResetTokenClaims | ConsoleTokenClaims | VerifyLoginTokenClaims, { pur: P }>;
 
 export async function signToken<P extends TokenPurpose>(key: Uint8Array, claims: ClaimsOf<P>, ttlSeconds: number) {
   const { sub, ...rest } = claims;

@@ -33,6 +33,48 @@ describeEachDatabase('account flow', (ctx) => {
     expect(me.json()).toMatchObject({ username, role: 'customer', mfaEnabled: false });
   });
 
+  it('a login refused for an unverified address continues signed in once the mailed code is entered; the code alone signs nobody in', async () => {
+    const { app, mail } = ctx();
+    const register = async () => {
+      const username = uniqueName('spaet');
+      const email = `${username}@example.com`;
+      const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD } });
+      return { username, email, userId: reg.json().userId as string };
+    };
+    const verify = (payload: object) => app.inject({ method: 'POST', url: '/api/auth/verify-email', payload });
+    const me = (token: string) => app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+
+    // e.g. on the way to a checkout: the password is right, the address not yet confirmed.
+    const late = await register();
+    const refused = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: late.username, password: STRONG_PASSWORD } });
+    expect(refused.statusCode).toBe(403);
+    const { userId, loginToken } = refused.json().error.details;
+    expect(userId).toBe(late.userId);
+    expect(loginToken).toEqual(expect.any(String));
+    await app.jobs.drain();
+
+    // Another account's login token does not sign anyone in; its own code only confirms that address.
+    const other = await register();
+    await app.jobs.drain();
+    const otherVerified = await verify({ userId: other.userId, code: mail.lastCode(other.email)!, loginToken });
+    expect(otherVerified.statusCode).toBe(200);
+    expect(otherVerified.json()).toEqual({ message: 'Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.' });
+    expect(otherVerified.cookies.find((c) => c.name === 'hp_rt')).toBeUndefined();
+    // A forged token is ignored the same way (the address is still confirmed by the code).
+    const forgedUser = await register();
+    await app.jobs.drain();
+    const forged = await verify({ userId: forgedUser.userId, code: mail.lastCode(forgedUser.email)!, loginToken: `${loginToken.slice(0, -4)}AAAA` });
+    expect(forged.json().token).toBeUndefined();
+
+    const verified = await verify({ userId, code: mail.lastCode(late.email)!, loginToken });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json().message).toBe('Ihre E-Mail-Adresse ist bestätigt.');
+    expect(verified.cookies.find((c) => c.name === 'hp_rt')?.httpOnly).toBe(true);
+    const signedIn = await me(verified.json().token);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toMatchObject({ username: late.username, role: 'customer' });
+  });
+
   it('resets the password with the mailed code and the e-mail address alone, for a user who left the page after requesting it', async () => {
     const { app, mail } = ctx();
     const user = await createUser(ctx());

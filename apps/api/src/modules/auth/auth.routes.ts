@@ -4,7 +4,7 @@ import { z } from 'zod';
 import {
   ApiError, CurrentUser, LoginInput, LoginResult, MessageResult, MfaLoginInput, RegisterInput, RegisterResult,
   ResendVerificationInput, ResendVerificationResult, ResetCompleteInput, ResetRequestInput, ResetRequestResult,
-  ResetVerifyInput, ResetVerifyResult, TokenResult, VerifyEmailInput, messages,
+  ResetVerifyInput, ResetVerifyResult, TokenResult, VerifyEmailInput, VerifyEmailResult, messages,
 } from '@hp/contract';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.ts';
@@ -38,8 +38,14 @@ export async function authRoutes(app: FastifyInstance) {
 
   r.post('/api/auth/verify-email', {
     config: { access: 'public' },
-    schema: { tags: ['auth'], summary: 'E-Mail-Adresse mit dem 4-stelligen Code bestätigen', body: VerifyEmailInput, response: { 200: MessageResult, ...errors } },
-  }, async (req) => verifyEmail(deps, req.body, req.ip));
+    schema: { tags: ['auth'], summary: 'E-Mail-Adresse mit dem 4-stelligen Code bestätigen (mit loginToken zugleich anmelden)', body: VerifyEmailInput, response: { 200: VerifyEmailResult, ...errors } },
+  }, async (req, reply) => {
+    const { message, session } = await verifyEmail(deps, req.body, req.ip, req.headers['user-agent'] ?? '');
+    if (!session) return { message };
+    setRefreshCookie(reply, session.refreshToken);
+    rememberDevice(req, reply, session.userId);
+    return { message, token: session.token };
+  });
 
   r.post('/api/auth/verify-email/resend', {
     config: { access: 'public' },

@@ -7,7 +7,7 @@ import { AppError, badRequest, tooManyRequests, unauthorized } from '../../http/
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { enforceLimit, hitCounter, refundAttempt, resetCounter, rowsOf } from '../../lib/rate-limit.ts';
 import { decryptSecret, hmac } from '../../lib/secrets.ts';
-import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/tokens.ts';
+import { MFA_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_SECONDS, signToken, verifyToken, VERIFY_LOGIN_TOKEN_TTL_SECONDS } from '../../lib/tokens.ts';
 import { passwordChangedMail, registrationAttemptMail } from '../../drivers/mail/templates.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
@@ -120,7 +120,13 @@ const stubResendRule = (userId: string) => ({ key: `resend-stub:${userId}`, limi
 
 const codeIpRule = (ip: string) => ({ key: `code-ip:${ip}`, limit: limits.codeTriesPerIp, windowSeconds: WINDOW });
 
-export async function verifyEmail(deps: AuthDeps, input: { userId: string; code: string }, ip: string) {
+/**
+ * Confirms the address with the mailed code. When the verification was asked for by a login (its
+ * `loginToken`: the password was right moments ago), the code completes that login: the answer carries
+ * a session, so the user continues where they were (a checkout, the account page) instead of signing
+ * in again. Without a valid token of the same account only the address is confirmed.
+ */
+export async function verifyEmail(deps: AuthDeps, input: { userId: string; code: string; loginToken?: string }, ip: string, userAgent = '') {
   const ipRule = codeIpRule(ip);
   await enforceLimit(deps.db, ipRule);
   const ok = await consumeCode(deps.db, deps.secrets.hmacKey, { userId: input.userId, purpose: 'verify_email' }, input.code);
@@ -128,7 +134,11 @@ export async function verifyEmail(deps: AuthDeps, input: { userId: string; code:
   // Only wrong codes use up the address's budget.
   await refundAttempt(deps.db, ipRule);
   await deps.db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, ok.userId), isNull(users.emailVerifiedAt)));
-  return { message: messages.emailVerified };
+  const claims = input.loginToken ? await verifyToken(deps.secrets.jwtKey, input.loginToken, 'verify_login') : null;
+  const user = claims?.sub === ok.userId ? await deps.db.query.users.findFirst({ where: eq(users.id, ok.userId) }) : undefined;
+  // Two-factor accounts still give their second factor (they sign in as usual).
+  if (!user || user.disabledAt || user.deletedAt || user.totpEnabled) return { message: messages.emailVerified, session: null };
+  return { message: messages.emailVerifiedSignedIn, session: await finishLogin(deps, user, userAgent) };
 }
 
 /** Sends a new code unless one was sent in the last 60 s. Unknown or verified accounts get the same answer. */
@@ -216,7 +226,8 @@ export async function login(deps: AuthDeps, input: LoginInput, ip: string, userA
       await enqueueCodeMail(deps.db, issued.id);
       wakeMailer(deps);
     }
-    throw new AppError(403, 'EMAIL_NOT_VERIFIED', messages.emailNotVerified, { userId: user.id });
+    const loginToken = await signToken(deps.secrets.jwtKey, { sub: user.id, pur: 'verify_login' }, VERIFY_LOGIN_TOKEN_TTL_SECONDS);
+    throw new AppError(403, 'EMAIL_NOT_VERIFIED', messages.emailNotVerified, { userId: user.id, loginToken });
   }
   if (user.totpEnabled) {
     return { mfaRequired: true as const, mfaToken: await signToken(deps.secrets.jwtKey, { sub: user.id, pur: 'mfa' }, MFA_TOKEN_TTL_SECONDS) };

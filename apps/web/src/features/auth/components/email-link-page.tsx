@@ -7,6 +7,7 @@ import { Alert } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
+import { useToken } from '../../../lib/session.ts';
 import { confirmEmailLinkRequest } from '../api/account.ts';
 import { AuthCard } from './auth-card.tsx';
 
@@ -20,6 +21,8 @@ export default function EmailLinkPage() {
   const wellFormed = ConfirmEmailLinkInput.safeParse(input).success;
   const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
   const [error, setError] = useState<string | null>(wellFormed ? null : emailLinkMessages.invalidLink);
+  // Opened in a browser that is signed in: back to the account, not to a login that is not needed.
+  const signedIn = useToken() !== null;
 
   const confirm = async () => {
     setState('busy');
@@ -39,7 +42,9 @@ export default function EmailLinkPage() {
       <AuthCard
         title="Neue E-Mail-Adresse bestätigen"
         subtitle={state === 'done' ? undefined : 'Unser Support hat diese Adresse für Ihr Kundenkonto eingetragen. Sie gilt, sobald Sie sie hier bestätigen.'}
-        footer={<Link className="font-medium text-brand-700 underline" to={paths.login}>Zur Anmeldung</Link>}
+        footer={signedIn
+          ? <Link className="font-medium text-brand-700 underline" to={paths.dashboard.profile}>Zu Ihrem Konto</Link>
+          : <Link className="font-medium text-brand-700 underline" to={paths.login}>Zur Anmeldung</Link>}
       >
         {state === 'done' ? (
           <div role="status" className="flex items-start gap-3 text-slate-800">

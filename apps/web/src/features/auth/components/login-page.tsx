@@ -9,6 +9,7 @@ import { Alert } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { loginRequest, MFA_TOKEN_KEY } from '../api/login.ts';
+import { rememberPendingLogin } from '../api/registration.ts';
 import { setToken } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useHydrated } from '../../../lib/use-hydrated.ts';
@@ -49,7 +50,9 @@ export function LoginPage() {
     } catch (err) {
       if (err instanceof ApiRequestError && err.code === 'EMAIL_NOT_VERIFIED' && typeof err.details?.userId === 'string') {
         toast.info(err.message, { duration: 7000 });
-        navigate(paths.verification(err.details.userId));
+        // The code then finishes this login and goes on to `next` (e.g. the checkout).
+        if (typeof err.details.loginToken === 'string') rememberPendingLogin(err.details.userId, err.details.loginToken);
+        navigate(`${paths.verification(err.details.userId)}${next ? `?next=${encodeURIComponent(next)}` : ''}`);
       } else if (err instanceof ApiRequestError && err.status !== 0) {
         toast.error(err.code === 'INVALID_DATA' ? messages.invalidLogin : err.message, { duration: 7000 });
       } else {

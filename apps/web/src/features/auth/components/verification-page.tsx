@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { messages } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
@@ -7,7 +7,10 @@ import { Alert } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { CodeInput, normalizeAlnum } from './code-input.tsx';
-import { resendVerificationRequest, verifyEmailRequest } from '../api/registration.ts';
+import { forgetPendingLogin, resendVerificationRequest, takePendingLogin, verifyEmailRequest } from '../api/registration.ts';
+import { safeNext } from './login-page.tsx';
+import { getToken, setToken } from '../../../lib/session.ts';
+import { setFlashNotice } from '../../../lib/flash-notice.ts';
 import { useCountdown } from '../use-countdown.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
@@ -17,6 +20,8 @@ export const RESEND_COOLDOWN_S = 60;
 export default function VerificationPage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,9 +38,18 @@ export default function VerificationPage() {
     setBusy(true);
     setError(null);
     try {
-      await verifyEmailRequest({ userId, code });
-      toast.success(messages.emailVerified, { duration: 5000 });
-      navigate(paths.login);
+      const result = await verifyEmailRequest({ userId, code, loginToken: takePendingLogin(userId) });
+      forgetPendingLogin();
+      if (result.token) setToken(result.token);
+      if (result.token || getToken()) {
+        // Signed in (the code finished the login that asked for it): on to where the user was going.
+        toast.success(messages.emailVerifiedSignedIn, { duration: 7000 });
+        navigate(next ?? paths.dashboard.root, { replace: true });
+      } else {
+        // The login page says it in the page, not only in a toast that may be gone by then.
+        setFlashNotice(result.message);
+        navigate(next ? `${paths.login}?next=${encodeURIComponent(next)}` : paths.login, { replace: true });
+      }
     } catch (err) {
       setCode('');
       setError(err instanceof ApiRequestError && err.code === 'INVALID_CODE' ? messages.invalidVerificationCode : err instanceof ApiRequestError && err.status === 429 ? err.message : messages.verificationError);
