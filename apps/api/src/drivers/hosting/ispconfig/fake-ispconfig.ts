@@ -259,10 +259,14 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
     return out;
   }
 
-  /** The record a function got as `params`: null becomes an empty array in PHP, a scalar is a fatal error. */
+  /**
+   * The record a function got as `params`: null becomes an empty array in PHP. A scalar ends, depending on
+   * the function, in a PHP TypeError or a broken INSERT; the fake simplifies both to PHP's fatal error
+   * answer (HTTP 500, no envelope), which the driver must treat as an unreadable answer.
+   */
   function recordOf(params: unknown): Row {
     if (params === null || params === undefined) return {};
-    if (!isObject(params)) throw new PhpFatal(`PHP Fatal error:  Uncaught TypeError: Cannot access offset of type string on ${typeof params}`);
+    if (!isObject(params)) throw new PhpFatal(`PHP Fatal error:  Uncaught TypeError: params must be of type array, ${typeof params} given`);
     return { ...params };
   }
 

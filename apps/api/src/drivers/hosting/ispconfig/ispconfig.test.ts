@@ -427,6 +427,12 @@ describe('the fake panel answers as ISPConfig 3.2.12 does (ispconfig-api-table.t
     expect(await raw(fake, 'sites_web_domain_get', { session_id: sessionId })).toEqual({ code: 'ok', message: '', response: [] });
     expect(await raw(fake, 'sites_web_domain_get', { session_id: sessionId, primary_id: 0 })).toMatchObject({ code: 'remote_fault', message: 'The ID has to be > 0 or -1.' });
     expect(await raw(fake, 'sites_web_domain_get', { session_id: sessionId, primary_id: 999_999 })).toEqual({ code: 'ok', message: '', response: null });
+    // A record that is no object: the fake answers as PHP's fatal errors do, HTTP 500 and no envelope.
+    const fatal = await fetch(`${fake.url}/remote/json.php?sites_database_user_add`, {
+      method: 'POST', body: JSON.stringify({ session_id: sessionId, client_id: 0, params: 'database_user=x' }),
+    });
+    expect(fatal.status).toBe(500);
+    expect(await fatal.text()).toMatch(/PHP Fatal error/);
   });
 
   it("client records: the client form's messages, the duplicate panel login, the weak password", async () => {
