@@ -3,52 +3,39 @@ import type { Db } from '../../db/client.ts';
 import type { LiveEvent } from '@hp/contract';
 import { serverAccess, servers, sessions, tickets, users } from '../../db/schema/index.ts';
 
-export interface Audience {
-  /** The session is still open (not logged out, expired, disabled or role-changed): otherwise end its stream. */
-  valid: boolean;
-  /** May see the server by the REST routes' rules: staff all servers, customers own and shared ones. */
-  allowed: boolean;
-}
-
 /**
- * Who of the listening sessions may hear about `serverId`: one indexed query per event for all streams
- * of this instance, so a revoked share or a logout counts from the next event on. A deleted server's
- * event still reaches its owner (their list drops it); a vanished row reaches staff only.
+ * Who besides staff may hear each event, found from the resources themselves (docs/decisions/029): a
+ * server's owner and the accounts it is shared with; a ticket's customer. Internal notes and staff
+ * presence reach staff only. Staff see every server and every ticket by the REST routes' rules. A
+ * deleted server's event still reaches its owner (their list drops it); a vanished row reaches staff only.
+ * Three indexed queries per batch of events, however many streams are open.
  */
-export async function findAudience(db: Db, serverId: string, sessionIds: string[]): Promise<Map<string, Audience>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await db
-    .select({
-      sessionId: sessions.id,
-      valid: sql<boolean>`(${sessions.revokedAt} is null and ${sessions.expiresAt} > now() and ${users.disabledAt} is null and ${users.role} = ${sessions.role})`,
-      allowed: sql<boolean>`(${users.role} in ('employee', 'owner') or ${servers.ownerId} = ${users.id} or exists (select 1 from ${serverAccess} where ${serverAccess.serverId} = ${servers.id} and ${serverAccess.userId} = ${users.id}))`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(servers, eq(servers.id, serverId))
-    .where(and(inArray(sessions.id, sessionIds)));
-  return new Map(rows.map((r) => [r.sessionId, { valid: r.valid === true, allowed: r.allowed === true }]));
-}
-
-/**
- * Who of the listening sessions may hear about a ticket, by the ticket routes' rules: staff every ticket,
- * a customer only their own. `ticket.noted` (an internal note) is for staff only.
- */
-export async function findTicketAudience(db: Db, ticketId: string, staffOnly: boolean, sessionIds: string[]): Promise<Map<string, Audience>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await db
-    .select({
-      sessionId: sessions.id,
-      valid: sql<boolean>`(${sessions.revokedAt} is null and ${sessions.expiresAt} > now() and ${users.disabledAt} is null and ${users.role} = ${sessions.role})`,
-      allowed: staffOnly
-        ? sql<boolean>`(${users.role} in ('employee', 'owner'))`
-        : sql<boolean>`(${users.role} in ('employee', 'owner') or ${tickets.customerId} = ${users.id})`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(tickets, eq(tickets.id, ticketId))
-    .where(and(inArray(sessions.id, sessionIds)));
-  return new Map(rows.map((r) => [r.sessionId, { valid: r.valid === true, allowed: r.allowed === true }]));
+export async function findEventTargets(db: Db, events: LiveEvent[]): Promise<string[][]> {
+  const serverIds = [...new Set(events.flatMap((e) => (e.type === 'server.changed' || e.type === 'task.changed' ? [e.serverId] : [])))];
+  const ticketIds = [...new Set(events.flatMap((e) => (e.type === 'ticket.changed' ? [e.ticketId] : [])))];
+  const [owners, shares, ticketRows] = await Promise.all([
+    serverIds.length ? db.select({ id: servers.id, ownerId: servers.ownerId }).from(servers).where(inArray(servers.id, serverIds)) : [],
+    serverIds.length ? db.select({ serverId: serverAccess.serverId, userId: serverAccess.userId }).from(serverAccess).where(inArray(serverAccess.serverId, serverIds)) : [],
+    ticketIds.length ? db.select({ id: tickets.id, customerId: tickets.customerId }).from(tickets).where(inArray(tickets.id, ticketIds)) : [],
+  ]);
+  const byServer = new Map<string, string[]>();
+  for (const row of owners) if (row.ownerId) byServer.set(row.id, [row.ownerId]);
+  for (const row of shares) byServer.get(row.serverId)?.push(row.userId);
+  const byTicket = new Map(ticketRows.map((row) => [row.id, row.customerId]));
+  return events.map((e) => {
+    switch (e.type) {
+      case 'server.changed':
+      case 'task.changed':
+        return byServer.get(e.serverId) ?? [];
+      case 'ticket.changed': {
+        const customer = byTicket.get(e.ticketId);
+        return customer ? [customer] : [];
+      }
+      case 'ticket.noted':
+      case 'ticket.presence':
+        return [];
+    }
+  });
 }
 
 /** Which of these sessions are still open (the `valid` rule above); sessions not found are not. */
@@ -60,18 +47,4 @@ export async function findOpenSessions(db: Db, sessionIds: string[]): Promise<Se
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(inArray(sessions.id, sessionIds), sql`${sessions.revokedAt} is null and ${sessions.expiresAt} > now() and ${users.disabledAt} is null and ${users.role} = ${sessions.role}`));
   return new Set(rows.map((r) => r.sessionId));
-}
-
-/** The audience of any live event. */
-export function findEventAudience(db: Db, event: LiveEvent, sessionIds: string[]): Promise<Map<string, Audience>> {
-  switch (event.type) {
-    case 'server.changed':
-    case 'task.changed':
-      return findAudience(db, event.serverId, sessionIds);
-    case 'ticket.changed':
-      return findTicketAudience(db, event.ticketId, false, sessionIds);
-    case 'ticket.noted':
-    case 'ticket.presence':
-      return findTicketAudience(db, event.ticketId, true, sessionIds);
-  }
 }
