@@ -115,7 +115,7 @@ test('a new customer configures a server, pays by card, sees it come online, and
   expect(fs.readFileSync((await xml.path())!, 'utf8')).toContain('<Invoice');
 });
 
-test('ordering needs a login; a declined card shows the failure view and leaves no order', async ({ page, request }) => {
+test('ordering needs a login; a declined card shows the failure view with a retry, and nothing is ordered or billed', async ({ page, request }) => {
   test.setTimeout(120_000);
 
   // Without a stored token the page is public, but ordering asks for a login.

@@ -1,11 +1,13 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, Server, XCircle, Globe } from 'lucide-react';
+import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, Server, SlidersHorizontal, XCircle, Globe } from 'lucide-react';
 import { formatDayMonthYear, formatEuro, orderStatusLabels, shopMessages, type PaymentResult } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
-import { Card } from '../../../components/ui/card.tsx';
+import { Alert, Card } from '../../../components/ui/card.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { usePaymentResult, type PaymentLookup } from '../api/payment-result.ts';
+import { useRetryPayment } from '../api/retry-payment.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
 
@@ -36,7 +38,7 @@ export default function PaymentResultPage() {
   // Paid, but the order could not be delivered: it is refunded automatically (decision 023).
   else if (data.paymentStatus === 'paid' && (data.orderStatus === 'failed' || data.orderStatus === 'refunded')) body = <RefundView result={data} />;
   else if (data.paymentStatus === 'paid') body = <SuccessView result={data} />;
-  else if (data.paymentStatus === 'failed') body = <FailureView result={data} />;
+  else if (data.paymentStatus === 'failed') body = <FailureView result={data} onChanged={() => result.refetch()} />;
   else body = <OpenView result={data} onCheck={() => result.refetch()} checking={result.isFetching} />;
 
   return (
@@ -98,14 +100,52 @@ function RefundView({ result }: { result: PaymentResult }) {
   );
 }
 
-function FailureView({ result, message }: { result?: PaymentResult; message?: string }) {
+const berlinTime = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * A payment that did not go through. While the order still holds what it reserved (`retryUntil`),
+ * "Erneut versuchen" opens a new payment for the same order and goes there; afterwards the order is
+ * cancelled and "Neu konfigurieren" leads to the product's own shop, prefilled with the order.
+ */
+function FailureView({ result, message, onChanged }: { result?: PaymentResult; message?: string; onChanged?: () => void }) {
+  const retry = useRetryPayment();
+  const [redirecting, setRedirecting] = useState(false);
+  const [retryError, setRetryError] = useState<string | null>(null);
+  const payable = result?.retryUntil ?? null;
+
+  const payAgain = async () => {
+    if (!result || retry.isPending || redirecting) return;
+    setRetryError(null);
+    try {
+      const session = await retry.mutateAsync(result.orderId);
+      setRedirecting(true);
+      window.location.assign(session.url);
+    } catch (err) {
+      // Paid meanwhile or no longer reserved: the page shows what the server knows now.
+      if (err instanceof ApiRequestError && err.status === 409) onChanged?.();
+      setRetryError(err instanceof ApiRequestError && (err.status < 500 || err.code === 'PAYMENT_UNAVAILABLE') ? err.message : shopMessages.genericError);
+    }
+  };
+
+  const lead = message ?? (payable
+    ? `Ihre Zahlung wurde abgelehnt oder abgebrochen; es wurde nichts berechnet. Ihre Bestellung bleibt bis ${berlinTime.format(new Date(payable))} Uhr für Sie reserviert. Bis dahin können Sie die Zahlung erneut versuchen, gern auch mit einer anderen Karte.`
+    : result?.orderStatus === 'cancelled'
+      ? 'Ihre Zahlung wurde nicht abgeschlossen und die Reservierung ist abgelaufen, daher wurde die Bestellung storniert. Es wurde nichts berechnet. Sie können Ihre Bestellung mit denselben Angaben neu konfigurieren.'
+      : 'Ihre Zahlung wurde nicht abgeschlossen oder abgelehnt. Es wurde nichts berechnet. Sie können es erneut versuchen oder sich an unseren Support wenden.');
   return (
-    <ResultCard tone="error" title={shopMessages.paymentFailed} lead={message ?? 'Ihre Zahlung wurde nicht abgeschlossen oder abgelehnt. Es wurde nichts berechnet. Sie können es erneut versuchen oder sich an unseren Support wenden.'}>
+    <ResultCard tone="error" title={shopMessages.paymentFailed} lead={lead}>
       {result && <Facts result={result} />}
+      {retryError && <Alert tone="error" className="mt-4">{retryError}</Alert>}
       <div className="mt-6 flex flex-wrap gap-2">
-        <Button onClick={() => window.location.reload()}><RotateCcw className="size-4" aria-hidden="true" /> Erneut versuchen</Button>
+        {payable ? (
+          <Button onClick={payAgain} loading={retry.isPending || redirecting}><RotateCcw className="size-4" aria-hidden="true" /> Erneut versuchen</Button>
+        ) : !result && (
+          <Button onClick={() => window.location.reload()}><RotateCcw className="size-4" aria-hidden="true" /> Seite neu laden</Button>
+        )}
+        {result && (
+          <Link to={result.reconfigurePath} className={buttonClass(payable ? 'outline' : 'primary')}><SlidersHorizontal className="size-4" aria-hidden="true" /> Neu konfigurieren</Link>
+        )}
         <Link to={paths.dashboard.support} className={buttonClass('outline')}><LifeBuoy className="size-4" aria-hidden="true" /> Support kontaktieren</Link>
-        <Link to={paths.shop.kvmServer} className={buttonClass('outline')}>Neu konfigurieren</Link>
       </div>
       <HomeLink />
     </ResultCard>

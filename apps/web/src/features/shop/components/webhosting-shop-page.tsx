@@ -49,6 +49,7 @@ export default function WebhostingShopPage() {
   const renewId = params.get('renew');
   // "Mit Webhosting nutzen" on a domain's page: the package's own domain, prefilled.
   const ownDomain = params.get('domain')?.trim().slice(0, 253) || null;
+  const prefill = prefillFrom(params);
   const { token } = useSession();
   const info = useHostingShopInfo();
   const renewal = useHostingRenewal(renewId && token ? renewId : null);
@@ -68,13 +69,27 @@ export default function WebhostingShopPage() {
       <div className="mt-8">
         {loading ? <Spinner label="Lade Angebot …" />
           : info.isError || (renewId && renewal.isError) ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
-            : <OrderForm subdomainBase={info.data!.subdomainBase} available={info.data!.available || renewing !== null} renewal={renewing} ownDomain={ownDomain} />}
+            : <OrderForm subdomainBase={info.data!.subdomainBase} available={info.data!.available || renewing !== null} renewal={renewing} ownDomain={ownDomain} prefill={prefill} />}
       </div>
     </div>
   );
 }
 
-function OrderForm({ subdomainBase, available, renewal, ownDomain = null }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null; ownDomain?: string | null }) {
+interface Prefill { plan?: HostingPlanId; months?: number; subdomain?: string }
+
+/** "Neu konfigurieren" after a payment (?plan=&months=&subdomain=): anything not valid keeps its default. */
+function prefillFrom(params: URLSearchParams): Prefill {
+  const plan = params.get('plan');
+  const months = Number(params.get('months'));
+  const subdomain = params.get('subdomain')?.trim().slice(0, 63);
+  return {
+    ...((HOSTING_PLAN_IDS as readonly string[]).includes(plan ?? '') ? { plan: plan as HostingPlanId } : {}),
+    ...(Number.isInteger(months) && months >= HOSTING_MONTHS.min && months <= HOSTING_MONTHS.max ? { months } : {}),
+    ...(subdomain ? { subdomain } : {}),
+  };
+}
+
+function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefill = {} }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null; ownDomain?: string | null; prefill?: Prefill }) {
   const { token } = useSession();
   const checkout = useHostingCheckout();
   const [loginNeeded, setLoginNeeded] = useState(false);
@@ -83,7 +98,10 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null }: { su
   const packageId = renewal?.packageId ?? null;
   const { register, handleSubmit, control, setValue, formState } = useSchemaForm<Values, unknown, HostingCheckoutInput>({
     resolver: resolverFor(packageId),
-    defaultValues: { plan: renewal?.plan ?? 'professional', months: 1, domainType: ownDomain ? 'own' : 'subdomain', subdomain: '', domain: ownDomain ?? '', acceptTerms: false },
+    defaultValues: {
+      plan: renewal?.plan ?? prefill.plan ?? 'professional', months: prefill.months ?? 1, domainType: ownDomain ? 'own' : 'subdomain',
+      subdomain: prefill.subdomain ?? '', domain: ownDomain ?? '', acceptTerms: false,
+    },
   });
   const v = useWatch({ control }) as Values;
   const total = hostingPriceCents({ plan: v.plan, months: v.months });
