@@ -5,6 +5,7 @@ import { ButtonLink } from '../../components/ui/button.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
 import { findProduct } from '../../config/products.ts';
+import { AvailabilityBadge } from '../../components/marketing/availability-badge.tsx';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -14,7 +15,8 @@ const accessMethods: { title: string; icon: Icon; text: string }[] = [
   { title: 'Über Samba', icon: Network, text: 'Binden Sie den Speicher als Netzlaufwerk ein – ideal für Büros und Teams.' },
 ];
 
-const features = findProduct('cloud-storage').features;
+const product = findProduct('cloud-storage');
+const features = product.features;
 
 export function CloudStoragePage() {
   return (
@@ -25,7 +27,9 @@ export function CloudStoragePage() {
         <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(29,78,216,0.45),transparent_60%)]" aria-hidden="true" />
         <div className="relative mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 sm:py-24 lg:grid-cols-[1.25fr_1fr]">
           <div>
-            <p className="text-sm font-semibold uppercase tracking-wide text-brand-200">Cloud-Speicher</p>
+            <p className="flex flex-wrap items-center gap-3 text-sm font-semibold uppercase tracking-wide text-brand-200">
+              {product.name} <AvailabilityBadge availability={product.availability} className="normal-case tracking-normal" />
+            </p>
             <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Ihre Daten. Sicher in der Cloud.</h1>
             <p className="mt-6 max-w-xl text-lg leading-8 text-slate-300">
               Speichern, synchronisieren und teilen Sie Ihre Dateien mit bis zu 10 TB Speicherplatz – erreichbar im Browser, per App oder als Netzlaufwerk über Samba.

@@ -9,6 +9,13 @@ vi.stubGlobal('__COMPANY__', { name: 'Musterhost GmbH', email: 'info@example.com
 const { HomePage } = await import('./home.tsx');
 const { ComingSoonPage } = await import('./coming-soon.tsx');
 const { availabilityLabels, availableProducts, products, upcomingProducts } = await import('../../config/products.ts');
+const productPages = {
+  'root-server': (await import('./root-server.tsx')).RootServerPage,
+  webhosting: (await import('./webhosting.tsx')).WebhostingPage,
+  domain: (await import('./domain.tsx')).DomainPage,
+  'cloud-storage': (await import('./cloud-speicher.tsx')).CloudStoragePage,
+  'virtual-data-center': (await import('./virtual-data-center.tsx')).VdcPage,
+};
 
 afterEach(cleanup);
 
@@ -68,5 +75,18 @@ describe('the "bald verfügbar" page shows the catalogue\'s availability', () =>
       expect(item.getByRole('link', { name: available.orderLabel }).getAttribute('href')).toBe(available.orderPath);
     }
     expect(container.textContent).not.toContain('Bereits verfügbar: Root Server');
+  });
+});
+
+describe('each product page reads the catalogue', () => {
+  it.each(products.map((p) => [p.id, p] as const))('%s: shows every catalogue feature, and "Bald verfügbar" exactly when it cannot be ordered yet', (id, product) => {
+    const Page = productPages[id];
+    const { container } = renderPage(<Page />);
+    const text = container.textContent ?? '';
+    for (const feature of product.features) {
+      expect(text).toContain(feature.title);
+      expect(text).toContain(feature.text);
+    }
+    expect(text.includes(availabilityLabels.soon)).toBe(product.availability === 'soon');
   });
 });

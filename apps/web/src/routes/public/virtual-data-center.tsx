@@ -4,8 +4,10 @@ import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { paths } from '../../config/paths.ts';
 import { findProduct } from '../../config/products.ts';
+import { AvailabilityBadge } from '../../components/marketing/availability-badge.tsx';
 
-const features = findProduct('virtual-data-center').features;
+const product = findProduct('virtual-data-center');
+const features = product.features;
 
 const steps = [
   { title: 'Anfrage senden', text: 'Teilen Sie uns mit, wie viele Ressourcen Sie ungefähr benötigen.' },
@@ -22,7 +24,9 @@ export function VdcPage() {
         <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(29,78,216,0.45),transparent_60%)]" aria-hidden="true" />
         <div className="relative mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-24">
           <div className="max-w-3xl">
-            <p className="text-sm font-semibold uppercase tracking-wide text-brand-200">Virtual Data Center</p>
+            <p className="flex flex-wrap items-center gap-3 text-sm font-semibold uppercase tracking-wide text-brand-200">
+              {product.name} <AvailabilityBadge availability={product.availability} className="normal-case tracking-normal" />
+            </p>
             <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Ihr eigenes Rechenzentrum – virtuell</h1>
             <p className="mt-6 text-lg leading-8 text-slate-300">
               Ein fester Pool aus CPU, RAM und Speicher, den Sie frei auf beliebig viele virtuelle Maschinen aufteilen. Für Entwicklungsumgebungen, Testsysteme und komplexe Infrastrukturen.
