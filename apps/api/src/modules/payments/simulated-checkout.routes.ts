@@ -49,7 +49,7 @@ export async function simulatedCheckoutRoutes(app: FastifyInstance, opts: { paym
     const session = await payments.findSession(sessionId);
     if (!session) return html(reply, 404, renderClosedPage(nonceOf(reply), merchant, 'Diese Zahlung wurde nicht gefunden.'));
     if (session.status !== 'open' || session.expiresAt <= new Date()) {
-      return html(reply, 410, renderClosedPage(nonceOf(reply), merchant, session.paymentStatus === 'paid' ? 'Die Zahlung ist bereits abgeschlossen.' : 'Die Zahlung ist abgelaufen oder wurde abgebrochen. Bitte bestellen Sie erneut.'));
+      return html(reply, 410, renderClosedPage(nonceOf(reply), merchant, session.paymentStatus === 'paid' ? 'Die Zahlung ist bereits abgeschlossen.' : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen. Eine neue Zahlung starten Sie mit „Erneut versuchen“ auf der Ergebnisseite Ihrer Bestellung, solange sie für Sie reserviert ist.'));
     }
     return html(reply, 200, renderCheckoutPage({
       nonce: nonceOf(reply), sessionId, merchant, amountCents: session.amountCents, productName: session.productName,
