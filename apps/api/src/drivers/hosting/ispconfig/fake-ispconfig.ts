@@ -400,6 +400,15 @@ export async function startFakeIspConfig(options: FakeIspConfigOptions = {}) {
       if (params.locked && user) clientLock(clientId, str(params.locked));
       return affected;
     },
+    // client.inc.php:537-559: both hashes set directly, no form, no validation, no lock function.
+    client_change_password: (a) => {
+      const clientId = int(a.client_id);
+      const user = sysUsers.get(clientId);
+      if (!tables.client.has(clientId)) throw new Fault(PANEL_TEXTS.noClient);
+      tables.client.get(clientId)!.password = hash(str(a.new_password));
+      if (user) user.passwort = hash(str(a.new_password));
+      return true;
+    },
     client_delete_everything: (a) => {
       const clientId = int(a.client_id);
       if (clientId > 0) {

@@ -96,6 +96,9 @@ export const REMOTE_FUNCTIONS = {
   client_update: {
     permission: 'client_update', params: ['client_id', 'reseller_id', 'params'], form: 'client', source: 'interface/lib/classes/remote.d/client.inc.php:188 (checkPerm :192)',
   },
+  client_change_password: {
+    permission: 'client_change_password', params: ['client_id', 'new_password'], source: 'interface/lib/classes/remote.d/client.inc.php:537 (checkPerm :542)',
+  },
   client_delete_everything: {
     permission: 'client_delete_everything', alsoChecks: 'client_delete', params: ['client_id'], source: 'interface/lib/classes/remote.d/client.inc.php:391 (checkPerm :395, and client_delete at :453)',
   },
@@ -337,6 +340,8 @@ export const PANEL_TEXTS = {
   duplicateUsername: 'Duplicate username<br />',
   // interface/lib/classes/remote.d/client.inc.php:152
   noGroup: 'There is no group for this client ID.',
+  // interface/lib/classes/remote.d/client.inc.php:556
+  noClient: 'There is no user account for this client_id',
   // interface/lib/classes/remote.d/sites.inc.php:120
   duplicateDatabase: 'There is already a database with that name on the same server.',
   // interface/lib/classes/remote.d/sites.inc.php:942

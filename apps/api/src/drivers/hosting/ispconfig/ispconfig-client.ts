@@ -47,7 +47,7 @@ const PENDING_PATTERN = /There is already a pending \w+ action/;
  * Texts for objects that are gone: an unknown backup (spelling as in ISPConfig), a client without group or
  * panel login (deleted in the panel). Sources: ispconfig-api-table.ts PANEL_TEXTS.
  */
-const NOT_FOUND_PATTERN = /Invalid or non existant backup_id|There is no group for this client ID\.|Invalid client_id \d+/;
+const NOT_FOUND_PATTERN = /Invalid or non existant backup_id|There is no group for this client ID\.|Invalid client_id \d+|There is no user account for this client_id/;
 /** validate_password::password_check's text (interface/lib/lang/en.lng:173-174); the length is the panel's setting. */
 const WEAK_PASSWORD_PATTERN = /The chosen password does not match the security guidelines\. It has to be at least (\d+) chars/;
 

@@ -246,6 +246,18 @@ describe('ispconfig driver against the fake panel', () => {
     expect(fake.passwordMatches(fake.row('client', ref.clientId), 'password', s.password)).toBe(true);
   });
 
+  it('a panel password changed while suspended works afterwards, and unsuspend still switches the site back on', async () => {
+    const s = spec();
+    const hosting = driver();
+    const ref = await hosting.createAccount(s);
+    await hosting.suspend(ref);
+    await hosting.setPanelPassword(ref, 'Neu!Gesperrt-1');
+    await hosting.unsuspend(ref);
+    expect(fake.row('web_domain', ref.siteId)).toMatchObject({ active: 'y' });
+    expect(fake.panelLogin(s.username, 'Neu!Gesperrt-1')).toBe(true);
+    expect((await rejection(driver().setPanelPassword({ ...ref, clientId: '999999' }, 'Neu!Passw0rt-9'))).code).toBe('NOT_FOUND');
+  });
+
   it('suspending twice (a retried job) and unsuspending once leaves the site and the FTP user on', async () => {
     const hosting = driver();
     const ref = await hosting.createAccount(spec());

@@ -329,7 +329,9 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     },
 
     async setPanelPassword(ref, password) {
-      await updateClient(ref, { password });
+      // Not client_update: on a suspended client it would run the lock again, and the panel would then
+      // forget which objects unsuspend must switch back on (func_client_lock keeps only the last lock's view).
+      await call('client_change_password', { client_id: num(ref.clientId), new_password: password });
     },
 
     async suspend(ref) {
