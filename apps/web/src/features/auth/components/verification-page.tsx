@@ -22,6 +22,8 @@ export default function VerificationPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
+  // Sent here by a login (rather than right after registering): the way back is the login.
+  const [fromLogin] = useState(() => takePendingLogin(userId) !== undefined);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -43,6 +45,8 @@ export default function VerificationPage() {
       if (result.token) setToken(result.token);
       if (result.token || getToken()) {
         // Signed in (the code finished the login that asked for it): on to where the user was going.
+        // The login's "please confirm first" toast is answered now.
+        toast.dismiss();
         toast.success(messages.emailVerifiedSignedIn, { duration: 7000 });
         navigate(next ?? paths.dashboard.root, { replace: true });
       } else {
@@ -76,7 +80,9 @@ export default function VerificationPage() {
       <AuthCard
         title="E-Mail bestätigen"
         subtitle="Geben Sie den 4-stelligen Code ein, den wir Ihnen per E-Mail gesendet haben. Der Code ist 10 Minuten gültig."
-        footer={<Link className="font-medium text-brand-700 underline" to={paths.register}>Zurück zur Registrierung</Link>}
+        footer={fromLogin
+          ? <Link className="font-medium text-brand-700 underline" to={paths.login}>Zurück zum Login</Link>
+          : <Link className="font-medium text-brand-700 underline" to={paths.register}>Zurück zur Registrierung</Link>}
       >
         <form onSubmit={submit} noValidate className="space-y-5">
           <CodeInput value={code} onChange={(v) => { setCode(v); setError(null); }} length={4} label="Bestätigungscode" normalize={normalizeAlnum} autoFocus invalid={!!error} />

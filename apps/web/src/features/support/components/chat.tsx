@@ -178,7 +178,7 @@ export function ChatComposer({ label, placeholder, onSend, files, disabled, subm
   };
   const id = `composer-${tone}`;
   return (
-    <form onSubmit={submit} noValidate className={cn('flex flex-col gap-1.5', tone === 'note' && 'rounded-lg border-2 border-amber-400 bg-amber-50 p-3')}>
+    <form onSubmit={submit} noValidate className={cn('flex flex-col gap-1.5', tone === 'note' && 'rounded-lg border-2 border-amber-400 bg-amber-50 p-2 sm:p-3')}>
       <label htmlFor={id} className={cn('text-sm font-medium', tone === 'note' ? 'flex items-center gap-1.5 text-amber-950' : 'text-slate-800')}>
         {tone === 'note' && <Lock className="size-4" aria-hidden="true" />}{label}
       </label>
