@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
 import './fastify-instance.ts';
-import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
@@ -80,7 +80,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   const logDestination = deps.logStream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const app = Fastify({
     // One line per request, written when the answer is sent (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level: deps.env.logLevel,
       ...(deps.logStream ? { stream: deps.logStream } : { stream: logDestination }),
