@@ -246,6 +246,18 @@ describe('ispconfig driver against the fake panel', () => {
     expect(fake.passwordMatches(fake.row('client', ref.clientId), 'password', s.password)).toBe(true);
   });
 
+  it('an object that was off before the suspension stays off, also when unsuspend runs twice', async () => {
+    const hosting = driver();
+    const ref = await hosting.createAccount(spec());
+    const ftp = await hosting.getFtpAccount(ref);
+    fake.row('ftp_user', ftp.id)!.active = 'n'; // switched off by the panel admin
+    await hosting.suspend(ref);
+    await hosting.unsuspend(ref);
+    await hosting.unsuspend(ref);
+    expect(fake.row('web_domain', ref.siteId)).toMatchObject({ active: 'y' });
+    expect(fake.row('ftp_user', ftp.id)).toMatchObject({ active: 'n' });
+  });
+
   it('a panel password changed while suspended works afterwards, and unsuspend still switches the site back on', async () => {
     const s = spec();
     const hosting = driver();

@@ -343,7 +343,11 @@ export function createIspConfigHosting(config: IspConfigConfig, options: IspConf
     },
 
     async unsuspend(ref) {
-      await updateClient(ref, { locked: 'n' });
+      const row = await clientRow(ref);
+      // Unlocking an unlocked client switches every object on, also those that were off before the
+      // suspension (the panel forgot them at the first unlock): a retried unsuspend must do nothing.
+      if (row.locked !== 'y') return;
+      await updateClient(ref, { locked: 'n' }, row);
     },
 
     async deleteAccount(ref) {
