@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { serverMessages, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { ipAddresses, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
@@ -13,12 +13,14 @@ type ServerDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: objec
 type ServerRow = typeof servers.$inferSelect;
 
 export async function listServers(deps: ServerDeps, user: RequestUser): Promise<ServerCard[]> {
-  const shared = deps.db.select({ id: serverAccess.serverId }).from(serverAccess).where(eq(serverAccess.userId, user.id));
+  // Own ids by the owner index, shared ids by the access index, then the rows by primary key. An
+  // `owner_id = … OR id IN (shares)` filter could use neither index (55 ms on 50,000 servers).
+  const ids = sql`(select ${servers.id} from ${servers} where ${servers.ownerId} = ${user.id} union select ${serverAccess.serverId} from ${serverAccess} where ${serverAccess.userId} = ${user.id})`;
   const rows = await deps.db
     .select({ server: servers, ip: ipAddresses.address })
     .from(servers)
     .leftJoin(ipAddresses, and(eq(ipAddresses.serverId, servers.id), eq(ipAddresses.version, 'IPv4')))
-    .where(and(isNull(servers.deletedAt), or(eq(servers.ownerId, user.id), inArray(servers.id, shared))))
+    .where(and(isNull(servers.deletedAt), sql`${servers.id} in ${ids}`))
     .orderBy(desc(servers.createdAt));
   return rows.map(({ server, ip }) => toCard(server, ip ?? null, server.ownerId === user.id ? 'owner' : 'shared'));
 }
@@ -65,6 +67,7 @@ async function secondsSinceAction(deps: ServerDeps, serverId: string, action: Po
 /** Claims the server, starts the host task and records its UPID; task-settler.ts applies its end. */
 async function startPower(deps: ServerDeps, server: ServerRow, node: string, action: Power) {
   const taskId = await claimServer(deps.db, server, { kind: action, status: runningStatus[action], set: { lastPowerActionAt: new Date() } });
+  forgetLiveStatus(deps, vmOf(server, node));
   await startHostTask(deps, server, taskId, () => deps.hypervisor.power(vmOf(server, node), action));
   return runningStatus[action];
 }
@@ -97,9 +100,42 @@ export async function restartLocatedServer(deps: ServerDeps, server: ServerRow, 
 
 export async function getServerUsage(deps: ServerDeps, user: RequestUser, id: string): Promise<ServerUsage> {
   const found = await findAccessibleServer(deps.db, user, id);
-  if (found.server.busyTaskId) await settleServerTask(deps, id);
+  if (!found.server.busyTaskId) return usageOf(deps, found.server, found.node);
+  // A running task may have just ended: settle it, then read the row it changed.
+  await settleServerTask(deps, id);
   const { server, node } = await findAccessibleServer(deps.db, user, id);
+  if (!server.busyTaskId) forgetLiveStatus(deps, vmOf(server, node));
   return usageOf(deps, server, node);
+}
+
+/** How long a live reading of a VM is shared by everyone viewing it (with Proxmox each read is a remote call). */
+export const LIVE_STATUS_MS = 2000;
+const liveStatus = new WeakMap<ServerDeps['hypervisor'], Map<string, { at: number; value: ReturnType<ServerDeps['hypervisor']['currentStatus']> }>>();
+
+/**
+ * The hypervisor's live reading of a VM, shared for LIVE_STATUS_MS by all viewers of that server (one
+ * remote call, however many tabs poll). A failed reading is not kept.
+ */
+function sharedCurrentStatus(deps: ServerDeps, vm: ReturnType<typeof vmOf>) {
+  let readings = liveStatus.get(deps.hypervisor);
+  if (!readings) liveStatus.set(deps.hypervisor, (readings = new Map()));
+  const key = `${vm.node}/${vm.vmid}`;
+  const now = Date.now();
+  const kept = readings.get(key);
+  if (kept && now - kept.at < LIVE_STATUS_MS) return kept.value;
+  if (readings.size > 10_000) for (const [k, v] of readings) if (now - v.at >= LIVE_STATUS_MS) readings.delete(k);
+  const value = deps.hypervisor.currentStatus(vm);
+  const entry = { at: now, value };
+  readings.set(key, entry);
+  value.catch(() => {
+    if (readings.get(key) === entry) readings.delete(key);
+  });
+  return value;
+}
+
+/** Forget the shared reading after an action that changes it (power, restore): the next view asks again. */
+export function forgetLiveStatus(deps: ServerDeps, vm: ReturnType<typeof vmOf>) {
+  liveStatus.get(deps.hypervisor)?.delete(`${vm.node}/${vm.vmid}`);
 }
 
 /** Live usage of a located server, with its current or just finished task. */
@@ -114,7 +150,7 @@ export async function usageOf(deps: ServerDeps, server: ServerRow, node: string)
     return { ...base, running: false, cpuUsage: 0, ramUsedMb: 0, ramTotalMb: server.ramGb * 1024, storageUsedGb: 0, storageTotalGb: server.storageGb, netInBytes: 0, netOutBytes: 0, uptimeSeconds: 0 };
   }
   try {
-    const s = await deps.hypervisor.currentStatus(vmOf(server, node));
+    const s = await sharedCurrentStatus(deps, vmOf(server, node));
     return {
       ...base,
       running: s.status === 'running',
