@@ -1,3 +1,4 @@
+import type { Db } from '../../db/client.ts';
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { productOf } from '../products/registry.ts';
@@ -133,26 +134,31 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   const { db } = deps;
   const [user] = await db.select().from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
-  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages, ownDomains] = await Promise.all([
-    db.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
-      .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
-    db.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
-      .where(and(eq(tickets.customerId, id), ne(tickets.status, 'closed'))).orderBy(desc(tickets.createdAt)).limit(20),
-    db.select({ id: orders.id, number: orders.number, product: orders.product, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
-      .where(eq(orders.userId, id)).orderBy(desc(orders.createdAt)).limit(3),
-    db.select({
-      revenue: sql<string>`coalesce(sum(${revenueOf}), 0)`,
-      open: sql<string>`coalesce(sum(${openOf}), 0)`,
-    }).from(invoices).where(and(eq(invoices.userId, id), inArray(invoices.kind, ['invoice', 'credit_note']))),
-    notesOf(deps, id),
-    findAudit(db, { type: 'customer', id }, 30),
-    listCommunications(deps, id),
-    user.deletedAt ? null : pendingEmailOf(db, id),
-    db.select({ id: hostingPackages.id, name: hostingPackages.name, plan: hostingPackages.plan, status: hostingPackages.status, primaryDomain: hostingPackages.primaryDomain, expiresAt: hostingPackages.expiresAt })
-      .from(hostingPackages).where(and(eq(hostingPackages.ownerId, id), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number)),
-    db.select({ id: domains.id, domain: domains.domain, status: domains.status, expiresAt: domains.expiresAt, autoRenew: domains.autoRenew })
-      .from(domains).where(and(eq(domains.ownerId, id), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt)),
-  ]);
+  // One connection in one read-only snapshot: ten queries of one page view queue on it instead of
+  // taking ten of the pool's connections at once, and every part shows the same moment.
+  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages, ownDomains] = await db.transaction(async (tx) => {
+    const on = { ...deps, db: tx as unknown as Db };
+    return Promise.all([
+      tx.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
+        .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid)),
+      tx.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
+        .where(and(eq(tickets.customerId, id), ne(tickets.status, 'closed'))).orderBy(desc(tickets.createdAt)).limit(20),
+      tx.select({ id: orders.id, number: orders.number, product: orders.product, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
+        .where(eq(orders.userId, id)).orderBy(desc(orders.createdAt)).limit(3),
+      tx.select({
+        revenue: sql<string>`coalesce(sum(${revenueOf}), 0)`,
+        open: sql<string>`coalesce(sum(${openOf}), 0)`,
+      }).from(invoices).where(and(eq(invoices.userId, id), inArray(invoices.kind, ['invoice', 'credit_note']))),
+      notesOf(on, id),
+      findAudit(tx, { type: 'customer', id }, 30),
+      listCommunications(on, id),
+      user.deletedAt ? null : pendingEmailOf(tx, id),
+      tx.select({ id: hostingPackages.id, name: hostingPackages.name, plan: hostingPackages.plan, status: hostingPackages.status, primaryDomain: hostingPackages.primaryDomain, expiresAt: hostingPackages.expiresAt })
+        .from(hostingPackages).where(and(eq(hostingPackages.ownerId, id), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number)),
+      tx.select({ id: domains.id, domain: domains.domain, status: domains.status, expiresAt: domains.expiresAt, autoRenew: domains.autoRenew })
+        .from(domains).where(and(eq(domains.ownerId, id), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt)),
+    ]);
+  }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
     phone: user.phone, industry: user.industry,
