@@ -185,6 +185,28 @@ describeEachDatabase('payments: a declined card can be retried while the hold la
     expect((await result(ctx(), customer, `order=${orderId}`)).json()).toMatchObject({ paymentStatus: 'failed', orderStatus: 'cancelled', retryUntil: null });
   });
 
+  it('a retry after the hold ran out ends a still open session before it cancels, and a payment taken after all is refunded', async () => {
+    await seedCapacity(ctx(), { ips: 1 });
+    const customer = await createUser(ctx());
+    const { orderId, sessionId } = (await postCheckout(ctx(), customer.auth, baseOrder)).json() as { orderId: string; sessionId: string };
+    await expireHold(ctx(), orderId);
+    const res = await retry(ctx(), customer, orderId);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('ORDER_NOT_PAYABLE');
+    const [session] = await ctx().database.db.select().from(simCheckoutSessions).where(eq(simCheckoutSessions.id, sessionId));
+    expect(session!.status).toBe('expired');
+    expect((await orderRow(ctx(), orderId)).status).toBe('cancelled');
+
+    // Should the provider still have taken the money, it goes back; nothing is delivered.
+    await markSimPaid(ctx(), sessionId);
+    expect(await syncCheckout(ctx().app.deps, sessionId)).toBe('already');
+    await drainJobs(ctx());
+    const [refunded] = await ctx().database.db.select().from(simCheckoutSessions).where(eq(simCheckoutSessions.id, sessionId));
+    expect(refunded!.refundedCents).toBe(refunded!.amountCents);
+    expect((await orderRow(ctx(), orderId)).status).toBe('cancelled');
+    expect((await deliveries(ctx(), customer, orderId)).servers).toHaveLength(0);
+  });
+
   it('the billing tick cancels a declined order once its hold ran out, not before', async () => {
     const { orderId } = await declinedOrder(ctx());
     await billingTick(ctx().app);

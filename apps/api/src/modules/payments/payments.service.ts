@@ -109,6 +109,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string, opts: {
   const { db, payments } = deps;
   const [order] = await db.select().from(orders).where(eq(orders.paymentSessionId, sessionId));
   if (!order) return syncReplacedSession(deps, sessionId);
+  if (order.status === 'cancelled') return refundIfPaid(deps, order, sessionId);
   if (order.status !== 'pending') return 'already';
   const session = await payments.retrieveCheckoutSession(sessionId);
   const verdict = checkSession(order, session);
@@ -128,6 +129,15 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string, opts: {
     return 'retryable';
   }
   return (await fulfilOrder(deps, order, session)) ? 'fulfilled' : 'already';
+}
+
+/** Money must not stay with us for an order that ended unpaid (the provider took a payment after all): it goes back. */
+async function refundIfPaid(deps: PaymentDeps, order: typeof orders.$inferSelect, sessionId: string): Promise<FulfilOutcome> {
+  const session = await deps.payments.retrieveCheckoutSession(sessionId);
+  if (checkSession(order, session) !== 'ok') return 'already';
+  await enqueue(deps.db, refundDuplicatePaymentKind, { orderId: order.id, sessionId, amountCents: session.amountTotal }, { dedupeKey: `refund-session:${sessionId}` });
+  deps.log?.warn({ orderId: order.id, sessionId, status: order.status }, 'a payment the order does not keep (cancelled, or paid twice): refunded');
+  return 'already';
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -180,9 +190,7 @@ async function syncReplacedSession(deps: PaymentDeps, sessionId: string): Promis
     }
   }
   // Paid twice (or paid after the order ended): this payment goes back, the order keeps the other one.
-  await enqueue(deps.db, refundDuplicatePaymentKind, { orderId, sessionId, amountCents: session.amountTotal }, { dedupeKey: `refund-session:${sessionId}` });
-  deps.log?.warn({ orderId, sessionId }, 'second payment for one order: refunded');
-  return 'already';
+  return refundIfPaid(deps, order, sessionId);
 }
 
 /**

@@ -149,6 +149,20 @@ async function openPaymentSession(deps: ShopDeps, order: OrderRow, email: string
   return { orderId: order.id, sessionId: session.id, url: session.url };
 }
 
+async function endExpiredOrder(deps: ShopDeps, order: OrderRow) {
+  if (!order.paymentSessionId) {
+    await cancelPendingOrder(deps.db, order.id, 'no payment session');
+    return;
+  }
+  try {
+    await deps.payments.expireCheckoutSession(order.paymentSessionId);
+    await syncCheckout(deps, order.paymentSessionId, { cancelUnpaid: true });
+  } catch (err) {
+    // The provider is unreachable: the housekeeping tick ends the order later.
+    deps.log?.warn({ orderId: order.id, err: { message: (err as Error).message } }, 'expired order could not be ended');
+  }
+}
+
 /**
  * "Erneut versuchen" (decision 028): a new payment session for an open order whose last attempt failed
  * (declined, cancelled or expired), while its hold lasts. The current session is asked first: an open
@@ -187,8 +201,9 @@ export async function retryPayment(deps: ShopDeps, user: RequestUser, orderId: s
   }
   const settled = await load();
   if (!settled || settled.status !== 'pending' || settled.holdUntil.getTime() <= Date.now()) {
-    // A hold that ran out ends the order now rather than at the next housekeeping tick.
-    if (settled?.status === 'pending') await cancelPendingOrder(db, settled.id, 'payment expired or cancelled', oldSessionId ?? undefined);
+    // A hold that ran out ends the order now rather than at the next housekeeping tick; a session that is
+    // still open is ended first, so nothing can be paid for a cancelled order.
+    if (settled?.status === 'pending') await endExpiredOrder(deps, settled);
     throw refuse((await load()) ?? order);
   }
   if (settled.paymentSessionId !== oldSessionId) {
