@@ -41,7 +41,7 @@ const isCatchAllOrDocs = (url: string) => url === '/*' || serverRenderedPages.in
  * packages/contract/src/messages.ts (checked by a test below so it cannot drift) and to the schemas'
  * own messages, which reach the client verbatim since decision 010 ('Unbekannte Aktion.').
  */
-const GERMAN = /[äöüÄÖÜß]|\b(?:Bitte|bitte|ungültig|Ungültig|nicht|Nicht|Anfrage|Der|Die|Das|Dieser|Diese|Es|Ihr|Ihre|Sie|ist|sind|wurde|kann|muss|musst|Du|bereits|zu|Fehler|oder|erfolgreich|Unbekannte|Unbekannter)\b/;
+const GERMAN = /[äöüÄÖÜß]|\b(?:Bitte|bitte|ungültig|Ungültig|nicht|Nicht|Anfrage|Der|Die|Das|Dieser|Diese|Es|Ihr|Ihre|Sie|ist|sind|wurde|kann|muss|musst|Du|bereits|zu|Fehler|oder|erfolgreich|Unbekannte|Unbekannter|Interner|Serverfehler)\b/;
 const looksGerman = (text: string) => GERMAN.test(text);
 
 const SECRET_KEYS = /^(password_?hash|totp_?secret|totp_?pending_?secret|code_?hash|refresh_?token_?hash)$/i;
