@@ -1,12 +1,17 @@
 /**
- * Review item 17: no API answer may be stored by a browser or a proxy. Every /api route (public ones
- * such as the status page included: they must be fresh, and the price of refetching them is small)
- * answers with `Cache-Control: no-store`; the web pages keep their own caching.
+ * Review item 17: no API answer with personal data may be stored by a browser or a proxy: every /api
+ * route answers with `Cache-Control: no-store`. The exception since decision 029: public data that is
+ * the same for everyone (status page, changelog) is served from memory with an ETag and a short public
+ * lifetime. The web pages keep their own caching; hashed build assets are immutable.
  */
 import crypto from 'node:crypto';
-import { expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { describeEachDatabase, createUser } from '../../test/harness.ts';
+import { createTestContext, describeEachDatabase, createUser } from '../../test/harness.ts';
 import { REFRESH_COOKIE } from '../modules/auth/sessions.ts';
 
 let ipCounter = 0;
@@ -29,7 +34,13 @@ describeEachDatabase('caching of API answers', (ctx) => {
     }
   });
 
-  it('marks every registered API route no-store, errors and public answers included, but not the web pages', async () => {
+  /** Public answers that are the same for everyone (decision 029), with their lifetime. */
+  const PUBLIC_DATA: Record<string, string> = {
+    'GET /api/status': 'public, max-age=15, stale-while-revalidate=60',
+    'GET /api/changelog': 'public, max-age=60, stale-while-revalidate=240',
+  };
+
+  it('marks every registered API route no-store, errors included, except the public data; not the web pages', async () => {
     const { app } = ctx();
     const routes = app.registeredRoutes.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));
     expect(routes.length).toBeGreaterThan(20);
@@ -40,14 +51,16 @@ describeEachDatabase('caching of API answers', (ctx) => {
         method: route.method as InjectOptions['method'], url, remoteAddress: nextIp(),
         ...(['GET', 'DELETE'].includes(route.method) ? {} : { payload: {} }),
       });
-      if (res.headers['cache-control'] !== 'no-store') missing.push(`${route.method} ${route.url} → ${res.statusCode} ${String(res.headers['cache-control'])}`);
+      const expected = res.statusCode === 200 ? PUBLIC_DATA[`${route.method} ${route.url}`] ?? 'no-store' : 'no-store';
+      if (res.headers['cache-control'] !== expected) missing.push(`${route.method} ${route.url} → ${res.statusCode} ${String(res.headers['cache-control'])}`);
     }
     expect(missing).toEqual([]);
 
-    // The public status answer as well (decided: fresh over cacheable), and an unknown API path.
+    // The public status answer is kept briefly (with a validator); an unknown API path is not.
     const status = await app.inject({ method: 'GET', url: '/api/status' });
     expect(status.statusCode).toBe(200);
-    expect(status.headers['cache-control']).toBe('no-store');
+    expect(status.headers['cache-control']).toBe(PUBLIC_DATA['GET /api/status']);
+    expect(status.headers.etag).toBeTruthy();
     const unknown = await app.inject({ method: 'GET', url: '/api/gibt-es-nicht' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['cache-control']).toBe('no-store');
@@ -55,5 +68,36 @@ describeEachDatabase('caching of API answers', (ctx) => {
     // Pages are not API answers: they keep their revalidation policy.
     const page = await app.inject({ method: 'GET', url: '/faq' });
     expect(page.headers['cache-control']).not.toBe('no-store');
+  });
+
+});
+
+describe('caching of web files', () => {
+  let ctx: Awaited<ReturnType<typeof createTestContext>>;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-dist-'));
+  const script = 'export const hello = "Hallo";\n'.repeat(200);
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', 'app-AbC123.js'), script);
+    fs.writeFileSync(path.join(dist, 'assets', 'app-AbC123.js.br'), zlib.brotliCompressSync(script));
+    fs.writeFileSync(path.join(dist, 'robots.txt'), 'User-agent: *\n');
+    ctx = await createTestContext('pglite', { env: { WEB_DIST: dist } });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves hashed build assets immutable for a year and precompressed as built; other files for an hour', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/app-AbC123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.rawPayload.equals(fs.readFileSync(path.join(dist, 'assets', 'app-AbC123.js.br')))).toBe(true);
+    const plain = await ctx.app.inject({ method: 'GET', url: '/assets/app-AbC123.js' });
+    expect(plain.body).toBe(script);
+    const robots = await ctx.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['cache-control']).toBe('public, max-age=3600');
   });
 });

@@ -10,7 +10,9 @@ import { matchesKnownRoute, messages } from '@hp/contract';
  */
 export async function webRoutes(app: FastifyInstance) {
   const root = app.deps.env.webDist;
-  await app.register(fastifyStatic, { root, serve: false });
+  // The build leaves .br and .gz next to each text file (apps/web/scripts/precompress.mjs): sent as they
+  // are, so no request compresses a script again.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
   const exists = (file: string) => {
     try {
@@ -54,9 +56,10 @@ export async function webRoutes(app: FastifyInstance) {
     // Build metadata (.vite/manifest.json) and other dot files are not for the public.
     const hidden = rel.split('/').some((segment) => segment.startsWith('.'));
     if (rel && !hidden && exists(file) && !rel.endsWith('.html')) {
+      // Hashed build assets never change; other files (favicon, robots.txt) may change with a release.
+      // Passed to sendFile: a header set before would be overwritten by its own default (max-age=0).
       const immutable = rel.startsWith('assets/');
-      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-      return reply.sendFile(rel);
+      return reply.sendFile(rel, { immutable, maxAge: immutable ? 31_536_000_000 : 3_600_000 });
     }
     reply.header('cache-control', 'no-cache');
     const route = '/' + rel.replace(/\/+$/, '');
