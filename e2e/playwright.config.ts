@@ -33,7 +33,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   outputDir: '../test-results/e2e',
   webServer: {
-    command: 'node --import tsx apps/api/src/server.ts',
+    // As shipped: the compiled server `npm start` runs (`npm run test:e2e` builds it first).
+    command: 'node --enable-source-maps apps/api/dist/server.js',
     cwd: '..',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
