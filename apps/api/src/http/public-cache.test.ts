@@ -51,7 +51,7 @@ describeEachDatabase('public data from memory with ETag', (ctx) => {
     expect(first.statusCode).toBe(200);
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
-    expect(first.headers['cache-control']).toBe('public, max-age=15, stale-while-revalidate=60');
+    expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=15');
     const again = await ctx().app.inject({ method: 'GET', url: '/api/status', headers: { 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');

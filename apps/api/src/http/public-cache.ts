@@ -90,11 +90,12 @@ function matches(header: string | undefined, etag: string): boolean {
 }
 
 /**
- * Sends a cached public answer with its validator and a short public lifetime a CDN may keep; a client
- * that already holds it gets 304 without a body.
+ * Sends a cached public answer with its validator. Browsers revalidate every time (`max-age=0`: a 304
+ * without a body when nothing changed, so staff see their own change at once); a shared cache such as a
+ * CDN may keep it for `sharedMaxAgeSeconds` (`s-maxage`).
  */
-export function sendPublic(req: FastifyRequest, reply: FastifyReply, entry: PublicEntry, opts: { maxAgeSeconds: number; type?: string }) {
-  reply.header('etag', entry.etag).header('cache-control', `public, max-age=${opts.maxAgeSeconds}, stale-while-revalidate=${opts.maxAgeSeconds * 4}`);
+export function sendPublic(req: FastifyRequest, reply: FastifyReply, entry: PublicEntry, opts: { sharedMaxAgeSeconds: number; type?: string }) {
+  reply.header('etag', entry.etag).header('cache-control', `public, max-age=0, s-maxage=${opts.sharedMaxAgeSeconds}`);
   if (matches(req.headers['if-none-match'], entry.etag)) return reply.code(304).send();
   return reply.type(opts.type ?? 'application/json; charset=utf-8').send(entry.body);
 }

@@ -20,15 +20,15 @@ export async function changelogRoutes(app: FastifyInstance) {
   // From memory (http/public-cache.ts) with an ETag and a short public lifetime; a change drops them.
   const cache = app.publicCache;
   r.get('/api/changelog', { config: isPublic, schema: { tags: ['changelog'], summary: 'Alle Changelog-Einträge, neueste zuerst (ETag, 304)', response: { 200: ChangelogList } } },
-    async (req, reply) => sendPublic(req, reply, await cachedChangelog(app), { maxAgeSeconds: 60 }));
+    async (req, reply) => sendPublic(req, reply, await cachedChangelog(app), { sharedMaxAgeSeconds: 60 }));
 
   r.get('/api/changelog/:id', { config: isPublic, schema: { tags: ['changelog'], summary: 'Ein Eintrag mit älterem und neuerem Nachbarn (ETag, 304)', params: ChangelogIdParams, response: { 200: ChangelogDetail, 400: ApiError, 404: ApiError } } },
-    async (req, reply) => sendPublic(req, reply, await cachedChangelogEntry(app, req.params.id), { maxAgeSeconds: 60 }));
+    async (req, reply) => sendPublic(req, reply, await cachedChangelogEntry(app, req.params.id), { sharedMaxAgeSeconds: 60 }));
 
   r.get('/changelog.atom', { config: isPublic, schema: { tags: ['changelog'], summary: 'Atom-Feed des Changelogs (ETag, 304)' } },
     async (req, reply) => {
       const feed = await cache.get('changelog', 'atom', () => listChangelog(deps), (list) => changelogAtom(list, { publicUrl: deps.env.publicUrl, companyName: deps.env.company.name }));
-      return sendPublic(req, reply, feed, { maxAgeSeconds: 300, type: 'application/atom+xml; charset=utf-8' });
+      return sendPublic(req, reply, feed, { sharedMaxAgeSeconds: 300, type: 'application/atom+xml; charset=utf-8' });
     });
 
   app.addHook('onSend', async (req, reply) => {

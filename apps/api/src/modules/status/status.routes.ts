@@ -43,7 +43,7 @@ export async function statusRoutes(app: FastifyInstance) {
   r.get('/api/status', {
     config: { access: 'public' },
     schema: { tags, summary: 'Systemstatus: Gesamtstatus, Dienste, Störungen und Wartungen (ETag, 304)', response: { 200: StatusPageData } },
-  }, async (req, reply) => sendPublic(req, reply, await app.publicCache.get('status', 'page', () => findStatusPage(deps), (page) => JSON.stringify(StatusPageData.parse(page))), { maxAgeSeconds: 15 }));
+  }, async (req, reply) => sendPublic(req, reply, await app.publicCache.get('status', 'page', () => findStatusPage(deps), (page) => JSON.stringify(StatusPageData.parse(page))), { sharedMaxAgeSeconds: 15 }));
   app.addHook('onSend', async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400) app.publicCache.invalidate('status');
   });
