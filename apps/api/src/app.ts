@@ -12,6 +12,7 @@ import { messages, registrationCodeOf } from '@hp/contract';
 import type { Deps } from './deps.ts';
 import { createHostingDriver } from './drivers/hosting/index.ts';
 import { createRegistrarDriver } from './drivers/registrar/index.ts';
+import { createVatCheck } from './drivers/vat/index.ts';
 import { domainsModule } from './modules/domains/domains.module.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { Scheduler } from './jobs/scheduler.ts';
@@ -64,8 +65,8 @@ const baselineSecurityHeaders = {
 
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
-/** Drivers an entry point may leave out get their embedded default (hosting panel and registrar: simulated). */
-export type AppDeps = Omit<Deps, 'hosting' | 'registrar'> & Partial<Pick<Deps, 'hosting' | 'registrar'>>;
+/** Drivers an entry point may leave out get their embedded default (hosting panel, registrar, VAT-ID check: simulated). */
+export type AppDeps = Omit<Deps, 'hosting' | 'registrar' | 'vatCheck'> & Partial<Pick<Deps, 'hosting' | 'registrar' | 'vatCheck'>>;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -74,6 +75,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     ...given,
     hosting: given.hosting ?? createHostingDriver(given.env, given.db),
     registrar: given.registrar ?? createRegistrarDriver(given.env, given.db),
+    vatCheck: given.vatCheck ?? createVatCheck(given.env),
   };
   // As shipped the log is written asynchronously (a buffered SonicBoom on stdout, flushed at close):
   // a synchronous write per line cost the hot routes a third of their throughput (docs/decisions/029).

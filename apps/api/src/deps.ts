@@ -7,6 +7,7 @@ import type { RegistrarDriver } from './drivers/registrar/registrar.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import type { Realtime } from './drivers/realtime/realtime.ts';
+import type { VatCheck } from './drivers/vat/vat-check.ts';
 
 /**
  * What the composition root (app.ts) hands to every module and job: the adapters chosen by main.ts or
@@ -22,6 +23,8 @@ export interface Deps {
   /** Domain registrar (simulated | inwx). */
   registrar: RegistrarDriver;
   payments: PaymentProvider;
+  /** VAT-ID check (simulated | vies | evatr). */
+  vatCheck: VatCheck;
   env: Env;
   secrets: Secrets;
   /** Live events across instances (LISTEN/NOTIFY); without it the event stream only sends heartbeats. */

@@ -41,6 +41,8 @@ export interface Env {
   hostingSubdomainBase: string;
   payments: PaymentsConfig;
   billing: BillingConfig;
+  /** The VAT-ID check (issue 24): which service, where, how long to wait, how old a check may be before an invoice. */
+  vatCheck: VatCheckConfig;
   /** How long a job claim holds without renewal; a killed process's jobs are claimed again after it. */
   jobLeaseMs: number;
   /** Period of the task settler (power, backup and restore tasks on the host); SETTLE_TASKS_MS, default 2 s. */
@@ -54,6 +56,17 @@ export interface PaymentsConfig {
   stripeWebhookSecret: string;
   /** Only for tests against a local fake: http://127.0.0.1:PORT */
   stripeApiBase: string | undefined;
+}
+
+/** VAT_CHECK: simulated (default), vies (EU VIES REST API) or evatr (BZSt eVatR REST API). */
+export interface VatCheckConfig {
+  driver: 'simulated' | 'vies' | 'evatr';
+  /** VAT_CHECK_URL: the service's check address instead of the official one (tests: a local fake). */
+  url: string | undefined;
+  /** VAT_CHECK_TIMEOUT_MS, default 8000: a slower answer counts as "service unavailable". */
+  timeoutMs: number;
+  /** VAT_CHECK_MAX_AGE_DAYS, default 30: an older check is repeated before an invoice. */
+  maxAgeDays: number;
 }
 
 /** REGISTRAR=inwx: the DomRobot JSON-RPC account (the OT&E test system unless INWX_ENDPOINT=live). */
@@ -206,6 +219,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       stripeWebhookSecret: source.STRIPE_WEBHOOK_SECRET ?? '',
       stripeApiBase: source.STRIPE_API_BASE || undefined,
     },
+    vatCheck: readVatCheck(source),
     jobLeaseMs: Math.max(1000, Number(source.JOB_LEASE_MS ?? 30_000) || 30_000),
     billing: {
       checkoutHoldMinutes: Math.max(32, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
@@ -250,6 +264,17 @@ function readInwx(source: NodeJS.ProcessEnv): InwxConfig {
     totpSecret: (source.INWX_TOTP_SECRET ?? '').replace(/\s+/g, '').toUpperCase(),
     endpoint,
     url: source.INWX_URL || INWX_URLS[endpoint],
+  };
+}
+
+function readVatCheck(source: NodeJS.ProcessEnv): VatCheckConfig {
+  const driver = (source.VAT_CHECK ?? 'simulated').trim().toLowerCase() || 'simulated';
+  if (driver !== 'simulated' && driver !== 'vies' && driver !== 'evatr') throw new Error('VAT_CHECK must be simulated, vies or evatr');
+  return {
+    driver,
+    url: source.VAT_CHECK_URL?.trim() || undefined,
+    timeoutMs: Math.max(100, Number(source.VAT_CHECK_TIMEOUT_MS ?? 8000) || 8000),
+    maxAgeDays: Math.max(1, Number(source.VAT_CHECK_MAX_AGE_DAYS ?? 30) || 30),
   };
 }
 

@@ -11,6 +11,7 @@ import { createHostingDriver } from './drivers/hosting/index.ts';
 import { createRegistrarDriver } from './drivers/registrar/index.ts';
 import { createPaymentProvider } from './drivers/payments/index.ts';
 import { createRealtime } from './drivers/realtime/index.ts';
+import { createVatCheck } from './drivers/vat/index.ts';
 
 /** The one place where drivers are chosen from the environment. */
 export function createMailer(env: Env): Mailer {
@@ -27,7 +28,8 @@ export async function createRuntime(env: Env = readEnv()) {
   const hosting = createHostingDriver(env, database.db);
   const registrar = createRegistrarDriver(env, database.db);
   const realtime = createRealtime(database);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, realtime });
+  const vatCheck = createVatCheck(env);
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, vatCheck, realtime });
   app.addHook('onClose', async () => {
     await mail.close?.();
     await database.close();

@@ -20,6 +20,8 @@ import type { RegistrarDriver } from '../src/drivers/registrar/registrar.ts';
 import { createPaymentProvider } from '../src/drivers/payments/index.ts';
 import { createRealtime } from '../src/drivers/realtime/index.ts';
 import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
+import { createVatCheck } from '../src/drivers/vat/index.ts';
+import type { VatCheck } from '../src/drivers/vat/vat-check.ts';
 
 export class MemoryMailer implements Mailer {
   readonly kind = 'outbox' as const;
@@ -58,6 +60,8 @@ export interface TestContextOptions {
   hosting?: (db: Database['db']) => HostingDriver;
   /** Another registrar (e.g. INWX against the fake server) instead of the simulated registry. */
   registrar?: (db: Database['db']) => RegistrarDriver;
+  /** Another VAT-ID check (e.g. VIES against the fake) instead of the one VAT_CHECK chooses (simulated). */
+  vatCheck?: VatCheck;
   /** Use this PostgreSQL database as it is (e.g. a throwaway cluster of the test) instead of a fresh one. */
   databaseUrl?: string;
   /** Capture the log at this level instead of silencing it. */
@@ -79,7 +83,8 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   // Transfers of the simulated registry finish after 60 s / 50.
   const registrar = opts.registrar ? opts.registrar(database.db) : createSimulatedRegistrar(database.db, { speed: 50 });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
+  const vatCheck = opts.vatCheck ?? createVatCheck(env);
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, vatCheck, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
   opts.beforeReady?.(app);
   await app.ready();
   return {
