@@ -27,3 +27,5 @@ export * from './statistics.ts';
 export * from './hosting.ts';
 export * from './domain-names.ts';
 export * from './domains.ts';
+export * from './countries.ts';
+export * from './tax.ts';
