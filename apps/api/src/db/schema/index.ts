@@ -11,3 +11,4 @@ export * from './statistics.ts';
 export * from './hosting.ts';
 export * from './registrar.ts';
 export * from './domains.ts';
+export * from './vat.ts';
