@@ -37,15 +37,17 @@ export type RateCountry = EuCountryCode | 'CH';
  * rate everywhere (no member state applies a reduced rate to hosting).
  *
  * Source: European Commission, "VAT rates applied in the Member States of the European Union"
- * (taxation-customs.ec.europa.eu, the rates table and the "Taxes in Europe" database), checked against
- * the national announcements named per line. Checked 2026-11-27 against stored copies of:
- * - the current rates of all 27 states: a mid-2025 table of EU standard rates (mindlink.lv "VAT rates in
- *   EU") and an overview of the 2026 changes (easytax.co, "EU new VAT rates from 2026": only reduced rates
- *   changed in 2026, no standard rate);
- * - each change since 2020 individually (see the line comments).
- * The effective dates of rates older than 2020 are the Commission's and were NOT re-checked against a
- * stored source in this session (they matter only for invoices dated before the OSS started in July 2021);
- * see decision 030, "What a tax adviser should confirm".
+ * (taxation-customs.ec.europa.eu, the rates table and the "Taxes in Europe" database) and the national
+ * announcements named per line. Checked on 2026-11-27 against stored copies of public pages:
+ * - the current standard rates of all 27 states: a mid-2025 table of EU standard rates (mindlink.lv,
+ *   "VAT rates in EU"), the changes of 2025 one by one (EE, RO, SK below) and an overview of the 2026
+ *   changes (easytax.co, "EU new VAT rates from 2026": only reduced rates changed, no standard rate).
+ *   A change announced after May 2026 would not be in those sources;
+ * - the day each rate took effect, for AT, BE, BG, CY, CZ, DE, EE, ES, FI, GR, IT, LU, NL, RO, SK, CH
+ *   and Ireland's 2020–21 period (press releases and authority pages named per line, a public rates history for AT/BE/BG/CY/CZ).
+ * NOT re-checked against a stored source: the start days of the older rates of DK, FR, HR, HU, LT, LV, MT,
+ * PL, PT, SE and SI, Ireland's 2012 rise and the first EE period; they are the Commission's and matter only for supplies
+ * before the OSS began on 1 July 2021. See decision 030, "What a tax adviser should confirm".
  */
 export const VAT_RATE_HISTORY: Readonly<Record<RateCountry, readonly VatRatePeriod[]>> = {
   AT: [{ ratePercent: 20, from: '1984-01-01' }],
@@ -68,6 +70,7 @@ export const VAT_RATE_HISTORY: Readonly<Record<RateCountry, readonly VatRatePeri
     { ratePercent: 22, from: '2024-01-01' },
     { ratePercent: 24, from: '2025-07-01' },
   ],
+  // 18 % → 21 % on 1 September 2012 (Real Decreto-ley 20/2012).
   ES: [{ ratePercent: 21, from: '2012-09-01' }],
   // 25.5 % from 1 September 2024 (Finnish Tax Administration, vero.fi "The general VAT rate is 25.5 % as of
   // 1 September 2024").
@@ -76,6 +79,7 @@ export const VAT_RATE_HISTORY: Readonly<Record<RateCountry, readonly VatRatePeri
     { ratePercent: 25.5, from: '2024-09-01' },
   ],
   FR: [{ ratePercent: 20, from: '2014-01-01' }],
+  // 23 % → 24 % on 1 June 2016 (circular POL 1061/2016).
   GR: [{ ratePercent: 24, from: '2016-06-01' }],
   HR: [{ ratePercent: 25, from: '2012-03-01' }],
   HU: [{ ratePercent: 27, from: '2012-01-01' }],
@@ -85,6 +89,7 @@ export const VAT_RATE_HISTORY: Readonly<Record<RateCountry, readonly VatRatePeri
     { ratePercent: 21, from: '2020-09-01' },
     { ratePercent: 23, from: '2021-03-01' },
   ],
+  // 21 % → 22 % on 1 October 2013.
   IT: [{ ratePercent: 22, from: '2013-10-01' }],
   LT: [{ ratePercent: 21, from: '2009-09-01' }],
   // Temporary 16 % for 2023 (law of 26 October 2022), 17 % again from 2024 (AED circular 812-1).
