@@ -79,7 +79,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   };
   // As shipped the log is written asynchronously (a buffered SonicBoom on stdout, flushed at close):
   // a synchronous write per line cost the hot routes a third of their throughput (docs/decisions/029).
-  const logDestination = deps.logStream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const logDestination = deps.logStream ? undefined : pino.destination({ dest: 1, sync: false });
   const app = Fastify({
     // One line per request, written when the answer is sent (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
