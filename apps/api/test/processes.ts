@@ -12,12 +12,18 @@ export async function freshPg() {
   return freshPostgres('hp_crash');
 }
 
-export function startServer(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+/**
+ * Starts an API process. `compiled`: the build `npm start` runs (apps/api/dist/server.js, made by
+ * `npm run build:api`) instead of the sources through tsx. `discardStdout`: the log goes to /dev/null
+ * instead of being collected (benchmarks at LOG_LEVEL=info; errors still reach `output()`).
+ */
+export function startServer(env: Record<string, string>, opts: { compiled?: boolean; discardStdout?: boolean } = {}): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repoRoot, env: { ...process.env, VITEST: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  const args = opts.compiled ? ['--enable-source-maps', 'apps/api/dist/server.js'] : ['--import', 'tsx', 'apps/api/src/server.ts'];
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot, env: { ...process.env, VITEST: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', opts.discardStdout ? 'ignore' : 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ? -1 : code)));
   return { child, exited, output: () => out };
