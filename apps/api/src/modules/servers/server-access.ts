@@ -1,6 +1,7 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { serverMessages } from '@hp/contract';
 import type { Db } from '../../db/client.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { nodes, serverAccess, servers } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -11,15 +12,18 @@ import { HypervisorError, type VmRef } from '../../drivers/hypervisor/hypervisor
 
 type ServerRow = typeof servers.$inferSelect;
 
+const accessibleServer = preparedQuery((db) => db
+  .select({ server: servers, node: nodes.name, shared: serverAccess.userId })
+  .from(servers)
+  .innerJoin(nodes, eq(nodes.id, servers.nodeId))
+  .leftJoin(serverAccess, and(eq(serverAccess.serverId, servers.id), eq(serverAccess.userId, sql.placeholder('userId'))))
+  .where(and(eq(servers.id, sql.placeholder('id')), isNull(servers.deletedAt), or(eq(servers.ownerId, sql.placeholder('userId')), eq(serverAccess.userId, sql.placeholder('userId')))))
+  .limit(1)
+  .prepare('server_accessible'));
+
 /** Servers the user may operate: own ones and those shared with them. Others do not exist (404). */
 export async function findAccessibleServer(db: Db, user: RequestUser, id: string) {
-  const [row] = await db
-    .select({ server: servers, node: nodes.name, shared: serverAccess.userId })
-    .from(servers)
-    .innerJoin(nodes, eq(nodes.id, servers.nodeId))
-    .leftJoin(serverAccess, and(eq(serverAccess.serverId, servers.id), eq(serverAccess.userId, user.id)))
-    .where(and(eq(servers.id, id), isNull(servers.deletedAt), or(eq(servers.ownerId, user.id), eq(serverAccess.userId, user.id))))
-    .limit(1);
+  const [row] = await accessibleServer(db).execute({ userId: user.id, id });
   if (!row) throw notFound('Server nicht gefunden.');
   return { server: row.server, node: row.node, access: row.server.ownerId === user.id ? ('owner' as const) : ('shared' as const) };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { serverMessages, type ServerCard, type ServerDetail, type ServerUsage } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { ipAddresses, serverAccess, servers, serverTasks } from '../../db/schema/index.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { conflict } from '../../http/errors.ts';
 import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
@@ -12,16 +13,24 @@ import { settleServerTask } from './task-settler.ts';
 type ServerDeps = Pick<Deps, 'db' | 'hypervisor'> & { log?: { error: (obj: object, msg: string) => void } };
 type ServerRow = typeof servers.$inferSelect;
 
-export async function listServers(deps: ServerDeps, user: RequestUser): Promise<ServerCard[]> {
-  // Own ids by the owner index, shared ids by the access index, then the rows by primary key. An
-  // `owner_id = … OR id IN (shares)` filter could use neither index (55 ms on 50,000 servers).
-  const ids = sql`(select ${servers.id} from ${servers} where ${servers.ownerId} = ${user.id} union select ${serverAccess.serverId} from ${serverAccess} where ${serverAccess.userId} = ${user.id})`;
-  const rows = await deps.db
+// Own ids by the owner index, shared ids by the access index, then the rows by primary key. An
+// `owner_id = … OR id IN (shares)` filter could use neither index (55 ms on 50,000 servers).
+const serverList = preparedQuery((db) => {
+  const userId = sql.placeholder('userId');
+  const ids = sql`(select ${servers.id} from ${servers} where ${servers.ownerId} = ${userId} union select ${serverAccess.serverId} from ${serverAccess} where ${serverAccess.userId} = ${userId})`;
+  return db
     .select({ server: servers, ip: ipAddresses.address })
     .from(servers)
     .leftJoin(ipAddresses, and(eq(ipAddresses.serverId, servers.id), eq(ipAddresses.version, 'IPv4')))
     .where(and(isNull(servers.deletedAt), sql`${servers.id} in ${ids}`))
-    .orderBy(desc(servers.createdAt));
+    .orderBy(desc(servers.createdAt))
+    .prepare('server_list');
+});
+const serverAddresses = preparedQuery((db) => db.select().from(ipAddresses).where(eq(ipAddresses.serverId, sql.placeholder('serverId'))).prepare('server_addresses'));
+const lastTask = preparedQuery((db) => db.select().from(serverTasks).where(eq(serverTasks.serverId, sql.placeholder('serverId'))).orderBy(desc(serverTasks.startedAt)).limit(1).prepare('server_last_task'));
+
+export async function listServers(deps: ServerDeps, user: RequestUser): Promise<ServerCard[]> {
+  const rows = await serverList(deps.db).execute({ userId: user.id });
   return rows.map(({ server, ip }) => toCard(server, ip ?? null, server.ownerId === user.id ? 'owner' : 'shared'));
 }
 
@@ -31,7 +40,7 @@ const toCard = (s: ServerRow, ip: string | null, access: 'owner' | 'shared'): Se
 
 export async function getServerDetail(deps: ServerDeps, user: RequestUser, id: string): Promise<ServerDetail> {
   const { server, access } = await findAccessibleServer(deps.db, user, id);
-  const ips = await deps.db.select().from(ipAddresses).where(eq(ipAddresses.serverId, server.id));
+  const ips = await serverAddresses(deps.db).execute({ serverId: server.id });
   const v4 = ips.find((i) => i.version === 'IPv4');
   const v6 = ips.find((i) => i.version === 'IPv6');
   return {
@@ -140,7 +149,7 @@ export function forgetLiveStatus(deps: ServerDeps, vm: ReturnType<typeof vmOf>) 
 
 /** Live usage of a located server, with its current or just finished task. */
 export async function usageOf(deps: ServerDeps, server: ServerRow, node: string): Promise<ServerUsage> {
-  const [task] = await deps.db.select().from(serverTasks).where(eq(serverTasks.serverId, server.id)).orderBy(desc(serverTasks.startedAt)).limit(1);
+  const [task] = await lastTask(deps.db).execute({ serverId: server.id });
   const base = {
     status: server.status,
     task: task && (task.status === 'running' || (task.finishedAt && Date.now() - task.finishedAt.getTime() < 60_000))
