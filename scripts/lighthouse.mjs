@@ -12,7 +12,7 @@ const port = 5198;
 const base = `http://localhost:${port}`;
 const pages = (process.env.LH_PAGES ?? '/,/root-server,/faq,/status,/login,/impressum').split(',');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-lh-'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+const server = spawn(process.execPath, ['apps/api/dist/server.js'], {
   env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
   stdio: 'ignore',
 });
@@ -41,7 +41,7 @@ try {
     console.log(`${page.padEnd(14)} perf ${scores.performance.toFixed(2)}  a11y ${scores.accessibility.toFixed(2)}  bp ${scores['best-practices'].toFixed(2)}  seo ${scores.seo.toFixed(2)}  CLS ${cls.toFixed(3)}  ${misses.length ? 'VERFEHLT: ' + misses.join(', ') : 'OK'}`);
     for (const k of Object.keys(targets).filter((c) => scores[c] < 1)) {
       const refs = lhr.categories[k].auditRefs.filter((r) => r.weight > 0 && (lhr.audits[r.id].score ?? 1) < 1).map((r) => r.id);
-      console.log(`    ${k}: ${refs.join(', ')}`);
+      console.log(`    ${k}: ${refs.map((id) => `${id} ${lhr.audits[id].displayValue ?? ''}`.trim()).join(', ')}`);
     }
   }
 } finally {
