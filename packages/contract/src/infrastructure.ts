@@ -187,9 +187,12 @@ export function resolvePaging(query: { q?: string; page?: number; pageSize?: num
 /** A boolean filter as a query string carries it. */
 const booleanFilter = z.enum(['true', 'false'], { error: messages.invalidInput }).optional();
 
-/** One page of a list: the rows, how many match in all, and which page this is. */
+/**
+ * One page of a list: the rows, how many match in all, and which page this is. `totalCapped`: counting
+ * stopped at `total` (a large list counts only as far as it is worth paging), so there are more.
+ */
 export const listPage = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+  z.object({ items: z.array(item), total: z.number().int(), totalCapped: z.boolean().optional(), page: z.number().int(), pageSize: z.number().int() });
 
 export const CustomerSearchQuery = z.object({ search: z.string().trim().max(100, m.searchTooLong).optional() });
 export type CustomerSearchQuery = z.infer<typeof CustomerSearchQuery>;

@@ -1,10 +1,11 @@
 import { beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { customerDetailMessages as dm, hostnameToAscii, type CustomerDetail, type CustomerNote, type CustomerPage } from '@hp/contract';
+import { customerDetailMessages as dm, hostnameToAscii, type CustomerDetail, type CustomerNote, type CustomerListQuery, type CustomerPage } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { buyDomain, createDomainCustomer } from '../../../test/domains.ts';
 import { domains, invoices, users } from '../../db/schema/index.ts';
+import { findCustomers } from './customers.service.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
 
@@ -57,6 +58,16 @@ describeEachDatabase('customer overview', (ctx) => {
     expect(second.items).toHaveLength(1);
     const bad = await ctx().app.inject({ method: 'GET', url: '/api/staff/customers?sort=password', headers: owner.auth });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('counts matches only up to a cap: beyond it the page says there are more (no count over the whole table)', async () => {
+    const deps = ctx().app.deps;
+    const query = { q: tag, page: 1, pageSize: 25 } as CustomerListQuery;
+    expect(await findCustomers(deps, query, { countCap: 2 })).toMatchObject({ total: 2, totalCapped: true });
+    const exact = await findCustomers(deps, query, { countCap: 3 });
+    expect(exact.total).toBe(3);
+    expect(exact.totalCapped).toBeUndefined();
+    expect((await list(`q=${tag}`)).totalCapped).toBeUndefined();
   });
 
   it('exports the current search as CSV with formulas neutralised', async () => {

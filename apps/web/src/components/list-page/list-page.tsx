@@ -29,7 +29,7 @@ export interface ListSortOption { value: string; label: string }
 
 /** The part of a TanStack query result the page reads. */
 export interface ListQueryResult<T> {
-  data: { items: T[]; total: number } | undefined;
+  data: { items: T[]; total: number; totalCapped?: boolean } | undefined;
   isPending: boolean;
   isError: boolean;
   error: Error | null;
@@ -140,6 +140,7 @@ export function ListPage<T>({ useList, search, filters = [], sortOptions = [], t
             offset={(params.page - 1) * pageSize}
             limit={pageSize}
             total={query.data?.total ?? 0}
+            totalCapped={query.data?.totalCapped ?? false}
             onOffsetChange={(offset) => update({ page: Math.floor(offset / pageSize) + 1 })}
             label={texts.pagination}
           />
