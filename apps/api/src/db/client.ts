@@ -41,7 +41,12 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; image
     const client = await pool.connect();
     try {
       await client.query('select pg_advisory_lock(723001)');
+      const applied = async () => Number((await client.query('select count(*) as n from drizzle.__drizzle_migrations').catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n);
+      const before = await applied();
       await migrate(drizzle(client, { schema }), { migrationsFolder });
+      // New tables and indexes start without statistics: until autovacuum gets to them the planner may
+      // pick sequential scans (seen on a reused benchmark database). A migration run ends with ANALYZE.
+      if ((await applied()) !== before) await client.query('analyze');
     } finally {
       await client.query('select pg_advisory_unlock(723001)').catch(() => {});
       client.release();
