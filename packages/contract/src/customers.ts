@@ -144,11 +144,32 @@ export const RecordCommunicationInput = z.strictObject({
 }, { error: messages.invalidInput });
 export type RecordCommunicationInput = z.input<typeof RecordCommunicationInput>;
 
+const fieldMatch = z.enum(['match', 'mismatch', 'unknown']);
+/** The proof of a VAT-ID check as staff see it: result, service, date, consultation number, name/address match. */
+export const CustomerVatCheck = z.object({
+  status: z.enum(['valid', 'invalid', 'unavailable']),
+  country: z.string(),
+  vatId: z.string(),
+  service: z.enum(['vies', 'evatr', 'simulated']),
+  consultationNumber: z.string().nullable(),
+  checkedAt: z.string(),
+  matches: z.object({ name: fieldMatch.optional(), street: fieldMatch.optional(), zip: fieldMatch.optional(), city: fieldMatch.optional() }).nullable(),
+  /** The service's German words (why invalid or not checked), when it gave any. */
+  message: z.string().nullable(),
+});
+export type CustomerVatCheck = z.infer<typeof CustomerVatCheck>;
+
 /** The customer detail's overview: profile, servers, open tickets, the last orders, money, notes. */
 export const CustomerDetail = CustomerRow.extend({
   phone: z.string(),
   industry: z.string(),
   address: z.object({ street: z.string(), zipCode: z.string(), city: z.string(), country: z.string() }),
+  /** "Firmenkunde" (issue 24). */
+  business: z.boolean(),
+  /** The VAT ID on file (prefix and number), null when none. */
+  vatId: z.string().nullable(),
+  /** The latest VAT-ID check and its proof (§18e UStG), null when the customer was never checked. */
+  vatCheck: CustomerVatCheck.nullable(),
   disabled: z.boolean(),
   /** Set when the account was deleted (anonymised, docs/decisions/018); the row holds no personal data. */
   deletedAt: z.string().nullable(),

@@ -3,9 +3,41 @@ import { messages } from './messages.ts';
 import { PasswordField, passwordMeetsRules, changePasswordRules } from './password.ts';
 import { MfaCode, VerificationCode } from './auth.ts';
 import { plainText } from './text.ts';
+import { COUNTRY_CODES, COUNTRY_OPTIONS, isEuMember, type CountryCode } from './countries.ts';
+import { taxMessages, vatIdFormatMessage } from './tax.ts';
 
-export const Country = z.enum(['DE', 'AT', 'CH']);
-export const countryLabels: Record<z.infer<typeof Country>, string> = { DE: 'Deutschland', AT: 'Österreich', CH: 'Schweiz' };
+/** Every ISO 3166-1 country (issue 24); before, only DE, AT and CH. */
+export const Country = z.enum(COUNTRY_CODES as [CountryCode, ...CountryCode[]], { error: taxMessages.unknownCountry });
+export type Country = z.infer<typeof Country>;
+/** German names by code, in display order (the EU first); `COUNTRY_OPTIONS` also says which are in the EU. */
+export const countryLabels: Record<CountryCode, string> = Object.fromEntries(COUNTRY_OPTIONS.map((o) => [o.code, o.label])) as Record<CountryCode, string>;
+
+export const profileMessages = {
+  companyNameRequired: 'Bitte geben Sie den Namen Ihres Unternehmens an.',
+  vatIdConfirmed: (details: string) => `Ihre USt-IdNr. wurde bestätigt (${details}).`,
+  vatIdNotChecked: 'Ihre USt-IdNr. wurde noch nicht geprüft.',
+} as const;
+
+/** The VAT-ID check services by driver name (VAT_CHECK), as the customer and staff see them. */
+export const vatCheckServiceLabels = {
+  vies: 'VIES der EU-Kommission',
+  evatr: 'eVatR des Bundeszentralamts für Steuern',
+  simulated: 'simulierte Prüfung',
+} as const;
+export const vatCheckStatusLabels = { valid: 'gültig', invalid: 'ungültig', unavailable: 'Prüfdienst nicht erreichbar' } as const;
+
+/** The latest check of the customer's VAT ID, as the customer sees it (the proof itself: CustomerVatCheck). */
+export const VatCheckSummary = z.object({
+  status: z.enum(['valid', 'invalid', 'unavailable']),
+  /** The ID that was checked (prefix and number). */
+  vatId: z.string(),
+  service: z.enum(['vies', 'evatr', 'simulated']),
+  consultationNumber: z.string().nullable(),
+  checkedAt: z.string(),
+  /** German: the confirmation, or why the customer is billed as a consumer (the tax engine's explanation). */
+  message: z.string(),
+});
+export type VatCheckSummary = z.infer<typeof VatCheckSummary>;
 
 // Names and the address reach mails, invoice PDFs and the e-invoice: no control characters.
 const optionalText = (max: number) => plainText().trim().max(max, messages.invalidInput);
@@ -21,6 +53,12 @@ export const Profile = z.object({
   country: Country,
   companyName: z.string(),
   industry: z.string(),
+  /** "Firmenkunde": buys as a business (§3a Abs. 2 UStG). */
+  business: z.boolean(),
+  /** The VAT ID as stored (prefix and number), '' when none. */
+  vatId: z.string(),
+  /** The latest check of `vatId`; null when there is none (or it was for another ID). */
+  vatCheck: VatCheckSummary.nullable(),
   mfaEnabled: z.boolean(),
 });
 export type Profile = z.infer<typeof Profile>;
@@ -31,7 +69,7 @@ export const EmailAddress = plainText({ error: messages.NO_KORREKT_EMAIL }).trim
  * Strict: unknown keys such as role or customerId are refused, not silently applied. The e-mail address
  * is not part of it: changing it needs the current password and a code (ChangeEmailInput).
  */
-export const UpdateProfileInput = z.strictObject({
+const profileFields = {
   phone: optionalText(40).regex(/^[0-9 +()/-]*$/, 'Bitte geben Sie eine gültige Telefonnummer ein.'),
   street: optionalText(120),
   zipCode: optionalText(12).regex(/^[0-9A-Za-z -]*$/, 'Bitte geben Sie eine gültige Postleitzahl ein.'),
@@ -39,11 +77,33 @@ export const UpdateProfileInput = z.strictObject({
   country: Country,
   companyName: optionalText(120),
   industry: optionalText(80),
-}, { error: messages.invalidInput });
+  /** Optional for clients that predate issue 24: left out, the saved status and ID stay. */
+  business: z.boolean().optional(),
+  vatId: optionalText(20).optional(),
+};
+
+type BusinessFields = { country: string; companyName: string; business?: boolean | undefined; vatId?: string | undefined };
+
+/**
+ * Issue 24: a business customer names the company; a VAT ID is checked for the country's format (the
+ * tax engine's German message) and is only taken for EU countries (for Germany it is optional, as
+ * everywhere; outside the EU there is none to check).
+ */
+function checkBusinessFields(v: BusinessFields, ctx: z.RefinementCtx) {
+  if (v.business && !v.companyName) ctx.addIssue({ code: 'custom', message: profileMessages.companyNameRequired, path: ['companyName'] });
+  const vatId = v.vatId ?? '';
+  if (!vatId) return;
+  if (v.business === false) return; // a consumer's ID is dropped by the server, not refused
+  if (!isEuMember(v.country)) return ctx.addIssue({ code: 'custom', message: taxMessages.vatIdNotEu, path: ['vatId'] });
+  const problem = vatIdFormatMessage(v.country, vatId);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['vatId'] });
+}
+
+export const UpdateProfileInput = z.strictObject(profileFields, { error: messages.invalidInput }).superRefine(checkBusinessFields);
 export type UpdateProfileInput = z.infer<typeof UpdateProfileInput>;
 
 /** The profile form: the saved fields plus the e-mail field, whose change runs through ChangeEmailInput. */
-export const ProfileFormInput = UpdateProfileInput.extend({ email: EmailAddress });
+export const ProfileFormInput = z.strictObject({ ...profileFields, business: z.boolean(), vatId: optionalText(20), email: EmailAddress }, { error: messages.invalidInput }).superRefine(checkBusinessFields);
 export type ProfileFormInput = z.infer<typeof ProfileFormInput>;
 
 const CurrentPassword = z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024);

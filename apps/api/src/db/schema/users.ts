@@ -1,5 +1,6 @@
 import { pgTable, uuid, text, timestamp, integer, bigint, boolean, index, uniqueIndex, serial } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import type { CountryCode } from '@hp/contract';
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -20,8 +21,13 @@ export const users = pgTable('users', {
   street: text('street').notNull().default(''),
   zipCode: text('zip_code').notNull().default(''),
   city: text('city').notNull().default(''),
-  country: text('country', { enum: ['DE', 'AT', 'CH'] }).notNull().default('DE'),
+  /** ISO 3166-1 alpha-2, any country of @hp/contract's `countries` (issue 24; before: DE, AT, CH). */
+  country: text('country').$type<CountryCode>().notNull().default('DE'),
   companyName: text('company_name').notNull().default(''),
+  /** "Firmenkunde" (issue 24): buys as a business; the VAT ID's checks are in vat_id_checks. */
+  business: boolean('business').notNull().default(false),
+  /** The VAT ID as the customer gave it, normalised (prefix and number); null when none. */
+  vatId: text('vat_id'),
   industry: text('industry').notNull().default(''),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastLoginAt: timestamp('last_login_at', { withTimezone: true }),

@@ -19,8 +19,10 @@ import { enqueueCodeMail } from '../auth/code-mail.ts';
 import { consumeCode, issueCode } from '../auth/codes.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
 import { enqueueContactSync } from '../domains/registrar-contact.ts';
+import { checkAndRecord, latestCheck, needsRecheck } from './vat-id.service.ts';
+import { businessFields, vatCheckSummary } from './vat-profile.ts';
 
-type AccountDeps = Pick<Deps, 'db' | 'secrets' | 'env'> & { jobs?: Pick<JobRunner, 'kick'> };
+type AccountDeps = Pick<Deps, 'db' | 'secrets' | 'env' | 'vatCheck'> & { jobs?: Pick<JobRunner, 'kick'> };
 
 async function loadUser(deps: AccountDeps, id: string) {
   const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -28,7 +30,7 @@ async function loadUser(deps: AccountDeps, id: string) {
   return user;
 }
 
-const toProfile = (u: typeof users.$inferSelect): Profile => ({
+const toProfile = (u: typeof users.$inferSelect, vatCheck: Profile['vatCheck'] = null): Profile => ({
   username: u.username,
   customerId: String(u.customerNumber),
   email: u.email,
@@ -39,8 +41,16 @@ const toProfile = (u: typeof users.$inferSelect): Profile => ({
   country: u.country,
   companyName: u.companyName,
   industry: u.industry,
+  business: u.business,
+  vatId: u.vatId ?? '',
+  vatCheck,
   mfaEnabled: u.totpEnabled,
 });
+
+/** The profile with the latest check of the VAT ID on file (a second query only when there is an ID). */
+async function profileOf(deps: Pick<Deps, 'db'>, u: typeof users.$inferSelect): Promise<Profile> {
+  return toProfile(u, u.vatId ? vatCheckSummary(u, await latestCheck(deps, u.id)) : null);
+}
 
 // The profile is read on every portal visit: a prepared statement, built once per database.
 const profileQueries = new WeakMap<object, ReturnType<typeof prepareProfileQuery>>();
@@ -52,16 +62,34 @@ export async function getProfile(deps: AccountDeps, actor: RequestUser) {
   if (!query) profileQueries.set(deps.db, (query = prepareProfileQuery(deps.db)));
   const [user] = await query.execute({ id: actor.id });
   if (!user) throw notFound();
-  return toProfile(user);
+  return profileOf(deps, user);
 }
 
-/** Saves the contact and address fields. The e-mail address is not among them (requestEmailChange). */
+/**
+ * Saves the contact, address and business fields. The e-mail address is not among them
+ * (requestEmailChange). A VAT ID that is new, changed, or whose last check was unavailable or is too old
+ * is checked (§18e UStG) after saving; the answer, whatever it is, is recorded and comes back in
+ * `vatCheck`. The input is saved either way: an invalid or unchecked ID means consumer billing, not a
+ * lost form.
+ */
 export async function updateProfile(deps: AccountDeps, actor: RequestUser, input: UpdateProfileInput) {
-  const [updated] = await deps.db.update(users).set(input).where(eq(users.id, actor.id)).returning();
+  const user = await loadUser(deps, actor.id);
+  const fields = businessFields(user, input);
+  if ('error' in fields) throw badRequest('VAT_ID_FORMAT', fields.error);
+  const { business: _business, vatId: _vatId, ...plain } = input;
+  const [updated] = await deps.db.update(users).set({ ...plain, ...fields }).where(eq(users.id, actor.id)).returning();
   if (!updated) throw notFound();
   // A domain customer's registrant contact follows the profile.
   await enqueueContactSync(deps.db, actor.id);
-  return toProfile(updated);
+  if (!updated.vatId) return toProfile(updated);
+  let check = await latestCheck(deps, updated.id);
+  if (needsRecheck(check, new Date(), deps.env.vatCheck.maxAgeDays, { country: updated.country, vatId: updated.vatId }) || check?.country !== updated.country) {
+    check = await checkAndRecord(deps, updated.id, {
+      country: updated.country, vatId: updated.vatId,
+      company: { name: updated.companyName, street: updated.street, zip: updated.zipCode, city: updated.city },
+    });
+  }
+  return toProfile(updated, vatCheckSummary(updated, check));
 }
 
 export const EMAIL_CHANGES_PER_HOUR = 10;
@@ -105,7 +133,7 @@ export async function confirmEmailChange(deps: AccountDeps, actor: RequestUser, 
   if (!updated) throw notFound();
   await enqueueMail(deps.db, emailChangedMail(user.email, user.username, updated.email, deps.env.company.email));
   deps.jobs?.kick();
-  return toProfile(updated);
+  return profileOf(deps, updated);
 }
 
 /** Changes the password, ends every other session and returns a fresh session for this browser. */

@@ -32,6 +32,7 @@ import { containsPattern } from '../../lib/like.ts';
 import { CSV_BOM, csvRow } from '../../lib/csv.ts';
 import { enqueueContactSync } from '../domains/registrar-contact.ts';
 import { productOfOrder } from '../products/registry.ts';
+import { latestCheck } from '../accounts/vat-id.service.ts';
 
 type CustomerDeps = Pick<Deps, 'db'>;
 
@@ -144,7 +145,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   if (!user) throw notFound(dm.notFound);
   // One connection in one read-only snapshot: ten queries of one page view queue on it instead of
   // taking ten of the pool's connections at once, and every part shows the same moment.
-  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages, ownDomains] = await db.transaction(async (tx) => {
+  const [ownServers, openTickets, recentOrders, [money], notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck] = await db.transaction(async (tx) => {
     const on = { ...deps, db: tx as unknown as Db };
     return Promise.all([
       tx.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
@@ -165,12 +166,19 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
         .from(hostingPackages).where(and(eq(hostingPackages.ownerId, id), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number)),
       tx.select({ id: domains.id, domain: domains.domain, status: domains.status, expiresAt: domains.expiresAt, autoRenew: domains.autoRenew })
         .from(domains).where(and(eq(domains.ownerId, id), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt)),
+      latestCheck(on, id),
     ]);
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
     phone: user.phone, industry: user.industry,
     address: { street: user.street, zipCode: user.zipCode, city: user.city, country: user.country },
+    business: user.business,
+    vatId: user.vatId,
+    vatCheck: vatCheck && {
+      status: vatCheck.status, country: vatCheck.country, vatId: vatCheck.vatId, service: vatCheck.service, consultationNumber: vatCheck.consultationNumber,
+      checkedAt: vatCheck.checkedAt.toISOString(), matches: vatCheck.matches, message: vatCheck.message,
+    },
     disabled: user.disabledAt !== null,
     deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
     pendingEmail,

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { Download, KeyRound, ShieldCheck, Trash2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import {
-  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, countryLabels, DeleteAccountInput, messages, passwordMeetsRules, privacyMessages as pm, ProfileFormInput, type Profile, type UpdateProfileInput,
+  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, DeleteAccountInput, isEuMember, messages, passwordMeetsRules, privacyMessages as pm, ProfileFormInput, type Profile, type UpdateProfileInput,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
@@ -14,6 +14,7 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { PasswordChecklist } from '../../../components/forms/password-checklist.tsx';
+import { CountryOptions } from '../../../components/forms/country-options.tsx';
 import { CodeInput, normalizeAlnum, normalizeDigits } from './code-input.tsx';
 import { changeEmailRequest, changePasswordRequest, confirmEmailChangeRequest, deleteAccountRequest, exportMyDataRequest, mfaDisableRequest, mfaEnableRequest, mfaSetupRequest, profileKey, updateProfileRequest, useProfile } from '../api/account.ts';
 import { clearToken, setToken, useSession } from '../../../lib/session.ts';
@@ -52,7 +53,7 @@ export default function ProfilePage({ extra }: { extra?: ReactNode } = {}) {
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, reset, resetField, formState: { errors, isDirty } } = useSchemaForm<ProfileFormInput>({
+  const { register, handleSubmit, reset, resetField, watch, setValue, formState: { errors, isDirty } } = useSchemaForm<ProfileFormInput>({
     resolver: zodResolver(ProfileFormInput),
     defaultValues: pickEditable(profile),
   });
@@ -67,11 +68,17 @@ function ProfileForm({ profile }: { profile: Profile }) {
     },
     onError: (err) => toast.error(errorText(err, messages.profileSaveFailed), { duration: 7000 }),
   });
+  const business = watch('business');
+  const country = watch('country');
+  // Issue 24: a VAT ID is asked for EU companies only (for Germany it is optional).
+  const asksVatId = business && isEuMember(country);
 
   return (
     <Card className="p-6">
       <form onSubmit={handleSubmit((values) => {
-        const { email, ...fields } = values;
+        const { email, ...entered } = values;
+        // A consumer or a company outside the EU has no VAT ID to send (the field is hidden then).
+        const fields = { ...entered, vatId: entered.business && isEuMember(entered.country) ? entered.vatId : '' };
         const saved = pickEditable(profile);
         if ((Object.keys(fields) as (keyof UpdateProfileInput)[]).some((k) => fields[k] !== saved[k])) save.mutate(fields);
         if (email.toLowerCase() !== profile.email.toLowerCase()) setNewEmail(email);
@@ -94,17 +101,39 @@ function ProfileForm({ profile }: { profile: Profile }) {
             <div className="space-y-1.5">
               <label htmlFor="country" className="block text-sm font-medium text-slate-800">Land</label>
               <select id="country" className={inputClass} {...register('country')}>
-                {Object.entries(countryLabels).map(([code, label]) => <option key={code} value={code}>{label}</option>)}
+                <CountryOptions />
               </select>
             </div>
           </div>
         </section>
         <section aria-labelledby="company-heading" className="space-y-4">
           <h2 id="company-heading" className="text-lg font-semibold text-slate-900">Unternehmen</h2>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Firmenname" autoComplete="organization" {...register('companyName')} error={errors.companyName?.message} />
-            <Field label="Branche" {...register('industry')} error={errors.industry?.message} />
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <p id="business-label" className="font-medium text-slate-900">Firmenkunde</p>
+              <p id="business-hint" className="text-sm text-slate-600">Sie kaufen für ein Unternehmen. Mit einer geprüften USt-IdNr. aus einem anderen EU-Staat berechnen wir keine deutsche Umsatzsteuer (Reverse Charge).</p>
+            </div>
+            <Switch.Root
+              checked={business}
+              onCheckedChange={(on) => setValue('business', on, { shouldDirty: true, shouldValidate: !!errors.companyName })}
+              aria-labelledby="business-label"
+              aria-describedby="business-hint"
+              className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition-colors data-[state=checked]:bg-green-600"
+            >
+              <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+            </Switch.Root>
           </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label={business ? 'Firmenname (Pflichtfeld)' : 'Firmenname'} autoComplete="organization" {...register('companyName')} error={errors.companyName?.message} />
+            <Field label="Branche" {...register('industry')} error={errors.industry?.message} />
+            {asksVatId && (
+              <Field label="USt-IdNr." className="sm:col-span-2" autoComplete="off" spellCheck={false} placeholder={country === 'GR' ? 'EL…' : `${country}…`} {...register('vatId')} error={errors.vatId?.message}
+                hint={country === 'DE' ? 'Freiwillig: Für Unternehmen in Deutschland berechnen wir immer deutsche Umsatzsteuer.' : 'Wir prüfen die Nummer beim Speichern beim Prüfdienst der EU bzw. des Bundeszentralamts für Steuern.'} />
+            )}
+          </div>
+          {asksVatId && profile.vatCheck && profile.vatCheck.vatId === profile.vatId && (
+            <Alert tone={profile.vatCheck.status === 'valid' ? 'success' : 'warning'} data-testid="vat-check-result">{profile.vatCheck.message}</Alert>
+          )}
         </section>
         <div className="flex justify-end">
           <Button type="submit" loading={save.isPending} disabled={!isDirty}>Änderungen speichern</Button>
@@ -189,7 +218,9 @@ function ChangeEmailDialog({ newEmail, onDone }: { newEmail: string; onDone: (ch
 
 const pickEditable = (p: Profile): ProfileFormInput => ({
   email: p.email, phone: p.phone, street: p.street, zipCode: p.zipCode, city: p.city, country: p.country, companyName: p.companyName, industry: p.industry,
+  business: p.business, vatId: p.vatId,
 });
+
 
 function SecurityCard({ profile }: { profile: Profile }) {
   const [passwordOpen, setPasswordOpen] = useState(false);

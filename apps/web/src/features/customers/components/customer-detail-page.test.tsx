@@ -12,6 +12,7 @@ const detail: CustomerDetail = {
   id: ID, customerNumber: 10042, name: 'mueller', email: 'mueller@example.com', companyName: '', kind: 'private',
   createdAt: '2026-01-05T10:00:00.000Z', lastLoginAt: null,
   phone: '', industry: '', address: { street: '', zipCode: '', city: '', country: 'DE' },
+  business: false, vatId: null, vatCheck: null,
   disabled: false, deletedAt: null, pendingEmail: null, servers: [], hostingPackages: [],
   domains: [
     { id: 'd1', domain: 'xn--mller-kva.de', unicode: 'müller.de', status: 'active', expiresAt: '2027-03-01T00:00:00.000Z', autoRenew: false },

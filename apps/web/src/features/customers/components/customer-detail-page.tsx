@@ -1,9 +1,10 @@
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { ArrowLeft, FilePlus2, Mail, Phone, ShoppingCart } from 'lucide-react';
 import {
+  countryName, vatCheckServiceLabels, vatCheckStatusLabels, type CustomerVatCheck,
   CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, DOMAIN_STATUS_LABEL, formatEuro, HOSTING_STATUS_LABEL, orderStatusLabels, ticketStatusLabels,
   type CustomerDetail, type DomainStatus, type HostingStatus, type OrderStatus, type TicketStatus,
 } from '@hp/contract';
@@ -30,7 +31,6 @@ const isTab = (value: string | null): value is Tab => value !== null && value in
 
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : 'noch nie');
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const countries: Record<string, string> = { DE: 'Deutschland', AT: 'Österreich', CH: 'Schweiz' };
 
 /**
  * Customer detail (spec layout; issue 11), first slice from real data: header, customer info, servers
@@ -187,11 +187,12 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                 <dt className="text-slate-600">Firma</dt><dd className="break-words">{c.companyName || '–'}</dd>
                 {c.industry && <><dt className="text-slate-600">Branche</dt><dd className="break-words">{c.industry}</dd></>}
                 <dt className="text-slate-600">Adresse</dt>
-                <dd className="break-words">{c.address.street || c.address.city ? <>{c.address.street}<br />{c.address.zipCode} {c.address.city}<br />{countries[c.address.country] ?? c.address.country}</> : '–'}</dd>
+                <dd className="break-words">{c.address.street || c.address.city ? <>{c.address.street}<br />{c.address.zipCode} {c.address.city}<br />{countryName(c.address.country)}</> : '–'}</dd>
                 <dt className="text-slate-600">Kunde seit</dt><dd>{date(c.createdAt)}</dd>
                 <dt className="text-slate-600">Letzte Anmeldung</dt><dd>{date(c.lastLoginAt)}</dd>
               </dl>
             </Card>
+            {!c.deletedAt && <VatCard customer={c} />}
             {!c.deletedAt && <Notes customer={c} />}
           </aside>
         </div>
@@ -205,6 +206,39 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
       </TabsContent>
       <TabsContent value="settings"><CustomerSettings customer={c} /></TabsContent>
     </Tabs>
+  );
+}
+
+const matchLabels = { match: 'stimmt überein', mismatch: 'weicht ab', unknown: 'nicht mitgeteilt' } as const;
+const matchFields = [['name', 'Name'], ['street', 'Straße'], ['zip', 'PLZ'], ['city', 'Ort']] as const;
+
+/** Issue 24: business status, the VAT ID and the proof of its latest check (§18e UStG). */
+function VatCard({ customer: c }: { customer: CustomerDetail }) {
+  const check: CustomerVatCheck | null = c.vatCheck;
+  const matches = check?.matches ? matchFields.filter(([key]) => check.matches?.[key]) : [];
+  return (
+    <Card className="p-4" data-testid="customer-vat">
+      <h2 className="font-semibold text-slate-900">Umsatzsteuer</h2>
+      <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-600">Firmenkunde</dt><dd>{c.business ? 'ja' : 'nein'}</dd>
+        <dt className="text-slate-600">USt-IdNr.</dt><dd className="break-all">{c.vatId ?? '–'}</dd>
+        {check ? (
+          <>
+            <dt className="text-slate-600">Letzte Prüfung</dt>
+            <dd className={check.status === 'valid' ? 'font-medium text-green-700' : 'font-medium text-amber-700'}>
+              {vatCheckStatusLabels[check.status]}{check.vatId !== c.vatId ? ` (für ${check.vatId})` : ''}
+            </dd>
+            <dt className="text-slate-600">Prüfdienst</dt><dd>{vatCheckServiceLabels[check.service]}</dd>
+            <dt className="text-slate-600">Geprüft am</dt><dd><time dateTime={check.checkedAt}>{dateTime(check.checkedAt)}</time></dd>
+            <dt className="text-slate-600">Abfragenummer</dt><dd className="break-all">{check.consultationNumber ?? '–'}</dd>
+            {matches.map(([key, label]) => <Fragment key={key}><dt className="text-slate-600">Abgleich {label}</dt><dd>{matchLabels[check.matches![key]!]}</dd></Fragment>)}
+            {check.message && <><dt className="text-slate-600">Hinweis</dt><dd className="break-words">{check.message}</dd></>}
+          </>
+        ) : (
+          <><dt className="text-slate-600">Letzte Prüfung</dt><dd>{c.vatId ? 'noch nicht geprüft' : '–'}</dd></>
+        )}
+      </dl>
+    </Card>
   );
 }
 

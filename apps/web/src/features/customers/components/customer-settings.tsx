@@ -3,13 +3,14 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Lock, LockOpen, Mail, Trash2 } from 'lucide-react';
 import {
-  countryLabels, customerAuditLabels, customerDetailMessages as m, customerFieldLabels, privacyMessages as pm, StaffEmailChangeInput, UpdateCustomerInput, type CustomerDetail,
+  customerAuditLabels, isCountryCode, customerDetailMessages as m, customerFieldLabels, privacyMessages as pm, StaffEmailChangeInput, UpdateCustomerInput, type CustomerDetail,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
+import { CountryOptions } from '../../../components/forms/country-options.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { useCancelCustomerEmailChange, useDeleteCustomer, useRequestCustomerEmailChange, useSetCustomerLock, useUpdateCustomer } from '../api/customers.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -20,7 +21,7 @@ const shown = (value: string) => (value === '' ? '(leer)' : value);
 
 const valuesOf = (c: CustomerDetail): UpdateCustomerInput => ({
   phone: c.phone, street: c.address.street, zipCode: c.address.zipCode, city: c.address.city,
-  country: (['DE', 'AT', 'CH'] as const).find((x) => x === c.address.country) ?? 'DE', companyName: c.companyName, industry: c.industry,
+  country: isCountryCode(c.address.country) ? c.address.country : 'DE', companyName: c.companyName, industry: c.industry,
 });
 
 /**
@@ -97,7 +98,7 @@ function ContactForm({ customer }: { customer: CustomerDetail }) {
         <Field label="PLZ" autoComplete="off" error={errors.zipCode?.message} {...form.register('zipCode')} />
         <Field label="Ort" autoComplete="off" error={errors.city?.message} {...form.register('city')} />
         <SelectField label="Land" error={errors.country?.message} {...form.register('country')}>
-          {Object.entries(countryLabels).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+          <CountryOptions />
         </SelectField>
         <div className="flex items-end justify-end">
           <Button type="submit" loading={form.formState.isSubmitting}>Änderungen speichern</Button>

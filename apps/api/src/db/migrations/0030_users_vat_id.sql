@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "business" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "vat_id" text;
