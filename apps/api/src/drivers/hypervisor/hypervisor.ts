@@ -87,7 +87,7 @@ export interface BackupInfo {
 
 export interface FirewallRuleSpec {
   proto: 'tcp' | 'udp' | 'icmp' | 'esp' | 'ah' | 'gre' | 'all';
-  /** '80', '80,443', '8000-8080' or undefined for any port */
+  /** '80', '80,443', '8000:8080' (Proxmox's range syntax; the service converts '8000-8080') or undefined for any port */
   dport?: string;
   comment: string;
 }
