@@ -21,9 +21,9 @@ const detail: CustomerDetail = {
   openTickets: [], recentOrders: [], revenueNetCents: 0, openCents: 0, notes: [], audit: [], communications: [],
 };
 
-function renderPage() {
+function renderPage(customer: CustomerDetail = detail) {
   vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === `/api/staff/customers/${ID}`
-    ? new Response(JSON.stringify(detail), { status: 200, headers: { 'content-type': 'application/json' } })
+    ? new Response(JSON.stringify(customer), { status: 200, headers: { 'content-type': 'application/json' } })
     : new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }), { status: 404 }))));
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
@@ -51,5 +51,30 @@ describe('staff customer detail', () => {
       'müller.de (xn--mller-kva.de)Aktiv · bis 01.03.2027 · läuft aus',
       'beispiel.deTransfer läuft · verlängert automatisch',
     ]);
+  });
+
+  it('shows business status, VAT ID and the latest check\'s proof (issue 24)', async () => {
+    renderPage({
+      ...detail, companyName: 'Alpen Hosting GmbH', kind: 'business', business: true, vatId: 'ATU12345678',
+      address: { street: 'Ringstraße 1', zipCode: '1010', city: 'Wien', country: 'AT' },
+      vatCheck: {
+        status: 'valid', country: 'AT', vatId: 'ATU12345678', service: 'vies', consultationNumber: 'WAPIAAAAW1234567',
+        checkedAt: '2026-11-27T10:00:00.000Z', matches: { name: 'match', street: 'mismatch', zip: 'unknown' }, message: null,
+      },
+    });
+    const card = await screen.findByTestId('customer-vat');
+    const rows = [...card.querySelectorAll('dt')].map((dt) => `${dt.textContent}: ${dt.nextElementSibling?.textContent}`);
+    expect(rows).toEqual([
+      'Firmenkunde: ja',
+      'USt-IdNr.: ATU12345678',
+      'Letzte Prüfung: gültig',
+      'Prüfdienst: VIES der EU-Kommission',
+      `Geprüft am: ${new Date('2026-11-27T10:00:00.000Z').toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })}`,
+      'Abfragenummer: WAPIAAAAW1234567',
+      'Abgleich Name: stimmt überein',
+      'Abgleich Straße: weicht ab',
+      'Abgleich PLZ: nicht mitgeteilt',
+    ]);
+    expect(screen.getByText('Österreich', { exact: false })).toBeTruthy();
   });
 });
