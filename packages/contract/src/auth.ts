@@ -3,6 +3,7 @@ import { messages } from './messages.ts';
 import { PasswordField, passwordMeetsRules, registrationPasswordRules, changePasswordRules } from './password.ts';
 import { plainText } from './text.ts';
 import { coded } from './codes.ts';
+import { checkBusinessFields, Country } from './business.ts';
 
 export const Role = z.enum(['customer', 'employee', 'owner']);
 export type Role = z.infer<typeof Role>;
@@ -29,9 +30,16 @@ export const RegisterInput = z
       .meta({ format: 'email', maxLength: 254 }),
     password: z.string({ error: messages.NULL_FORUM }).refine((v) => v.length >= 1, coded('NULL_FORUM')).pipe(PasswordField),
     confirmPassword: z.string({ error: messages.NULL_FORUM }).refine((v) => v.length >= 1, coded('NULL_FORUM')),
+    // Issue 24, all optional (left out: Germany, a consumer): the country and, for a company, its name
+    // and VAT ID. The ID is checked after the account exists; the profile shows the result.
+    country: Country.optional(),
+    business: z.boolean().optional(),
+    companyName: plainText().trim().max(120, messages.invalidInput).optional(),
+    vatId: plainText().trim().max(20, messages.invalidInput).optional(),
   })
   .refine((v) => passwordMeetsRules(v.password, registrationPasswordRules), coded('PASSWORT_NOT', ['password']))
-  .refine((v) => v.password === v.confirmPassword, coded('PASSWORT_NOT_IDENTICALLY', ['confirmPassword']));
+  .refine((v) => v.password === v.confirmPassword, coded('PASSWORT_NOT_IDENTICALLY', ['confirmPassword']))
+  .superRefine((v, ctx) => checkBusinessFields({ country: v.country ?? 'DE', companyName: v.companyName ?? '', business: v.business, vatId: v.vatId }, ctx));
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
 export const RegisterResult = z.object({

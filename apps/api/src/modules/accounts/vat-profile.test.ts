@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { profileMessages, taxMessages } from '@hp/contract';
-import { describeEachDatabase, createUser } from '../../../test/harness.ts';
+import { describeEachDatabase, createUser, uniqueName, STRONG_PASSWORD } from '../../../test/harness.ts';
 import { users, vatIdChecks } from '../../db/schema/index.ts';
 
 let ipCounter = 0;
@@ -127,5 +127,29 @@ describeEachDatabase('business profile with a checked VAT ID (issue 24)', (ctx) 
     expect(snooping.body).not.toContain('ATU87654321');
     const own = await call({ method: 'GET', url: '/api/account/profile', headers: other.auth });
     expect(own.json()).toMatchObject({ vatId: '', vatCheck: null });
+  });
+
+  it('takes country, company and VAT ID at registration, checks the ID afterwards, and refuses a wrong format', async () => {
+    const register = (extra: Record<string, unknown>) => {
+      const username = uniqueName('reg');
+      return call({ method: 'POST', url: '/api/auth/register', payload: { username, email: `${username}@example.com`, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, ...extra } })
+        .then((res) => ({ res, username }));
+    };
+    const wrong = await register({ country: 'AT', business: true, companyName: 'Alpen Hosting GmbH', vatId: 'ATU1234' });
+    expect(wrong.res.statusCode).toBe(400);
+    expect(wrong.res.json().error.message).toBe(taxMessages.vatIdWrongFormat('Österreich'));
+    expect(await ctx().database.db.select().from(users).where(eq(users.username, wrong.username))).toHaveLength(0);
+
+    const ok = await register({ country: 'AT', business: true, companyName: 'Alpen Hosting GmbH', vatId: 'ATU 1122 3344' });
+    expect(ok.res.statusCode, ok.res.body).toBe(201);
+    const userId = ok.res.json().userId as string;
+    expect(await rowOf(userId)).toMatchObject({ country: 'AT', business: true, companyName: 'Alpen Hosting GmbH', vatId: 'ATU11223344' });
+    // The check runs in the background (the answer must not reveal whether the address was known).
+    await expect.poll(async () => (await checksOf(userId)).map((c) => c.status), { timeout: 5000 }).toEqual(['valid']);
+
+    // Left out, the fields mean Germany and a consumer, as before.
+    const plain = await register({});
+    expect(plain.res.statusCode, plain.res.body).toBe(201);
+    expect(await rowOf(plain.res.json().userId)).toMatchObject({ country: 'DE', business: false, vatId: null, companyName: '' });
   });
 });

@@ -14,11 +14,16 @@ import { enqueueMail } from '../../jobs/mail.ts';
 import { enqueueCodeMail } from './code-mail.ts';
 import { consumeCode, issueCode } from './codes.ts';
 import { openSession, revokeAllSessions } from './sessions.ts';
+import { checkAndRecord } from '../accounts/vat-id.service.ts';
+import { businessFields } from '../accounts/vat-profile.ts';
 
 type AuthDeps = Pick<Deps, 'db' | 'secrets'> & {
   log?: { error: (obj: object, msg: string) => void };
   /** Wakes the job runner after a mail was queued (tests drain the queue themselves). */
   jobs?: Pick<JobRunner, 'kick'>;
+  /** For the VAT ID given at registration (issue 24); without it the ID waits for the profile's next save. */
+  vatCheck?: Deps['vatCheck'];
+  env?: Deps['env'];
 };
 
 export const RESEND_BLOCK_SECONDS = 60;
@@ -93,7 +98,12 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
     wakeMailer(deps);
     return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: await stubAccountId(deps) };
   }
-  const inserted = await deps.db.insert(users).values({ username, email, passwordHash, role: 'customer' }).onConflictDoNothing().returning({ id: users.id });
+  const country = input.country ?? 'DE';
+  const business = businessFields({ business: false, vatId: null }, { country, business: input.business ?? false, vatId: input.vatId ?? '' });
+  if ('error' in business) throw badRequest('VAT_ID_FORMAT', business.error);
+  const inserted = await deps.db.insert(users).values({
+    username, email, passwordHash, role: 'customer', country, companyName: input.companyName ?? '', ...business,
+  }).onConflictDoNothing().returning({ id: users.id });
   const created = inserted[0];
   if (!created) {
     // Lost a race against a parallel registration of the same name or address.
@@ -104,6 +114,15 @@ export async function registerAccount(deps: AuthDeps, input: RegisterInput, ip: 
   const issued = await issueCode(deps.db, { userId: created.id, purpose: 'verify_email' });
   await enqueueCodeMail(deps.db, issued.id);
   wakeMailer(deps);
+  // The VAT ID is checked in the background: the answer must not differ (in content or time) from the
+  // one for an address that is already registered. The profile shows the result; a check that did
+  // not happen is made on the profile's next save (needsRecheck).
+  if (business.vatId && deps.vatCheck && deps.env) {
+    const { vatCheck, env } = deps;
+    const vatId = business.vatId;
+    void checkAndRecord({ db: deps.db, env, vatCheck }, created.id, { country, vatId }) // no address yet to compare
+      .catch((err: unknown) => deps.log?.error({ err }, 'VAT-ID check after registration failed'));
+  }
   return { code: 'REGISTRATION_SUCCESSFUL' as const, message: messages.REGISTRATION_SUCCESSFUL, userId: created.id };
 }
 

@@ -3,9 +3,11 @@ import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { RegisterInput, messages, passwordMeetsRules, registrationPasswordRules } from '@hp/contract';
+import * as Switch from '@radix-ui/react-switch';
+import { isEuMember, RegisterInput, messages, passwordMeetsRules, registrationPasswordRules } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
-import { Field } from '../../../components/ui/field.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { CountryOptions } from '../../../components/forms/country-options.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { AuthCard } from './auth-card.tsx';
@@ -25,10 +27,14 @@ export function RegisterPage() {
   const hydrated = useHydrated();
   const [createdId, setCreatedId] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const { register, handleSubmit, control, setError, formState: { errors, isSubmitting } } = useSchemaForm<RegisterInput>({
+  const { register, handleSubmit, control, setError, setValue, formState: { errors, isSubmitting } } = useSchemaForm<RegisterInput>({
     resolver: zodResolver(RegisterInput),
-    defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
+    defaultValues: { username: '', email: '', password: '', confirmPassword: '', country: 'DE', business: false, companyName: '', vatId: '' },
   });
+  const business = useWatch({ control, name: 'business' }) ?? false;
+  const country = useWatch({ control, name: 'country' }) ?? 'DE';
+  // Issue 24: a VAT ID is asked for EU companies only (for Germany it is optional).
+  const asksVatId = business && isEuMember(country);
   const password = useWatch({ control, name: 'password' }) ?? '';
   const confirm = useWatch({ control, name: 'confirmPassword' }) ?? '';
   const rulesMet = passwordMeetsRules(password, registrationPasswordRules);
@@ -42,13 +48,13 @@ export function RegisterPage() {
       return;
     }
     try {
-      const result = await registerRequest(values);
+      const result = await registerRequest({ ...values, vatId: values.business && isEuMember(values.country ?? 'DE') ? values.vatId : '' });
       toast.success(messages.REGISTRATION_SUCCESSFUL, { duration: 5000 });
       setCreatedId(result.userId);
       timer.current = setTimeout(() => navigate(paths.verification(result.userId)), REDIRECT_AFTER_REGISTRATION_MS);
     } catch (err) {
       if (err instanceof ApiRequestError && err.status !== 0) {
-        const field = err.code === 'DATA_EXISTS' || err.code === 'USER_TO_SHORT' ? 'username' : err.code.includes('EMAIL') ? 'email' : err.code.startsWith('PASSWORT') ? 'password' : null;
+        const field = err.code === 'DATA_EXISTS' || err.code === 'USER_TO_SHORT' ? 'username' : err.code.includes('EMAIL') ? 'email' : err.code.startsWith('PASSWORT') ? 'password' : err.code === 'VAT_ID_FORMAT' ? 'vatId' : null;
         if (field) setError(field, { message: err.message });
         toast.error(err.message, { duration: 5000 });
       } else {
@@ -86,6 +92,28 @@ export function RegisterPage() {
               {...register('confirmPassword')}
               error={errors.confirmPassword?.message ?? (confirm && confirm !== password ? messages.PASSWORT_NOT_IDENTICALLY : undefined)}
             />
+            <div className="space-y-1.5">
+              <label htmlFor="register-country" className="block text-sm font-medium text-slate-800">Land</label>
+              <select id="register-country" className={inputClass} autoComplete="country" {...register('country')}>
+                <CountryOptions />
+              </select>
+            </div>
+            <div className="flex items-center justify-between gap-4">
+              <span id="register-business-label" className="text-sm font-medium text-slate-800">Firmenkunde</span>
+              <Switch.Root
+                checked={business}
+                onCheckedChange={(on) => setValue('business', on, { shouldValidate: !!errors.companyName })}
+                aria-labelledby="register-business-label"
+                className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition-colors data-[state=checked]:bg-green-600"
+              >
+                <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+              </Switch.Root>
+            </div>
+            {business && <Field label="Firmenname" autoComplete="organization" {...register('companyName')} error={errors.companyName?.message} />}
+            {asksVatId && (
+              <Field label="USt-IdNr." autoComplete="off" spellCheck={false} {...register('vatId')} error={errors.vatId?.message}
+                hint={country === 'DE' ? 'Freiwillig.' : 'Wir prüfen die Nummer nach der Registrierung; das Ergebnis sehen Sie in Ihrem Profil.'} />
+            )}
             <Button type="submit" className="w-full" disabled={!canSubmit} loading={isSubmitting}>Konto erstellen</Button>
             </fieldset>
           </form>
