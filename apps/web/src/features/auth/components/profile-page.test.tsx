@@ -85,4 +85,17 @@ describe('profile: Firmenkunde and VAT ID (issue 24)', () => {
     await waitFor(() => expect(sent).toHaveLength(1));
     expect((screen.getByLabelText('USt-IdNr.') as HTMLInputElement).value).toBe('ATU87654321');
   });
+
+  it('offers to check again when the service was unavailable', async () => {
+    const unavailable: Profile = {
+      ...base, business: true, companyName: 'Alpen Hosting GmbH', vatId: 'ATU12349999',
+      vatCheck: { status: 'unavailable', vatId: 'ATU12349999', service: 'simulated', consultationNumber: null, checkedAt: '2026-11-27T10:00:00.000Z', message: taxMessages.vatIdUnavailable('19 % deutsche Umsatzsteuer') },
+    };
+    const sent = renderPage(unavailable);
+    expect((await screen.findByTestId('vat-check-result')).textContent).toContain(taxMessages.vatIdUnavailable('19 % deutsche Umsatzsteuer'));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Jetzt prüfen' })));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ country: 'AT', business: true, vatId: 'ATU12349999', companyName: 'Alpen Hosting GmbH' });
+    expect(sent[0]).not.toHaveProperty('email');
+  });
 });

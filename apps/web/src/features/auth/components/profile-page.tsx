@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { Download, KeyRound, ShieldCheck, Trash2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import {
-  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, DeleteAccountInput, isEuMember, messages, passwordMeetsRules, privacyMessages as pm, ProfileFormInput, type Profile, type UpdateProfileInput,
+  ChangeEmailInput, changePasswordRules, ConfirmEmailChangeInput, DeleteAccountInput, isEuMember, profileMessages, messages, passwordMeetsRules, privacyMessages as pm, ProfileFormInput, type Profile, type UpdateProfileInput,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
@@ -131,9 +131,17 @@ function ProfileForm({ profile }: { profile: Profile }) {
                 hint={country === 'DE' ? 'Freiwillig: Für Unternehmen in Deutschland berechnen wir immer deutsche Umsatzsteuer.' : 'Wir prüfen die Nummer beim Speichern beim Prüfdienst der EU bzw. des Bundeszentralamts für Steuern.'} />
             )}
           </div>
-          {asksVatId && profile.vatCheck && profile.vatCheck.vatId === profile.vatId && (
-            <Alert tone={profile.vatCheck.status === 'valid' ? 'success' : 'warning'} data-testid="vat-check-result">{profile.vatCheck.message}</Alert>
-          )}
+          {asksVatId && profile.vatId && (profile.vatCheck?.vatId === profile.vatId ? (
+            <Alert tone={profile.vatCheck.status === 'valid' ? 'success' : 'warning'} data-testid="vat-check-result">
+              {profile.vatCheck.message}
+              {profile.vatCheck.status === 'unavailable' && <RecheckButton profile={profile} save={save.mutate} pending={save.isPending} />}
+            </Alert>
+          ) : (
+            <Alert tone="info" data-testid="vat-check-result">
+              {profileMessages.vatIdNotChecked}
+              <RecheckButton profile={profile} save={save.mutate} pending={save.isPending} />
+            </Alert>
+          ))}
         </section>
         <div className="flex justify-end">
           <Button type="submit" loading={save.isPending} disabled={!isDirty}>Änderungen speichern</Button>
@@ -214,6 +222,12 @@ function ChangeEmailDialog({ newEmail, onDone }: { newEmail: string; onDone: (ch
       )}
     </Modal>
   );
+}
+
+/** Saves the profile as it is: the server checks the VAT ID again when its last check gave no decision. */
+function RecheckButton({ profile, save, pending }: { profile: Profile; save: (input: UpdateProfileInput) => void; pending: boolean }) {
+  const { email: _email, ...fields } = pickEditable(profile);
+  return <>{' '}<button type="button" className="font-medium underline disabled:opacity-60" disabled={pending} onClick={() => save(fields)}>Jetzt prüfen</button></>;
 }
 
 const pickEditable = (p: Profile): ProfileFormInput => ({
