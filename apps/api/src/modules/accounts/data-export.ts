@@ -71,7 +71,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
     konto: {
       benutzername: user.username, kundennummer: user.customerNumber, email: user.email, telefon: user.phone,
       adresse: { strasse: user.street, plz: user.zipCode, ort: user.city, land: user.country },
-      firma: user.companyName, branche: user.industry, rolle: user.role,
+      firma: user.companyName, branche: user.industry, firmenkunde: user.business, ustIdNr: user.vatId, rolle: user.role,
       registriertAm: iso(user.createdAt), emailBestaetigtAm: iso(user.emailVerifiedAt), letzteAnmeldung: iso(user.lastLoginAt),
       zweiFaktorAktiv: user.totpEnabled, gesperrtSeit: iso(user.disabledAt),
     },

@@ -5,6 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
 import type { InjectOptions } from 'fastify';
 import { profileMessages, taxMessages } from '@hp/contract';
 import { describeEachDatabase, createUser, uniqueName, STRONG_PASSWORD } from '../../../test/harness.ts';
@@ -151,5 +152,18 @@ describeEachDatabase('business profile with a checked VAT ID (issue 24)', (ctx) 
     const plain = await register({});
     expect(plain.res.statusCode, plain.res.body).toBe(201);
     expect(await rowOf(plain.res.json().userId)).toMatchObject({ country: 'DE', business: false, vatId: null, companyName: '' });
+  });
+
+  it('exports business status and VAT ID (Art. 15 DSGVO) and clears them when the account is deleted', async () => {
+    const user = await createUser(ctx());
+    expect((await save(user.auth, { ...austrianCompany, vatId: 'ATU55667788' })).statusCode).toBe(200);
+    const exported = await call({ method: 'GET', url: '/api/account/export', headers: user.auth });
+    expect(exported.statusCode).toBe(200);
+    const data = JSON.parse(strFromU8(unzipSync(new Uint8Array(exported.rawPayload))['daten.json']!));
+    expect(data.konto).toMatchObject({ firma: 'Alpen Hosting GmbH', firmenkunde: true, ustIdNr: 'ATU55667788', adresse: { land: 'AT' } });
+
+    const deleted = await call({ method: 'POST', url: '/api/account/deletion', headers: user.auth, payload: { currentPassword: user.password } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await rowOf(user.user.id)).toMatchObject({ business: false, vatId: null, companyName: '', country: 'DE' });
   });
 });

@@ -61,7 +61,7 @@ export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<Re
       email: `geloescht-${user.id}@invalid`,
       // Not an argon2 hash: no password verifies against it.
       passwordHash: '!deleted',
-      phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '',
+      phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '', business: false, vatId: null,
       totpSecret: null, totpPendingSecret: null, totpEnabled: false, totpLastStep: null,
       emailVerifiedAt: null, lastLoginAt: null,
       disabledAt: user.disabledAt ?? now,
