@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { apiAuth, createVerifiedAccount, demoAccount, login, PASSWORD } from './support.ts';
+import { apiAuth, codeFromOutbox, createVerifiedAccount, demoAccount, distinctClient, login, PASSWORD } from './support.ts';
 
 /**
  * Issue 24, step 2: an Austrian company gives its VAT ID in the profile and sees it confirmed (the
@@ -64,4 +64,36 @@ test('an Austrian company enters its VAT ID, sees it confirmed, and staff see th
     await staff.screenshot({ path: testInfo.outputPath(`customer-${width}.png`), fullPage: true });
   }
   await staffContext.close();
+});
+
+test('registration takes country, company and VAT ID; the profile shows the background check', async ({ page, request }, testInfo) => {
+  const username = `ust${Date.now().toString(36)}`;
+  await page.goto('/register');
+  await page.getByLabel('Benutzername').fill(username);
+  await page.getByLabel('E-Mail').fill(`${username}@example.com`);
+  await page.getByLabel('Passwort', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Passwort bestätigen').fill(PASSWORD);
+  await page.getByLabel('Land').selectOption('FR');
+  await page.getByRole('switch', { name: 'Firmenkunde' }).click();
+  await page.getByLabel('Firmenname').fill('Hébergement SARL');
+  await page.getByLabel('USt-IdNr.').fill('FR40303265045');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath(`register-${width}.png`), fullPage: true });
+  }
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Konto erstellen' }).click();
+  await expect(page.getByText('Ihr Account wurde erstellt').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/user\/verification\/[0-9a-f-]{36}$/, { timeout: 6000 });
+  const userId = page.url().split('/').pop()!;
+  const code = await codeFromOutbox(`${username}@example.com`, since);
+  expect((await request.post('/api/auth/verify-email', { headers: distinctClient(), data: { userId, code } })).status()).toBe(200);
+
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard/);
+  await page.goto('/dashboard/profil');
+  await expect(page.getByLabel('Land')).toHaveValue('FR');
+  await expect(page.getByLabel('Firmenname (Pflichtfeld)')).toHaveValue('Hébergement SARL');
+  await expect(page.getByLabel('USt-IdNr.')).toHaveValue('FR40303265045');
+  await expect(page.getByTestId('vat-check-result')).toContainText('Ihre USt-IdNr. wurde bestätigt (simulierte Prüfung, Abfragenummer SIM-');
 });
