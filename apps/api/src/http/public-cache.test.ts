@@ -45,7 +45,31 @@ describe('PublicCache', () => {
   });
 });
 
+describe('PublicCache size', () => {
+  it('keeps at most maxEntries, dropping the oldest loads first', async () => {
+    const cache = new PublicCache(60_000, Date.now, 3);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) await cache.get('changelog', key, async () => key, String);
+    expect(cache.size).toBe(3);
+    let loads = 0;
+    await cache.get('changelog', 'e', async () => { loads += 1; return 'e2'; }, String);
+    expect(loads).toBe(0);
+    await cache.get('changelog', 'a', async () => { loads += 1; return 'a2'; }, String);
+    expect(loads).toBe(1);
+  });
+});
+
 describeEachDatabase('public data from memory with ETag', (ctx) => {
+  it('keeps one entry per changelog id whatever its letter case (no memory growth by respelling an id)', async () => {
+    const staff = await createUser(ctx(), { role: 'employee' });
+    const created = await ctx().app.inject({ method: 'POST', url: '/api/staff/changelog', headers: staff.auth, payload: { version: '', releaseDate: '2026-11-27', type: 'improvement', highlight: false, title: 'Cache-Schreibweisen', description: 'Probe', changes: [{ title: 'Probe', description: 'x', type: 'bugfix' }] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const before = ctx().app.publicCache.size;
+    const spellings = [id, id.toUpperCase(), id.replace(/[a-f]/, (c) => c.toUpperCase())];
+    for (const spelling of spellings) expect((await ctx().app.inject({ method: 'GET', url: `/api/changelog/${spelling}` })).statusCode).toBe(200);
+    expect(ctx().app.publicCache.size - before).toBe(1);
+  });
+
   it('answers /api/status with an ETag, 304 for a client that holds it, and a short public lifetime', async () => {
     const first = await ctx().app.inject({ method: 'GET', url: '/api/status' });
     expect(first.statusCode).toBe(200);

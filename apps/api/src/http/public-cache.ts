@@ -32,7 +32,15 @@ export class PublicCache {
   private readonly slots = new Map<string, Slot>();
   private readonly generations = new Map<PublicTopic, number>();
 
-  constructor(private readonly maxAgeMs = 15_000, private readonly now: () => number = Date.now) {}
+  /**
+   * `maxEntries` bounds memory whatever keys callers make up (an outside review filled it with 16,384
+   * spellings of one id): beyond it the oldest entries go first.
+   */
+  constructor(private readonly maxAgeMs = 15_000, private readonly now: () => number = Date.now, private readonly maxEntries = 1000) {}
+
+  get size() {
+    return this.slots.size;
+  }
 
   /**
    * The entry of `key`, loaded if missing or older than the lifetime. `serialize` gives the body; for
@@ -66,7 +74,13 @@ export class PublicCache {
       },
     );
     fresh.pending = pending;
+    this.slots.delete(id);
     this.slots.set(id, fresh);
+    // Map order is insertion order: the first keys are the oldest loads.
+    for (const old of this.slots.keys()) {
+      if (this.slots.size <= this.maxEntries) break;
+      this.slots.delete(old);
+    }
     return pending;
   }
 

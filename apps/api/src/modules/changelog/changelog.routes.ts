@@ -55,5 +55,7 @@ export function cachedChangelog(app: FastifyInstance) {
 
 /** One entry with its neighbours; an unknown id throws 404 and is not kept. */
 export function cachedChangelogEntry(app: FastifyInstance, id: string) {
-  return app.publicCache.get('changelog', `entry:${id}`, () => getChangelogEntry(app.deps, id), (entry) => JSON.stringify(ChangelogDetail.parse(entry)));
+  // Ids are UUIDs in any letter case: one key per entry, not one per spelling.
+  const key = id.toLowerCase();
+  return app.publicCache.get('changelog', `entry:${key}`, () => getChangelogEntry(app.deps, key), (entry) => JSON.stringify(ChangelogDetail.parse(entry)));
 }
