@@ -128,7 +128,12 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string, opts: {
       .where(and(eq(orders.id, order.id), eq(orders.status, 'pending'), eq(orders.paymentSessionId, sessionId)));
     return 'retryable';
   }
-  return (await fulfilOrder(deps, order, session)) ? 'fulfilled' : 'already';
+  if (await fulfilOrder(deps, order, session)) return 'fulfilled';
+  // Someone else moved the order on between our read and our update. If that was an earlier session of
+  // the same order paying at the same moment (decision 028), this payment is a second one: refunded.
+  const [now] = await db.select().from(orders).where(eq(orders.id, order.id));
+  if (now && now.paymentSessionId !== sessionId) return refundIfPaid(deps, now, sessionId);
+  return 'already';
 }
 
 /** Money must not stay with us for an order that ended unpaid (the provider took a payment after all): it goes back. */
