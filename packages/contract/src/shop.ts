@@ -99,7 +99,7 @@ export const PaymentRetryParams = z.object({ id: z.uuid({ error: shopMessages.or
 
 export const PaymentResultQuery = z.object({
   session_id: z.string().min(1).max(300).optional(),
-  order: z.uuid().optional(),
+  order: z.uuid({ error: shopMessages.orderNotFound }).optional(),
 });
 
 /** /shop/payment: read from the server, which asked the payment provider (never the browser's word). */

@@ -185,7 +185,7 @@ export const guideTopics: readonly HelpTopic[] = [
         title: 'Nameserver einer Domain ändern',
         paragraphs: [
           `Jede Domain, die Sie bei uns registrieren, nutzt zunächst ${PROVIDER_DNS_LABEL} (${ns1} und ${ns2}). Unter „Meine Produkte“ → Domain → „Nameserver“ können Sie stattdessen zwei bis vier Nameserver Ihres eigenen DNS-Anbieters eintragen.`,
-          'Änderungen an den Nameservern werden weltweit innerhalb von bis zu 24 Stunden sichtbar. Einzelne DNS-Einträge (A, MX, TXT) verwalten Sie bei dem Anbieter, dessen Nameserver die Domain nutzt.',
+          'Änderungen an den Nameservern werden weltweit innerhalb von bis zu 24 Stunden sichtbar. Einzelne DNS-Einträge (A, MX, TXT) lassen sich im Kundenportal nicht bearbeiten: Brauchen Sie eigene Einträge, tragen Sie die Nameserver eines DNS-Anbieters ein, bei dem Sie Einträge selbst verwalten, und setzen die Einträge dort.',
         ],
       },
       {

@@ -247,6 +247,10 @@ describeEachDatabase('payments: a declined card can be retried while the hold la
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe(shopMessages.orderNotFound);
     expect((await ctx().app.inject({ method: 'POST', url: `/api/shop/orders/${orderId}/payment` })).statusCode).toBe(401);
+    // A mangled link to the result page: German, not zod's "Invalid UUID".
+    const link = await ctx().app.inject({ method: 'GET', url: '/api/shop/payment-result?order=abc', headers: stranger.auth });
+    expect(link.statusCode).toBe(400);
+    expect(link.json().error.message).toBe(shopMessages.orderNotFound);
   });
 });
 
