@@ -22,6 +22,7 @@ export const shopMessages = {
   orderNotFound: 'Bestellung nicht gefunden.',
   orderAlreadyPaid: 'Diese Bestellung ist bereits bezahlt.',
   orderNoLongerPayable: 'Die Reservierung dieser Bestellung ist abgelaufen, sie wurde storniert. Bitte konfigurieren Sie Ihre Bestellung neu.',
+  orderReplaced: 'Diese Bestellung wurde storniert, weil Sie danach eine neue Bestellung desselben Produkts aufgegeben haben. Es wurde nichts berechnet.',
 } as const;
 
 const int = (limits: { min: number; max: number; step: number }, label: string) =>
@@ -127,6 +128,8 @@ export const PaymentResult = z.object({
   retryUntil: z.string().nullable(),
   /** The product's own shop, prefilled with this order's configuration where that shop can ("Neu konfigurieren"). */
   reconfigurePath: z.string(),
+  /** Cancelled because the customer placed a new order of the same product while this one was still reserved. */
+  replaced: z.boolean().optional(),
 });
 export type PaymentResult = z.infer<typeof PaymentResult>;
 

@@ -231,7 +231,9 @@ describeEachDatabase('payments: a declined card can be retried while the hold la
     expect(ip.reservedUntil === null || ip.id === nextOrder.ipAddressId).toBe(true);
     const again = await retry(ctx(), customer, orderId);
     expect(again.statusCode).toBe(409);
-    expect(again.json().error.code).toBe('ORDER_NOT_PAYABLE');
+    expect(again.json().error).toMatchObject({ code: 'ORDER_NOT_PAYABLE', message: shopMessages.orderReplaced });
+    const shown = await ctx().app.inject({ method: 'GET', url: `/api/shop/payment-result?order=${orderId}`, headers: customer.auth });
+    expect(shown.json()).toMatchObject({ orderStatus: 'cancelled', replaced: true, retryUntil: null });
     // An order whose payment is still open is kept when the customer orders again.
     await postCheckout(ctx(), customer.auth, { ...baseOrder, ram: 16 });
     expect((await orderRow(ctx(), nextOrder.id)).status).toBe('pending');

@@ -19,6 +19,9 @@ type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object,
 
 const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string() }));
 
+/** Why an order was given up when the customer ordered the same product again (decision 028). */
+export const REPLACED_BY_NEW_ORDER = 'replaced by a new order';
+
 /** Ends a pending order and releases what it held (capacity by status, the rest by its product). */
 export async function cancelPendingOrder(db: Db, orderId: string, reason: string, sessionId?: string): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -248,6 +251,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
     invoiceId: invoice?.id ?? null,
     retryUntil: retryable ? order.holdUntil.toISOString() : null,
     reconfigurePath: product.shopPath(order),
+    ...(order.status === 'cancelled' && order.failureReason === REPLACED_BY_NEW_ORDER ? { replaced: true } : {}),
   };
 }
 

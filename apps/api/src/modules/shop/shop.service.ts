@@ -9,7 +9,7 @@ import { ipAddresses, orders, servers, users } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { PaymentProviderError } from '../../drivers/payments/payments.ts';
 import type { RequestUser } from '../../http/auth.ts';
-import { cancelPendingOrder, syncCheckout } from '../payments/payments.service.ts';
+import { cancelPendingOrder, REPLACED_BY_NEW_ORDER, syncCheckout } from '../payments/payments.service.ts';
 import type { ProductModule } from '../products/product-module.ts';
 import { osFamilyOf, rootServerProduct } from '../products/root-server.ts';
 import { productOfOrder } from '../products/registry.ts';
@@ -75,7 +75,7 @@ async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, pro
     eq(orders.userId, user.id), eq(orders.product, product.kind), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()),
     isNotNull(orders.failureReason), isNotNull(orders.paymentSessionId),
   ));
-  for (const { id, sessionId } of failed) await cancelPendingOrder(deps.db, id, 'replaced by a new order', sessionId!);
+  for (const { id, sessionId } of failed) await cancelPendingOrder(deps.db, id, REPLACED_BY_NEW_ORDER, sessionId!);
 }
 
 /** Lifetime of a provider checkout session (Stripe: at least 30 minutes). */
@@ -181,6 +181,7 @@ export async function retryPayment(deps: ShopDeps, user: RequestUser, orderId: s
   if (!account) throw notFound();
   const refuse = (current: OrderRow) => {
     if (current.paidAt !== null || current.status === 'processing' || current.status === 'completed') return conflict('ORDER_ALREADY_PAID', shopMessages.orderAlreadyPaid);
+    if (current.failureReason === REPLACED_BY_NEW_ORDER) return conflict('ORDER_NOT_PAYABLE', shopMessages.orderReplaced);
     return conflict('ORDER_NOT_PAYABLE', shopMessages.orderNoLongerPayable);
   };
   if (order.status !== 'pending') throw refuse(order);

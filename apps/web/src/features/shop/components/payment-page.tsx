@@ -129,6 +129,8 @@ function FailureView({ result, message, onChanged }: { result?: PaymentResult; m
 
   const lead = message ?? (payable
     ? `Ihre Zahlung wurde abgelehnt oder abgebrochen; es wurde nichts berechnet. Ihre Bestellung bleibt bis ${berlinTime.format(new Date(payable))} Uhr für Sie reserviert. Bis dahin können Sie die Zahlung erneut versuchen, gern auch mit einer anderen Karte.`
+    : result?.replaced
+      ? shopMessages.orderReplaced
     : result?.orderStatus === 'cancelled'
       ? 'Ihre Zahlung wurde nicht abgeschlossen und die Reservierung ist abgelaufen, daher wurde die Bestellung storniert. Es wurde nichts berechnet. Sie können Ihre Bestellung mit denselben Angaben neu konfigurieren.'
       : 'Ihre Zahlung wurde nicht abgeschlossen oder abgelehnt. Es wurde nichts berechnet. Sie können es erneut versuchen oder sich an unseren Support wenden.');
