@@ -70,12 +70,14 @@ describe('profile schema', () => {
     const input = { phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
     expect(UpdateProfileInput.safeParse(input).success).toBe(true);
     expect(UpdateProfileInput.safeParse({ ...input, role: 'owner' }).success).toBe(false);
-    expect(UpdateProfileInput.safeParse({ ...input, country: 'FR' }).success).toBe(false);
+    // Every ISO country is a country now (issue 24); a made-up code is not.
+    expect(UpdateProfileInput.safeParse({ ...input, country: 'FR' }).success).toBe(true);
+    expect(UpdateProfileInput.safeParse({ ...input, country: 'XX' }).success).toBe(false);
   });
   it('does not change the e-mail address: that needs the current password and a code', () => {
     const input = { phone: '', street: '', zipCode: '', city: '', country: 'DE', companyName: '', industry: '' };
     expect(UpdateProfileInput.safeParse({ ...input, email: 'neu@example.com' }).success).toBe(false);
-    expect(ProfileFormInput.safeParse({ ...input, email: 'neu@example.com' }).success).toBe(true);
+    expect(ProfileFormInput.safeParse({ ...input, business: false, vatId: '', email: 'neu@example.com' }).success).toBe(true);
     expect(ChangeEmailInput.safeParse({ newEmail: ' Neu@Example.com ', currentPassword: 'x' })).toMatchObject({ success: true, data: { newEmail: 'Neu@Example.com' } });
     expect(firstMessage(ChangeEmailInput.safeParse({ newEmail: 'neu@example.com', currentPassword: '' }))).toBe(messages.currentPasswordRequired);
     expect(firstMessage(ChangeEmailInput.safeParse({ newEmail: 'keine-mail', currentPassword: 'x' }))).toBe(messages.NO_KORREKT_EMAIL);
