@@ -70,7 +70,7 @@ export const products: readonly Product[] = [
     features: [
       { title: 'PHP & MySQL', icon: Code, text: 'Aktuelle PHP-Versionen und MySQL-Datenbanken – die Basis für nahezu jede Web-Anwendung.' },
       { title: 'FTP/SFTP-Zugang', icon: FolderSync, text: 'Laden Sie Ihre Dateien bequem per FTP oder verschlüsselt per SFTP auf Ihren Webspace.' },
-      { title: 'One-Click-Backups', icon: Archive, text: 'Sichern und wiederherstellen mit einem Klick – so ist Ihre Website jederzeit geschützt.' },
+      { title: 'Automatische Backups', icon: Archive, text: 'Sicherungen nach Ihrem Zeitplan, mit einem Klick wiederhergestellt – so ist Ihre Website jederzeit geschützt.' },
       { title: 'One-Click-Installer', icon: MousePointerClick, text: 'Beliebte Anwendungen wie WordPress installieren Sie in wenigen Sekunden, ganz ohne Vorkenntnisse.' },
       { title: 'Kostenlose Subdomain', icon: Globe, text: 'Starten Sie sofort mit einer kostenlosen Subdomain – eine eigene Domain können Sie jederzeit verbinden.' },
       { title: 'SSL-Zertifikat inklusive', icon: Lock, text: 'Kostenlose SSL-Zertifikate sorgen für verschlüsselte Verbindungen und das Schloss-Symbol im Browser.' },

@@ -18,7 +18,7 @@ const useCases = [
 export function WebhostingPage() {
   return (
     <>
-      <PageMeta title="Webhosting" description="Webhosting mit PHP & MySQL, FTP/SFTP, One-Click-Backups, One-Click-Installer, kostenloser Subdomain und SSL-Zertifikat." />
+      <PageMeta title="Webhosting" description="Webhosting mit PHP & MySQL, FTP/SFTP, automatischen Backups, One-Click-Installer, kostenloser Subdomain und SSL-Zertifikat." />
 
       <section className="relative overflow-hidden bg-slate-950 text-white">
         <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(29,78,216,0.45),transparent_60%)]" aria-hidden="true" />
@@ -27,7 +27,7 @@ export function WebhostingPage() {
             <p className="text-sm font-semibold uppercase tracking-wide text-brand-200">Webhosting</p>
             <h1 className="mt-2 text-4xl font-bold tracking-tight sm:text-5xl">Webhosting, das einfach funktioniert</h1>
             <p className="mt-6 text-lg leading-8 text-slate-300">
-              Alles für Ihre Website an einem Ort: schneller NVMe-Speicher, PHP und MySQL, kostenloses SSL und Backups mit einem Klick. Sie kümmern sich um die Inhalte – wir um die Technik.
+              Alles für Ihre Website an einem Ort: schneller NVMe-Speicher, PHP und MySQL, kostenloses SSL und automatische Backups. Sie kümmern sich um die Inhalte – wir um die Technik.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <ButtonLink to={paths.shop.webhosting} size="lg">
