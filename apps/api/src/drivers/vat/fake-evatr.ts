@@ -17,6 +17,7 @@
  * Every answer carries `id`, `anfrageZeitpunkt` and `status`. Test controls as in fake-vies.ts.
  */
 import http from 'node:http';
+import { closeFake, FakeControls } from './fake-controls.ts';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { VIES_PREFIXES } from './vat-check.ts';
@@ -57,9 +58,7 @@ const norm = (s: string) => s.toUpperCase().replace(/[^0-9A-ZÄÖÜ]/g, '');
 export async function startFakeEvatr(): Promise<FakeEvatr> {
   const registry = new Map<string, FakeEvatrCompany>();
   const requests: FakeEvatrRequest[] = [];
-  let fault: { status: string; http: number } | null = null;
-  let isDown = false;
-  let delayMs = 0;
+  const ctl = new FakeControls<{ status: string; http: number }>();
   const seed = () => registry.set('ATU12345678', { vatId: 'ATU12345678', name: 'Alpenhost GmbH', street: 'Mariahilfer Straße 1', zip: '1060', city: 'Wien' });
   seed();
 
@@ -80,7 +79,7 @@ export async function startFakeEvatr(): Promise<FakeEvatr> {
       res.end();
       return;
     }
-    if (isDown) return send(res, 503, 'evatr-0011');
+    if (ctl.isDown) return send(res, 503, 'evatr-0011');
     if (!body || typeof body !== 'object' || Array.isArray(body)) return send(res, 403, 'evatr-0007');
     const b = body as Record<string, unknown>;
     if (Object.keys(b).some((k) => !FIELDS.has(k)) || Object.values(b).some((v) => v !== undefined && v !== null && typeof v !== 'string')) return send(res, 403, 'evatr-0007');
@@ -91,7 +90,7 @@ export async function startFakeEvatr(): Promise<FakeEvatr> {
     if (asked.startsWith('DE')) return send(res, 403, 'evatr-0006');
     if (!(VIES_PREFIXES as readonly string[]).includes(asked.slice(0, 2))) return send(res, 400, 'evatr-2003');
     if (!/^[A-Z]{2}[0-9A-Z+*]{2,12}$/.test(asked)) return send(res, 400, 'evatr-0012');
-    if (fault) return send(res, fault.http, fault.status);
+    if (ctl.fault) return send(res, ctl.fault.http, ctl.fault.status);
     const company = registry.get(asked);
     if (!company) return send(res, 404, 'evatr-2001');
     if (company.validUntil) return send(res, 200, 'evatr-2006', { gueltigAb: '2010-01-01', gueltigBis: company.validUntil });
@@ -119,7 +118,7 @@ export async function startFakeEvatr(): Promise<FakeEvatr> {
         body = undefined;
       }
       requests.push({ method: req.method ?? '', path: req.url ?? '', body: body ?? text });
-      setTimeout(() => answer(req, res, body), delayMs);
+      setTimeout(() => answer(req, res, body), ctl.delayMs);
     });
   });
 
@@ -130,26 +129,20 @@ export async function startFakeEvatr(): Promise<FakeEvatr> {
     requests,
     register: (c) => registry.set(c.vatId.toUpperCase(), c),
     failWith: (status, httpStatus) => {
-      fault = { status, http: httpStatus };
+      ctl.fault = { status, http: httpStatus };
     },
     down: () => {
-      isDown = true;
+      ctl.isDown = true;
     },
     slow: (ms) => {
-      delayMs = ms;
+      ctl.delayMs = ms;
     },
     reset: () => {
       registry.clear();
       seed();
       requests.length = 0;
-      fault = null;
-      isDown = false;
-      delayMs = 0;
+      ctl.reset();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeFake(server),
   };
 }

@@ -17,6 +17,7 @@
  * `slow` (answer after a delay). Plain node:http on 127.0.0.1 with a random port.
  */
 import http from 'node:http';
+import { closeFake, FakeControls } from './fake-controls.ts';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { VIES_PREFIXES } from './vat-check.ts';
@@ -59,9 +60,7 @@ const norm = (s: string) => s.toUpperCase().replace(/[^0-9A-Z]/g, '');
 export async function startFakeVies(): Promise<FakeVies> {
   const registry = new Map<string, FakeViesCompany>();
   const requests: FakeViesRequest[] = [];
-  let fault: { code: string; status: number } | null = null;
-  let isDown = false;
-  let delayMs = 0;
+  const ctl = new FakeControls<{ code: string; status: number }>();
   const seed = () => registry.set('ATU12345678', { countryCode: 'AT', vatNumber: 'U12345678', name: 'Alpenhost GmbH', street: 'Mariahilfer Straße 1', postalCode: '1060', city: 'Wien' });
   seed();
 
@@ -82,7 +81,7 @@ export async function startFakeVies(): Promise<FakeVies> {
         body = undefined;
       }
       requests.push({ method: req.method ?? '', path: req.url ?? '', body: body ?? text });
-      setTimeout(() => answer(req, res, body), delayMs);
+      setTimeout(() => answer(req, res, body), ctl.delayMs);
     });
   });
 
@@ -98,7 +97,7 @@ export async function startFakeVies(): Promise<FakeVies> {
       res.end();
       return;
     }
-    if (isDown) {
+    if (ctl.isDown) {
       res.writeHead(503, { 'content-type': 'text/html' });
       res.end('<html><body>Service Unavailable</body></html>');
       return;
@@ -114,7 +113,7 @@ export async function startFakeVies(): Promise<FakeVies> {
     const rNumber = b.requesterNumber as string | undefined;
     if (Boolean(rCountry) !== Boolean(rNumber)) return error(res, 400, 'INVALID_REQUESTER_INFO');
     if (rCountry && (!(VIES_PREFIXES as readonly string[]).includes(rCountry) || !/^[0-9A-Za-z+*]{2,12}$/.test(rNumber ?? ''))) return error(res, 400, 'INVALID_REQUESTER_INFO');
-    if (fault) return error(res, fault.status, fault.code);
+    if (ctl.fault) return error(res, ctl.fault.status, ctl.fault.code);
 
     const company = registry.get(`${countryCode}${vatNumber.toUpperCase()}`);
     const requestIdentifier = rCountry ? `WAPI${randomBytes(6).toString('base64url').slice(0, 12)}` : '';
@@ -154,26 +153,20 @@ export async function startFakeVies(): Promise<FakeVies> {
     requests,
     register: (c) => registry.set(`${c.countryCode}${c.vatNumber.toUpperCase()}`, c),
     failWith: (code, httpStatus = 200) => {
-      fault = { code, status: httpStatus };
+      ctl.fault = { code, status: httpStatus };
     },
     down: () => {
-      isDown = true;
+      ctl.isDown = true;
     },
     slow: (ms) => {
-      delayMs = ms;
+      ctl.delayMs = ms;
     },
     reset: () => {
       registry.clear();
       seed();
       requests.length = 0;
-      fault = null;
-      isDown = false;
-      delayMs = 0;
+      ctl.reset();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeFake(server),
   };
 }
