@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TaxSettings } from '@hp/contract';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -43,6 +44,13 @@ export interface Env {
   billing: BillingConfig;
   /** The VAT-ID check (issue 24): which service, where, how long to wait, how old a check may be before an invoice. */
   vatCheck: VatCheckConfig;
+  /**
+   * The seller's tax settings (issue 24): VAT_EU_CONSUMERS=threshold (default: German VAT for EU
+   * consumers until the cross-border sales pass 10,000 €) or destination (opted for, or known to be
+   * above, the threshold: the customer's country's VAT through the OSS); VAT_SWISS_REGISTRATION: the
+   * company's Swiss MWST number (empty: not registered, Swiss consumers pay no VAT).
+   */
+  tax: TaxSettings;
   /** How long a job claim holds without renewal; a killed process's jobs are claimed again after it. */
   jobLeaseMs: number;
   /** Period of the task settler (power, backup and restore tasks on the host); SETTLE_TASKS_MS, default 2 s. */
@@ -220,6 +228,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       stripeApiBase: source.STRIPE_API_BASE || undefined,
     },
     vatCheck: readVatCheck(source),
+    tax: readTaxSettings(source),
     jobLeaseMs: Math.max(1000, Number(source.JOB_LEASE_MS ?? 30_000) || 30_000),
     billing: {
       checkoutHoldMinutes: Math.max(32, Number(source.CHECKOUT_HOLD_MINUTES ?? 35) || 35),
@@ -265,6 +274,12 @@ function readInwx(source: NodeJS.ProcessEnv): InwxConfig {
     endpoint,
     url: source.INWX_URL || INWX_URLS[endpoint],
   };
+}
+
+function readTaxSettings(source: NodeJS.ProcessEnv): TaxSettings {
+  const mode = (source.VAT_EU_CONSUMERS ?? 'threshold').trim().toLowerCase() || 'threshold';
+  if (mode !== 'threshold' && mode !== 'destination') throw new Error('VAT_EU_CONSUMERS must be threshold or destination');
+  return { destinationTaxationOpted: mode === 'destination', swissVatNumber: (source.VAT_SWISS_REGISTRATION ?? '').trim() };
 }
 
 function readVatCheck(source: NodeJS.ProcessEnv): VatCheckConfig {

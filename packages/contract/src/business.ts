@@ -44,3 +44,18 @@ export function checkBusinessFields(v: BusinessFields, ctx: z.RefinementCtx) {
   if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['vatId'] });
 }
 
+
+/** GET /api/shop/tax: how the shop shows the signed-in customer's prices (issue 24; `TaxView` in tax.ts). */
+export const TaxViewResponse = z.object({
+  ratePercent: z.number(),
+  category: z.enum(['S', 'AE', 'O']),
+  placeOfSupply: Country,
+  priceMode: z.enum(['gross', 'net']),
+  priceLabel: z.string(),
+  invoiceNote: z.string(),
+  explanation: z.string().nullable(),
+  country: Country,
+  countryName: z.string(),
+  business: z.boolean(),
+  signedIn: z.boolean(),
+});

@@ -29,3 +29,4 @@ export * from './domain-names.ts';
 export * from './domains.ts';
 export * from './countries.ts';
 export * from './tax.ts';
+export * from './business.ts';

@@ -408,3 +408,128 @@ export function priceFor(germanGrossCents: number, treatment: Pick<TaxTreatment,
   const vatCents = roundDiv(netCents * Math.round(treatment.ratePercent * 10), 1000);
   return { netCents, vatCents, grossCents: netCents + vatCents };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The decision frozen on an order and its invoice
+
+/**
+ * What one sale was taxed with (issue 24): decided when the order is placed, stored on the order,
+ * copied into its invoice and followed by the invoice's credit note. The price charged, the invoice's
+ * category and texts and the owner's reports (ZM, OSS, threshold) all read it; nothing recomputes it.
+ */
+export interface OrderTax {
+  ratePercent: number;
+  category: TaxCategory;
+  exemptionReasonCode?: 'VATEX-EU-AE' | 'VATEX-EU-O';
+  /** The invoice's tax note ('' for plain German VAT). */
+  invoiceNote: string;
+  /** The country whose tax applies (DE when German VAT is charged). */
+  placeOfSupply: CountryCode;
+  /** The customer's country from the profile when the order was placed. */
+  customerCountry: CountryCode;
+  /** The customer ordered as a business (Firmenkunde). */
+  business: boolean;
+  /** The buyer's VAT ID on the invoice (BT-48): the confirmed ID of a reverse-charge sale, else null. */
+  buyerVatId: string | null;
+  /** The VAT-ID check the decision rests on (§18e UStG proof), or null when no ID was involved. */
+  vatCheck: { id: string; status: VatIdStatus; service: string; consultationNumber: string | null; checkedAt: string } | null;
+  /** Declared through the One-Stop-Shop (§18j UStG). */
+  oss: boolean;
+  /** Reported in the Zusammenfassende Meldung (§18a UStG). */
+  zm: boolean;
+  /** A consumer in another EU state: the sale counts towards the 10,000 € threshold (§3a Abs. 5 Satz 3). */
+  crossBorderConsumer: boolean;
+  priceMode: 'gross' | 'net';
+  priceLabel: string;
+  /** Why a business customer is billed as a consumer (German), shown before paying and on the invoice. */
+  explanation?: string;
+  /** The seller's Swiss VAT number when Swiss MWST is charged. */
+  sellerSwissVatNumber?: string;
+}
+
+/** Settings of the seller that the engine needs beside the customer (env: VAT_EU_CONSUMERS, VAT_SWISS_REGISTRATION). */
+export interface TaxSettings {
+  destinationTaxationOpted: boolean;
+  /** The seller's Swiss MWST number; empty when not registered in Switzerland. */
+  swissVatNumber: string;
+}
+
+/** The customer's tax facts at the moment of an order (from the profile and the latest VAT-ID check). */
+export interface TaxCustomer {
+  country: CountryCode;
+  business: boolean;
+  vatId: string | null;
+  check: OrderTax['vatCheck'];
+}
+
+/**
+ * The decision for one sale: the engine's treatment plus everything the invoice and the reports need.
+ * `crossBorderConsumerNetCents.currentYear` must already include this sale's net price.
+ */
+export function decideOrderTax(customer: TaxCustomer, settings: TaxSettings, crossBorderConsumerNetCents: TaxInput['crossBorderConsumerNetCents'], date: Date | string): OrderTax {
+  const usableCheck = customer.vatId && customer.check ? customer.check : null;
+  const treatment = taxTreatment({
+    sellerCountry: 'DE',
+    customerCountry: customer.country,
+    business: customer.business,
+    ...(customer.business && customer.vatId ? { vatId: { status: usableCheck?.status ?? 'unchecked' } } : {}),
+    crossBorderConsumerNetCents,
+    destinationTaxationOpted: settings.destinationTaxationOpted,
+    swissRegistered: settings.swissVatNumber.trim() !== '',
+  }, date);
+  const country = customer.country === 'MC' ? 'FR' : customer.country;
+  const euConsumerAbroad = isEuMember(country) && country !== 'DE' && treatment.category === 'S';
+  return {
+    ratePercent: treatment.ratePercent,
+    category: treatment.category,
+    ...(treatment.exemptionReasonCode ? { exemptionReasonCode: treatment.exemptionReasonCode } : {}),
+    invoiceNote: treatment.invoiceNote,
+    placeOfSupply: treatment.placeOfSupply,
+    customerCountry: customer.country,
+    business: customer.business,
+    buyerVatId: treatment.category === 'AE' ? customer.vatId : null,
+    vatCheck: customer.business && customer.vatId ? usableCheck : null,
+    oss: treatment.oss,
+    zm: treatment.zm,
+    crossBorderConsumer: euConsumerAbroad,
+    priceMode: treatment.priceMode,
+    priceLabel: treatment.priceLabel,
+    ...(treatment.explanation ? { explanation: treatment.explanation } : {}),
+    ...(treatment.priceLabel.endsWith('MWST') ? { sellerSwissVatNumber: settings.swissVatNumber.trim() } : {}),
+  };
+}
+
+/** Orders placed before issue 24 carry no decision: they were German consumer sales at 19 %. */
+export const LEGACY_ORDER_TAX: OrderTax = {
+  ratePercent: 19, category: 'S', invoiceNote: '', placeOfSupply: 'DE', customerCountry: 'DE', business: false,
+  buyerVatId: null, vatCheck: null, oss: false, zm: false, crossBorderConsumer: false, priceMode: 'gross', priceLabel: 'inkl. 19 % USt.',
+};
+
+/** What the shop pages need to show a customer's prices (GET /api/shop/tax). */
+export interface TaxView {
+  ratePercent: number;
+  category: TaxCategory;
+  placeOfSupply: CountryCode;
+  priceMode: 'gross' | 'net';
+  priceLabel: string;
+  invoiceNote: string;
+  explanation: string | null;
+  /** The customer's country (DE for visitors who are not signed in). */
+  country: CountryCode;
+  countryName: string;
+  business: boolean;
+  /** Visitors see German consumer prices until they sign in. */
+  signedIn: boolean;
+}
+
+/** The amount to show: gross for consumers, net for business customers (with `priceLabel` after it). */
+export function displayCents(germanGrossCents: number, view: Pick<TaxView, 'ratePercent' | 'placeOfSupply' | 'category' | 'priceMode'>): number {
+  const price = priceFor(germanGrossCents, view);
+  return view.priceMode === 'net' ? price.netCents : price.grossCents;
+}
+
+/** Visitors who are not signed in: German consumer prices (the list prices). */
+export const GERMAN_CONSUMER_VIEW: TaxView = {
+  ratePercent: 19, category: 'S', placeOfSupply: 'DE', priceMode: 'gross', priceLabel: 'inkl. 19 % USt.', invoiceNote: '',
+  explanation: null, country: 'DE', countryName: 'Deutschland', business: false, signedIn: false,
+};

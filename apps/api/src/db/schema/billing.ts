@@ -5,6 +5,7 @@ import { nodes, servers, ipAddresses } from './infrastructure.ts';
 import { hostingPackages, hostingServers } from './hosting.ts';
 import { domains } from './domains.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
+import type { OrderTax } from '@hp/contract';
 
 /**
  * An order of one product (decision 022): a new subscription ('new') or an upgrade/renewal of an existing
@@ -57,6 +58,12 @@ export const orders = pgTable('orders', {
   amountCents: integer('amount_cents').notNull(),
   netCents: integer('net_cents').notNull(),
   vatCents: integer('vat_cents').notNull(),
+  /**
+   * The tax decision of the sale (issue 24, decision 031): rate, category, place of supply, VAT-ID
+   * proof. Frozen when the order is placed; the amounts above follow it. Null on orders from before:
+   * they were German consumer sales at 19 % (LEGACY_ORDER_TAX).
+   */
+  tax: jsonb('tax').$type<OrderTax>(),
   currency: text('currency').notNull().default('eur'),
   paymentProvider: text('payment_provider').notNull(),
   paymentSessionId: text('payment_session_id'),

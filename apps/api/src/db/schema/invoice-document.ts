@@ -1,3 +1,5 @@
+import type { OrderTax } from '@hp/contract';
+
 /**
  * The frozen content of an issued invoice or credit note. It is written once, in the transaction that
  * assigns the number, and never changed (a correction is a credit note). The PDF and the XRechnung XML
@@ -86,9 +88,15 @@ export interface InvoiceDocument {
   vatPercent: number;
   /**
    * UNCL 5305 VAT category of the whole document: S = standard rate (default when absent), AE = reverse
-   * charge (0 %, the EU business customer owes the VAT; needs both VAT ids).
+   * charge (0 %, the EU business customer owes the VAT; needs both VAT ids), O = not subject to German
+   * VAT (customers outside the EU; no VAT ids on the document, BR-O-02).
    */
-  vatCategory?: 'S' | 'AE';
+  vatCategory?: 'S' | 'AE' | 'O';
+  /**
+   * The order's tax decision (issue 24), copied when the document is issued; a credit note copies its
+   * invoice's. Absent on documents issued before: German VAT at `vatPercent`.
+   */
+  tax?: OrderTax;
   payment: {
     /** UNCL 4461: 54 = credit card, 58 = SEPA credit transfer (manual invoices), 97 = clearing (credit note of a manual invoice) */
     meansCode: '54' | '58' | '97';

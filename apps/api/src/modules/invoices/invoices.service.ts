@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { formatEuro, splitGross, VAT_PERCENT, type InvoiceCard, type InvoiceList, type InvoiceState } from '@hp/contract';
+import { formatEuro, LEGACY_ORDER_TAX, type InvoiceCard, type InvoiceList, type InvoiceState } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
@@ -73,7 +73,9 @@ function buyerOf(order: OrderRow, user: typeof users.$inferSelect): InvoiceDocum
 
 function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelect, number: string, issue: Date): InvoiceDocument {
   const issueDate = berlinDate(issue);
-  const split = splitGross(order.amountCents);
+  // The order's tax decision (issue 24) made the amounts; older orders were German VAT at 19 %.
+  const tax = order.tax ?? LEGACY_ORDER_TAX;
+  const split = { netCents: order.netCents, vatCents: order.vatCents, grossCents: order.amountCents };
   const start = order.periodStart ?? order.paidAt ?? issue;
   const end = order.periodEnd ?? start;
   const line = productOfOrder(order).invoiceLine(order);
@@ -92,7 +94,7 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
     currency: 'EUR',
     orderNumber: String(order.number),
     seller: sellerOf(env),
-    buyer: buyerOf(order, user),
+    buyer: { ...buyerOf(order, user), vatId: tax.buyerVatId },
     lines: [{
       id: '1',
       name: line.name,
@@ -101,10 +103,12 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
       unitCode: line.unitCode ?? 'MON',
       netCents: split.netCents,
       unitPriceCents,
-      vatPercent: VAT_PERCENT,
+      vatPercent: tax.ratePercent,
     }],
     totals: { netCents: split.netCents, vatCents: split.vatCents, grossCents: split.grossCents, prepaidCents: order.paidAt ? split.grossCents : 0, dueCents: order.paidAt ? 0 : split.grossCents },
-    vatPercent: VAT_PERCENT,
+    vatPercent: tax.ratePercent,
+    vatCategory: tax.category,
+    tax,
     payment: { meansCode: '54', reference: order.paymentSessionId ?? `order-${order.id}`, card, paidAt: order.paidAt?.toISOString() ?? null },
     notes: order.paidAt ? [`Bereits per Kreditkarte bezahlt am ${issueDate.split('-').reverse().join('.')}. Es ist keine Zahlung mehr offen.`] : [],
   };

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CheckoutInput, CheckoutResponse, PaymentResult, PaymentResultQuery, PaymentRetryParams, ServerIdParams, UpgradeInfo } from '@hp/contract';
+import { ApiError, TaxViewResponse, CheckoutInput, CheckoutResponse, PaymentResult, PaymentResultQuery, PaymentRetryParams, ServerIdParams, UpgradeInfo } from '@hp/contract';
 import { checkout, getUpgradeInfo, retryPayment } from './shop.service.ts';
 import { getPaymentResult } from '../payments/payments.service.ts';
 import { signedInRoutes } from '../../http/auth.ts';
+import { taxViewFor } from '../tax/tax.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError };
 
@@ -14,6 +15,9 @@ export async function shopRoutes(app: FastifyInstance) {
 
   u.get('/api/shop/upgrade/:id', { ...base, schema: { tags: ['shop'], summary: 'Vorbelegung für Verlängerung/Upgrade eines eigenen Servers', security: [{ bearer: [] }], params: ServerIdParams, response: { 200: UpgradeInfo, ...errors } } },
     async (req) => getUpgradeInfo(deps, req.user, req.params.id));
+
+  u.get('/api/shop/tax', { ...base, schema: { tags: ['shop'], summary: 'Wie die Preise für den angemeldeten Kunden gelten (Steuersatz, netto/brutto, Hinweis)', security: [{ bearer: [] }], response: { 200: TaxViewResponse, ...errors } } },
+    async (req) => taxViewFor(deps, req.user.id));
 
   u.post('/api/shop/checkout', { ...base, schema: { tags: ['shop'], summary: 'Bestellung anlegen und Zahlung starten (Preis berechnet der Server)', security: [{ bearer: [] }], body: CheckoutInput, response: { 201: CheckoutResponse, ...errors } } },
     async (req, reply) => reply.code(201).send(await checkout(deps, req.user, req.body)));

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull, isNotNull } from 'drizzle-orm';
 import {
-  LINUX_DISTROS, WINDOWS_VERSIONS, shopMessages,
+  LINUX_DISTROS, WINDOWS_VERSIONS, priceFor, shopMessages,
   type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -13,8 +13,9 @@ import { cancelPendingOrder, REPLACED_BY_NEW_ORDER, syncCheckout } from '../paym
 import type { ProductModule } from '../products/product-module.ts';
 import { osFamilyOf, rootServerProduct } from '../products/root-server.ts';
 import { productOfOrder } from '../products/registry.ts';
+import { customerTaxFacts, decideTaxForOrder } from '../tax/tax.service.ts';
 
-type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
+type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env' | 'vatCheck'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 export { osFamilyOf };
 
@@ -95,6 +96,10 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
   const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
 
   await replaceSameOpenCheckout(deps, user, product, input);
+  // The customer's tax facts, with the VAT ID checked again when due, before any lock is taken (the
+  // check service may take seconds); the decision itself is made with the order's price below.
+  const taxCustomer = await customerTaxFacts(deps, user.id, { recheck: true });
+  if (!taxCustomer) throw notFound();
 
   const order = await db.transaction(async (tx) => {
     // One customer's checkouts take turns, so parallel requests cannot slip past the cap.
@@ -103,8 +108,13 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date())));
     if ((open?.n ?? 0) >= MAX_OPEN_CHECKOUTS) throw conflict('TOO_MANY_OPEN_CHECKOUTS', shopMessages.tooManyOpenCheckouts);
     const reserved = await product.reserve(tx, { userId: user.id, holdUntil, env }, input);
+    // Products price in German gross list prices; the customer pays what the tax decision makes of its
+    // net price (issue 24, decision 031).
+    const tax = await decideTaxForOrder(tx, env.tax, taxCustomer, reserved.netCents);
+    const price = priceFor(reserved.amountCents, tax);
     const [row] = await tx.insert(orders).values({
-      ...reserved, userId: user.id, product: product.kind, holdUntil, paymentProvider: payments.kind,
+      ...reserved, amountCents: price.grossCents, netCents: price.netCents, vatCents: price.vatCents, tax,
+      userId: user.id, product: product.kind, holdUntil, paymentProvider: payments.kind,
     }).returning();
     return row!;
   });
