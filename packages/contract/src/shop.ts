@@ -153,7 +153,22 @@ export type OrderCard = z.infer<typeof OrderCard>;
 export const OrderList = z.object({ items: z.array(OrderCard), total: z.number().int() });
 export type OrderList = z.infer<typeof OrderList>;
 
-/** 'Server Details' of /dashboard/order/{id}: per-month prices and the gross split into net and 19 % VAT. */
+/**
+ * How an order was taxed (issue 24), for showing its prices: the list prices above (German gross) become
+ * the customer's with `displayCents`; `priceLabel` follows every amount ("zzgl. USt.", "Reverse Charge").
+ */
+export const OrderTaxView = z.object({
+  ratePercent: z.number(),
+  category: z.enum(['S', 'AE', 'O']),
+  placeOfSupply: z.string(),
+  priceMode: z.enum(['gross', 'net']),
+  priceLabel: z.string(),
+  invoiceNote: z.string(),
+  explanation: z.string().nullable(),
+});
+export type OrderTaxView = z.infer<typeof OrderTaxView>;
+
+/** 'Server Details' of /dashboard/order/{id}: per-month list prices and the charged total split into net and VAT by the order's tax. */
 export const OrderDetail = OrderCard.extend({
   location: z.string(),
   /** Root server orders: the configuration with its per-month prices (null for other products). */
@@ -178,6 +193,7 @@ export const OrderDetail = OrderCard.extend({
   grossCents: z.number().int(),
   /** The same split for one month of the term ('pro Monat'). */
   perMonth: z.object({ netCents: z.number().int(), vatCents: z.number().int(), grossCents: z.number().int() }),
+  tax: OrderTaxView,
   invoiceId: z.string().nullable(),
   paymentMethod: z.string().nullable(),
 });

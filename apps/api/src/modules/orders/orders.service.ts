@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
-import { addMonthsClamped, domainToUnicode, durationDiscountPercent, HOSTING_PLANS, priceBreakdown, splitGross, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
+import { addMonthsClamped, domainToUnicode, durationDiscountPercent, HOSTING_PLANS, priceBreakdown, LEGACY_ORDER_TAX, type OrderCard, type OrderDetail, type OrderList } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { invoices, ipAddresses, orders, servers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
@@ -66,9 +66,12 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
       ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.serverId, order.serverId)).limit(1)
       : [];
   const [invoice] = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice')));
-  // 'pro Monat': the charged gross spread over the term, split like the total.
-  const perMonth = splitGross(Math.round(order.amountCents / order.months));
-  const total = splitGross(order.amountCents);
+  // What was charged, split by the order's tax decision (issue 24); 'pro Monat' spreads it over the term.
+  const tax = order.tax ?? LEGACY_ORDER_TAX;
+  const total = { netCents: order.netCents, vatCents: order.vatCents, grossCents: order.amountCents };
+  const monthNet = Math.round(order.netCents / order.months);
+  const monthVat = Math.round(order.vatCents / order.months);
+  const perMonth = { netCents: monthNet, vatCents: monthVat, grossCents: monthNet + monthVat };
   const common = {
     ...toCard(order, row.server),
     location: 'Frankfurt am Main',
@@ -77,6 +80,10 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
     vatCents: total.vatCents,
     grossCents: total.grossCents,
     perMonth,
+    tax: {
+      ratePercent: tax.ratePercent, category: tax.category, placeOfSupply: tax.placeOfSupply, priceMode: tax.priceMode,
+      priceLabel: tax.priceLabel, invoiceNote: tax.invoiceNote, explanation: tax.explanation ?? null,
+    },
     invoiceId: invoice?.id ?? null,
     paymentMethod: order.cardLast4 ? `${(order.cardBrand ?? 'Karte').toUpperCase()} •••• ${order.cardLast4}` : null,
   };
