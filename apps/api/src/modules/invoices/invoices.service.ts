@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { formatEuro, LEGACY_ORDER_TAX, type InvoiceCard, type InvoiceList, type InvoiceState } from '@hp/contract';
+import { formatEuro, LEGACY_ORDER_TAX, type OrderTax, type InvoiceCard, type InvoiceList, type InvoiceState } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
@@ -56,18 +56,22 @@ export function sellerOf(env: Env): InvoiceDocument['seller'] {
   };
 }
 
-function buyerOf(order: OrderRow, user: typeof users.$inferSelect): InvoiceDocument['buyer'] {
+function buyerOf(order: OrderRow, user: typeof users.$inferSelect, tax: OrderTax): InvoiceDocument['buyer'] {
   // The billing address entered at payment wins; the profile fills what the payment did not ask for.
-  const a = order.billingAddress;
+  // But the tax decision rests on the profile's country (issue 24): when the payment's address is in
+  // another country, the profile's address is printed, so the document and its tax agree.
+  const billing = order.billingAddress;
+  const a = order.tax && billing?.country && billing.country.toUpperCase() !== tax.customerCountry ? null : billing;
   return {
     name: order.billingName?.trim() || user.username,
     street: a?.line1?.trim() || user.street || '–',
     postalCode: a?.postalCode?.trim() || user.zipCode || '–',
     city: a?.city?.trim() || user.city || '–',
-    countryCode: (a?.country || user.country || 'DE').toUpperCase(),
+    countryCode: (a?.country || (order.tax ? tax.customerCountry : user.country) || 'DE').toUpperCase(),
     email: user.email,
     customerNumber: user.customerNumber,
     company: user.companyName.trim() || null,
+    vatId: tax.buyerVatId,
   };
 }
 
@@ -94,7 +98,7 @@ function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelec
     currency: 'EUR',
     orderNumber: String(order.number),
     seller: sellerOf(env),
-    buyer: { ...buyerOf(order, user), vatId: tax.buyerVatId },
+    buyer: buyerOf(order, user, tax),
     lines: [{
       id: '1',
       name: line.name,
