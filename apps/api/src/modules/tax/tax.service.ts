@@ -72,13 +72,15 @@ const GERMAN_VISITOR: TaxCustomer = { country: 'DE', business: false, vatId: nul
 
 /**
  * What the shop shows a customer before ordering: the decision an order placed now would get (without
- * checking the ID again, and without this order's own amount in the threshold). Visitors who are not
- * signed in see German consumer prices.
+ * checking the ID again, and with a sale of one cent in the threshold: an order that crosses it is
+ * priced at checkout, and the payment page shows that amount before anything is paid). Visitors who
+ * are not signed in see German consumer prices.
  */
 export async function taxViewFor(deps: TaxDeps, userId: string | null): Promise<TaxView> {
   const customer = (userId ? await customerTaxFacts(deps, userId, { recheck: false }) : null) ?? GERMAN_VISITOR;
   const totals = await crossBorderConsumerNet(deps.db, new Date());
-  const decision = decideOrderTax(customer, deps.env.tax, totals, new Date());
+  // Any sale now adds at least a cent: exactly 10,000 € so far means the next sale crosses the threshold.
+  const decision = decideOrderTax(customer, deps.env.tax, { previousYear: totals.previousYear, currentYear: totals.currentYear + 1 }, new Date());
   return {
     ratePercent: decision.ratePercent,
     category: decision.category,
