@@ -100,6 +100,12 @@ export interface BillingConfig {
   graceDays: number;
   /** Period of the billing housekeeping (reminders, expiry, stale payments); BILLING_TICK_MS, default 1 min. */
   tickMs: number;
+  /**
+   * INVOICE_RETENTION_YEARS, default 8 (§147 Abs. 3 AO, §14b Abs. 1 UStG, §257 Abs. 4 HGB as amended by
+   * the Bürokratieentlastungsgesetz IV from 1 January 2025): how long a deleted customer's invoices and
+   * credit notes are kept after the end of their year. Never less than 8.
+   */
+  invoiceRetentionYears: number;
 }
 
 /** HYPERVISOR=proxmox: how to reach the cluster (README, "Proxmox VE"). */
@@ -235,6 +241,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       reminderDays: (source.EXPIRY_REMINDER_DAYS ?? '7,1').split(',').map((d) => Number(d.trim())).filter((d) => Number.isInteger(d) && d > 0).sort((a, b) => b - a).slice(0, 2),
       graceDays: nonNegative(source.SERVER_GRACE_DAYS, 14),
       tickMs: Math.max(1000, Number(source.BILLING_TICK_MS ?? 60_000) || 60_000),
+      invoiceRetentionYears: Math.min(30, Math.max(8, Math.floor(Number(source.INVOICE_RETENTION_YEARS ?? 8) || 8))),
     },
     settleTaskMs: Math.max(250, Number(source.SETTLE_TASKS_MS ?? 2000) || 2000),
     company: {

@@ -51,7 +51,7 @@ describeEachDatabase('retention of a deleted customer\'s records', (ctx) => {
   };
   const remaining = async (ids: string[]) => (await ctx().database.db.select({ id: invoices.id }).from(invoices).where(inArray(invoices.id, ids))).map((r) => r.id).sort();
 
-  it('removes invoices, credit notes and payments past 10 years and contracts past 6 years of deleted customers only; a younger credit note keeps its invoice', async () => {
+  it('removes invoices, credit notes and payments past 10 years (INVOICE_RETENTION_YEARS=10) and contracts past 6 years of deleted customers only; a younger credit note keeps its invoice', async () => {
     const gone = await customerWithInvoices(3);
     const [old, oldCredited, creditedLater] = gone.ids as [string, string, string];
     await pay(old);
@@ -75,7 +75,7 @@ describeEachDatabase('retention of a deleted customer\'s records', (ctx) => {
     await dated(active.ids[0]!, '2010-01-15');
 
     const now = new Date('2026-11-23T12:00:00Z');
-    expect(await runRetention(db, now)).toEqual({ invoicesDeleted: 3, documentsDeleted: 1 });
+    expect(await runRetention(db, now, 10)).toEqual({ invoicesDeleted: 3, documentsDeleted: 1 });
     expect(await remaining([...gone.ids, oldNote, laterNote])).toEqual([creditedLater, laterNote].sort());
     expect(await remaining(active.ids)).toEqual(active.ids);
     expect(await db.select().from(invoicePayments).where(eq(invoicePayments.invoiceId, old))).toEqual([]);
@@ -84,9 +84,26 @@ describeEachDatabase('retention of a deleted customer\'s records', (ctx) => {
     expect(await db.select({ id: files.id }).from(files).where(eq(files.id, docs[0]!.fileId))).toHaveLength(1);
     // The anonymous account row stays (tickets and orders still point at it); a second run finds nothing.
     expect(await db.select({ id: users.id }).from(users).where(eq(users.id, gone.customer.user.id))).toHaveLength(1);
-    expect(await runRetention(db, now)).toEqual({ invoicesDeleted: 0, documentsDeleted: 0 });
+    expect(await runRetention(db, now, 10)).toEqual({ invoicesDeleted: 0, documentsDeleted: 0 });
     // A year later the younger credit note and its invoice go too.
-    expect(await runRetention(db, new Date('2027-01-02T12:00:00Z'))).toMatchObject({ invoicesDeleted: 2 });
+    expect(await runRetention(db, new Date('2027-01-02T12:00:00Z'), 10)).toMatchObject({ invoicesDeleted: 2 });
+  });
+
+  it('keeps invoices 8 years by default (since 2025): the invoice of a deleted customer from 2017 goes in 2026, one of 2018 stays; less than 8 is never used', async () => {
+    const gone = await customerWithInvoices(2);
+    const [of2017, of2018] = gone.ids as [string, string];
+    await pay(of2017);
+    await pay(of2018);
+    await dated(of2017, '2017-12-31');
+    await dated(of2018, '2018-01-01');
+    expect((await ctx().app.inject({ method: 'DELETE', url: `/api/staff/customers/${gone.customer.user.id}`, headers: owner.auth })).statusCode).toBe(200);
+    expect(ctx().app.deps.env.billing.invoiceRetentionYears).toBe(8);
+    const db = ctx().database.db;
+    const now = new Date('2026-06-01T12:00:00Z');
+    await runRetention(db, now, 5); // below the legal minimum: treated as 8
+    expect(await remaining(gone.ids)).toEqual([of2018]);
+    await runRetention(db, new Date('2027-01-01T12:00:00Z'));
+    expect(await remaining(gone.ids)).toEqual([]);
   });
 
   it('deletes finished jobs (done or failed) after 30 days with their payloads; queued, running and younger ones stay', async () => {

@@ -5,13 +5,15 @@ import { rowsOf } from '../../lib/rate-limit.ts';
 
 /**
  * The end of the statutory retention of a deleted customer's records (docs/decisions/018). Invoices and
- * credit notes are kept 10 years (§147 Abs. 1 Nr. 4, Abs. 3 AO; §257 Abs. 1 Nr. 4, Abs. 4 HGB), uploaded
+ * credit notes are kept 8 years by default (INVOICE_RETENTION_YEARS; §147 Abs. 1 Nr. 4, Abs. 3 AO,
+ * §14b Abs. 1 UStG and §257 Abs. 1 Nr. 4, Abs. 4 HGB as amended from 1 January 2025), uploaded
  * documents such as contracts 6 years (§257 Abs. 1 Nr. 2, 3 HGB). Each period starts at the end of the
  * calendar year the document is from (§147 Abs. 4 AO, §257 Abs. 5 HGB), so a document of year Y may go
  * from 1 January of Y + years + 1. Only accounts that were deleted are cleaned up: an active customer's
  * records still serve the contract.
  */
-export const INVOICE_RETENTION_YEARS = 10;
+/** The default and the legal minimum since 1 January 2025 (Bürokratieentlastungsgesetz IV). */
+export const INVOICE_RETENTION_YEARS = 8;
 export const DOCUMENT_RETENTION_YEARS = 6;
 /** Rows per run, so one run stays short; the next day's run takes the rest. */
 const BATCH = 500;
@@ -21,8 +23,8 @@ const berlinYear = (now: Date) => Number(new Intl.DateTimeFormat('en-CA', { time
 /** First day (Berlin calendar) from which documents of earlier years are past their retention. */
 export const retentionCutoff = (now: Date, years: number) => `${berlinYear(now) - years}-01-01`;
 
-export async function runRetention(db: Db, now = new Date()) {
-  const invoiceCutoff = retentionCutoff(now, INVOICE_RETENTION_YEARS);
+export async function runRetention(db: Db, now = new Date(), invoiceYears = INVOICE_RETENTION_YEARS) {
+  const invoiceCutoff = retentionCutoff(now, Math.max(INVOICE_RETENTION_YEARS, invoiceYears));
   const documentCutoff = retentionCutoff(now, DOCUMENT_RETENTION_YEARS);
   return db.transaction(async (tx) => {
     // Credit notes first; an invoice goes only once no credit note still kept refers to it.
@@ -66,7 +68,7 @@ export const retentionSchedule = defineSchedule({
   everyMs: () => 24 * 60 * 60_000,
   firstAfterMs: () => 10 * 60_000,
   run: async (deps) => {
-    const result = { ...(await runRetention(deps.db)), finishedJobsDeleted: await pruneFinishedJobs(deps.db) };
+    const result = { ...(await runRetention(deps.db, new Date(), deps.env.billing.invoiceRetentionYears)), finishedJobsDeleted: await pruneFinishedJobs(deps.db) };
     if (result.invoicesDeleted || result.documentsDeleted) deps.log.info(result, 'retention: records of deleted customers past their statutory period removed');
     return result;
   },

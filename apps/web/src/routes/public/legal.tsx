@@ -199,7 +199,7 @@ export function DatenschutzPage() {
       </Section>
       <Section title="10. Speicherdauer">
         <p>
-          Wir speichern personenbezogene Daten nur so lange, wie es für den jeweiligen Zweck erforderlich ist. Daten Ihres Kundenkontos löschen wir nach Beendigung des Vertragsverhältnisses, soweit keine gesetzlichen Aufbewahrungspflichten entgegenstehen. Rechnungen und buchungsrelevante Unterlagen bewahren wir gemäß den handels- und steuerrechtlichen Vorschriften (§ 257 HGB, § 147 AO) für bis zu zehn Jahre auf.
+          Wir speichern personenbezogene Daten nur so lange, wie es für den jeweiligen Zweck erforderlich ist. Daten Ihres Kundenkontos löschen wir nach Beendigung des Vertragsverhältnisses, soweit keine gesetzlichen Aufbewahrungspflichten entgegenstehen. Rechnungen und Buchungsbelege bewahren wir gemäß den handels- und steuerrechtlichen Vorschriften (§ 257 HGB, § 147 AO, § 14b UStG) acht Jahre auf, Handels- und Geschäftsbriefe sechs Jahre, jeweils ab dem Ende des Kalenderjahres.
         </p>
       </Section>
       <Section title="11. Ihre Rechte">

@@ -444,7 +444,7 @@ function PrivacyCard() {
               <Trash2 className="mt-0.5 size-5 shrink-0 text-red-600" aria-hidden="true" />
               <div className="min-w-0">
                 <p className="font-medium text-slate-900">Konto löschen</p>
-                <p className="text-sm text-slate-600">Ihre persönlichen Daten werden entfernt und Sie werden abgemeldet. Rechnungen bewahren wir auf, solange das Gesetz es verlangt (10 Jahre). Nicht möglich, solange Server aktiv oder Rechnungen offen sind.</p>
+                <p className="text-sm text-slate-600">Ihre persönlichen Daten werden entfernt und Sie werden abgemeldet. Rechnungen bewahren wir auf, solange das Gesetz es verlangt (8 Jahre nach Ende des Rechnungsjahres). Nicht möglich, solange Server aktiv oder Rechnungen offen sind.</p>
               </div>
             </div>
             <Button variant="danger" onClick={() => setDeleteOpen(true)}>Konto löschen</Button>
