@@ -136,7 +136,8 @@ async function createPaymentSession({ env, payments }: ShopDeps, order: OrderRow
       orderId: order.id,
       amountCents: order.amountCents,
       currency: 'eur',
-      productName: productOfOrder(order).paymentLine(order),
+      // The payment page shows how the amount is taxed ("Reverse Charge", "inkl. 20 % USt.", …).
+      productName: order.tax ? `${productOfOrder(order).paymentLine(order)} (${order.tax.priceLabel})` : productOfOrder(order).paymentLine(order),
       customerEmail: email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,

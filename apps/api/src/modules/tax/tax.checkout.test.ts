@@ -45,6 +45,9 @@ describeEachDatabase('checkout and invoice by place of supply (issue 24)', (ctx)
     expect(res.statusCode, res.body).toBe(201);
     const { orderId, sessionId } = res.json() as { orderId: string; sessionId: string };
     const [pending] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
+    const page = await ctx().app.inject({ method: 'GET', url: `/pay/sim/${sessionId}` });
+    // The payment page names how the amount is taxed.
+    expect(page.body).toContain(`(${pending!.tax!.priceLabel})`);
     await paySimulated(ctx(), sessionId);
     await drainJobs(ctx());
     const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
