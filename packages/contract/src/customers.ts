@@ -11,7 +11,7 @@ export const customerMessages = {
   exportFailed: 'Der Export konnte nicht erstellt werden.',
 } as const;
 
-/** "Firmenkunde" when a company name is on file, otherwise "Privatkunde" (spec "Customer detail"). */
+/** "Firmenkunde" when the customer buys as a business (the profile's switch, issue 24), otherwise "Privatkunde". */
 export const customerKinds = ['private', 'business'] as const;
 export type CustomerKind = (typeof customerKinds)[number];
 export const customerKindLabels: Record<CustomerKind, string> = { private: 'Privatkunde', business: 'Firmenkunde' };

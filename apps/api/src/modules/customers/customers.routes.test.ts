@@ -23,9 +23,9 @@ describeEachDatabase('customer overview', (ctx) => {
     bert = await createUser(ctx());
     evil = await createUser(ctx());
     const db = ctx().database.db;
-    await db.update(users).set({ username: `Anna_${tag}`, email: `anna.${tag}@Firma.example`, companyName: 'Anna GmbH', createdAt: new Date('2025-01-01'), lastLoginAt: new Date('2026-11-01') }).where(eq(users.id, anna.user.id));
+    await db.update(users).set({ username: `Anna_${tag}`, email: `anna.${tag}@Firma.example`, companyName: 'Anna GmbH', business: true, createdAt: new Date('2025-01-01'), lastLoginAt: new Date('2026-11-01') }).where(eq(users.id, anna.user.id));
     await db.update(users).set({ username: `bert_${tag}`, email: `b.${tag}@example.com`, createdAt: new Date('2026-02-01'), lastLoginAt: null }).where(eq(users.id, bert.user.id));
-    await db.update(users).set({ username: `=cmd_${tag}`, email: `evil.${tag}@example.com`, companyName: '+SUM(A1)', createdAt: new Date('2024-06-01') }).where(eq(users.id, evil.user.id));
+    await db.update(users).set({ username: `=cmd_${tag}`, email: `evil.${tag}@example.com`, companyName: '+SUM(A1)', business: true, createdAt: new Date('2024-06-01') }).where(eq(users.id, evil.user.id));
   });
 
   const list = async (qs: string, who: User = employee) => {

@@ -72,12 +72,14 @@ function orderBy(sort: string | undefined): SQL[] {
 
 const columns = {
   id: users.id, customerNumber: users.customerNumber, name: users.username, email: users.email,
-  companyName: users.companyName, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt,
+  companyName: users.companyName, business: users.business, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt,
 };
 
-const toRow = (r: { id: string; customerNumber: number; name: string; email: string; companyName: string; createdAt: Date; lastLoginAt: Date | null }): CustomerRow => ({
+// "Firmenkunde" is the customer's own business status (issue 24: it decides the tax), not the mere
+// presence of a company name.
+const toRow = (r: { id: string; customerNumber: number; name: string; email: string; companyName: string; business: boolean; createdAt: Date; lastLoginAt: Date | null }): CustomerRow => ({
   id: r.id, customerNumber: r.customerNumber, name: r.name, email: r.email, companyName: r.companyName,
-  kind: r.companyName.trim() ? 'business' : 'private',
+  kind: r.business ? 'business' : 'private',
   createdAt: r.createdAt.toISOString(), lastLoginAt: r.lastLoginAt ? r.lastLoginAt.toISOString() : null,
 });
 
@@ -170,7 +172,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     return { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   return {
-    ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
+    ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, business: user.business, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
     phone: user.phone, industry: user.industry,
     address: { street: user.street, zipCode: user.zipCode, city: user.city, country: user.country },
     business: user.business,

@@ -92,7 +92,7 @@ function ContactForm({ customer }: { customer: CustomerDetail }) {
       <h3 className="font-semibold text-slate-900">Kontaktdaten</h3>
       <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-3 sm:grid-cols-2">
         <Field label="Telefon" autoComplete="off" error={errors.phone?.message} {...form.register('phone')} />
-        <Field label="Firma" autoComplete="off" hint="Mit Firmenname: Firmenkunde" error={errors.companyName?.message} {...form.register('companyName')} />
+        <Field label="Firma" autoComplete="off" hint="Firmenkunde wird der Kunde mit dem Schalter in seinem Profil (wegen der Umsatzsteuer)." error={errors.companyName?.message} {...form.register('companyName')} />
         <Field label="Straße und Hausnummer" autoComplete="off" error={errors.street?.message} {...form.register('street')} />
         <Field label="Branche" autoComplete="off" error={errors.industry?.message} {...form.register('industry')} />
         <Field label="PLZ" autoComplete="off" error={errors.zipCode?.message} {...form.register('zipCode')} />
