@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { formatEuro } from '@hp/contract';
 import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
+import { swissVatNumberOf, taxCategoryOf, taxNotesOf } from './invoice-tax-text.ts';
 
 /**
  * The printable invoice or credit note: A4, DIN 5008 form B (address window 45 mm from the top,
@@ -263,6 +264,7 @@ class InvoicePdfWriter {
       ['Kundennummer', String(buyer.customerNumber)],
       ['Bestellnummer', this.doc.orderNumber],
       ['Ihre USt-IdNr.', buyer.vatId ?? ''],
+      ['Unsere MWST-Nr.', swissVatNumberOf(this.doc) ?? ''],
     ].filter(([, value]) => (value ?? '').trim() !== '') as [string, string][];
     y = 56 * MM;
     for (const [label, value] of rows) {
@@ -356,11 +358,17 @@ class InvoicePdfWriter {
       this.textRight(money(cents), valueRight, y, bold ? STYLE.bodyBold : STYLE.body);
       y += lineHeight;
     };
+    // Issue 24: the tax line follows the document's category. Reverse charge (AE) and "not subject to
+    // German VAT" (O) charge none: no "zzgl. 0 % USt.", but the zero amount and, below, the reason.
+    const category = taxCategoryOf(this.doc);
+    const taxLabel = category === 'AE' ? 'Umsatzsteuer (Reverse Charge)'
+      : category === 'O' ? 'Umsatzsteuer (nicht im Inland steuerbar)'
+        : `zzgl. ${formatPercent(this.doc.vatPercent)} ${swissVatNumberOf(this.doc) ? 'MWST (Schweiz)' : 'USt.'}`;
     row('Nettobetrag', totals.netCents);
-    row(`zzgl. ${formatPercent(this.doc.vatPercent)} USt.`, totals.vatCents);
+    row(taxLabel, totals.vatCents);
     this.rule(y - 3, labelX, RIGHT, COLOR.text, 0.6);
     y += 2;
-    row('Gesamtbetrag (brutto)', totals.grossCents, true);
+    row(category === 'S' ? 'Gesamtbetrag (brutto)' : 'Gesamtbetrag', totals.grossCents, true);
     if (totals.prepaidCents !== 0) row(paidLabel, -totals.prepaidCents);
     this.rule(y - 3, labelX, RIGHT, COLOR.text, 0.6);
     this.rule(y - 1.5, labelX, RIGHT, COLOR.text, 0.6);
@@ -370,7 +378,8 @@ class InvoicePdfWriter {
   }
 
   drawNotes(): void {
-    const notes = [...this.doc.notes];
+    // The tax notes first: what §14a UStG and the decision require the document to say.
+    const notes = [...taxNotesOf(this.doc), ...this.doc.notes];
     if (this.doc.kind === 'invoice' && this.doc.totals.dueCents > 0) {
       notes.push(`Bitte zahlen Sie den offenen Betrag bis zum ${formatDate(this.doc.dueDate)}.`);
       const bank = this.doc.payment.meansCode === '58' ? this.doc.payment.bank : null;

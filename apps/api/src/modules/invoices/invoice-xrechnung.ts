@@ -1,4 +1,5 @@
 import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
+import { swissVatNumberOf, taxCategoryOf, taxExemptionOf, taxNotesOf } from './invoice-tax-text.ts';
 
 /**
  * XRechnung 3.0 (CIUS of EN 16931) in the UBL 2.1 syntax: an `Invoice` (type 380) or a `CreditNote`
@@ -121,13 +122,16 @@ export function renderXRechnung(doc: InvoiceDocument): string {
     }
   }
 
-  const category = doc.vatCategory ?? 'S';
-  const reverseCharge = category === 'AE';
+  // Issue 24: the order's tax decision gives the category. S charges VAT at the rate; AE (reverse
+  // charge) and O (not subject to German VAT) charge none and name the exemption (BR-AE-10, BR-O-10).
+  const category = taxCategoryOf(doc);
+  const exemption = taxExemptionOf(doc);
   const vatCategory = (name: string, withReason = false) =>
-    node(name, leaf('cbc:ID', category), leaf('cbc:Percent', formatDecimal(doc.vatPercent)),
-      // BR-AE-10: the breakdown of a reverse-charge document names the exemption (code and text).
-      withReason && reverseCharge ? leaf('cbc:TaxExemptionReasonCode', 'VATEX-EU-AE') : null,
-      withReason && reverseCharge ? leaf('cbc:TaxExemptionReason', 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)') : null,
+    node(name, leaf('cbc:ID', category),
+      // BR-O-05: a line not subject to VAT has no rate; the breakdown keeps 0 (BR-DE-14 wants BT-119).
+      category === 'O' && !withReason ? null : leaf('cbc:Percent', formatDecimal(doc.vatPercent)),
+      withReason && exemption ? leaf('cbc:TaxExemptionReasonCode', exemption.code) : null,
+      withReason && exemption ? leaf('cbc:TaxExemptionReason', exemption.text) : null,
       node('cac:TaxScheme', leaf('cbc:ID', 'VAT')));
 
   const address = (party: InvoiceDocument['seller'] | InvoiceDocument['buyer']) =>
@@ -138,11 +142,17 @@ export function renderXRechnung(doc: InvoiceDocument): string {
       node('cac:Country', leaf('cbc:IdentificationCode', party.countryCode.toUpperCase())));
 
   const { seller, buyer } = doc;
+  // BT-31: the VAT identifier the charged tax belongs to. Swiss MWST: the seller's Swiss number (the
+  // validator accepts its CH prefix, BR-CO-09). O: none at all, nor the buyer's (BR-O-02); the
+  // Steuernummer (BT-32) then identifies the seller.
+  const swissVatNumber = swissVatNumberOf(doc);
+  const sellerVatId = category === 'O' ? null : swissVatNumber ? swissVatNumber.replace(/[\s.-]/g, '').toUpperCase() : seller.vatId;
+  const buyerVatId = category === 'O' ? null : buyer.vatId;
   const supplier = node('cac:AccountingSupplierParty', node('cac:Party',
     leaf('cbc:EndpointID', seller.email, { schemeID: 'EM' }),
     node('cac:PartyName', leaf('cbc:Name', seller.name)),
     address(seller),
-    node('cac:PartyTaxScheme', leaf('cbc:CompanyID', seller.vatId), node('cac:TaxScheme', leaf('cbc:ID', 'VAT'))),
+    sellerVatId ? node('cac:PartyTaxScheme', leaf('cbc:CompanyID', sellerVatId), node('cac:TaxScheme', leaf('cbc:ID', 'VAT'))) : null,
     // BT-32: the national tax number travels in a second tax scheme that is not VAT.
     seller.taxNumber ? node('cac:PartyTaxScheme', leaf('cbc:CompanyID', seller.taxNumber), node('cac:TaxScheme', leaf('cbc:ID', 'FC'))) : null,
     node('cac:PartyLegalEntity',
@@ -159,7 +169,7 @@ export function renderXRechnung(doc: InvoiceDocument): string {
     node('cac:PartyIdentification', leaf('cbc:ID', buyer.customerNumber)),
     buyer.company ? node('cac:PartyName', leaf('cbc:Name', buyer.company)) : null,
     address(buyer),
-    buyer.vatId ? node('cac:PartyTaxScheme', leaf('cbc:CompanyID', buyer.vatId), node('cac:TaxScheme', leaf('cbc:ID', 'VAT'))) : null,
+    buyerVatId ? node('cac:PartyTaxScheme', leaf('cbc:CompanyID', buyerVatId), node('cac:TaxScheme', leaf('cbc:ID', 'VAT'))) : null,
     node('cac:PartyLegalEntity', leaf('cbc:RegistrationName', buyer.company || buyer.name)),
     node('cac:Contact',
       leaf('cbc:Name', buyer.company ? buyer.name : null),
@@ -198,7 +208,7 @@ export function renderXRechnung(doc: InvoiceDocument): string {
     leaf('cbc:IssueDate', doc.issueDate),
     isCreditNote ? null : leaf('cbc:DueDate', doc.dueDate),
     leaf(isCreditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', isCreditNote ? '381' : '380'),
-    ...doc.notes.map((note) => leaf('cbc:Note', note)),
+    ...[...taxNotesOf(doc), ...doc.notes].map((note) => leaf('cbc:Note', note)),
     leaf('cbc:DocumentCurrencyCode', doc.currency),
     leaf('cbc:BuyerReference', buyer.customerNumber),
     node('cac:InvoicePeriod', leaf('cbc:StartDate', doc.periodStart), leaf('cbc:EndDate', doc.periodEnd)),
