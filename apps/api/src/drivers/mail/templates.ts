@@ -176,11 +176,11 @@ function oneLine(text: string) {
 }
 
 /** A message a staff member writes to a customer from the customer page. */
-/** "Neue Bestellung" by staff: the configuration, its price and the link to pay it (customers/order-link.ts). */
-export const orderLinkMail = (to: string, username: string, order: { summary: string; price: string; link: string; message: string; sentBy: string }): MailMessage => ({
+/** "Neue Bestellung" by staff: the configuration, its price with the customer's tax label ("inkl. 19 % USt.", "Reverse Charge") and the link to pay it (customers/order-link.ts). */
+export const orderLinkMail = (to: string, username: string, order: { summary: string; price: string; priceLabel: string; link: string; message: string; sentBy: string }): MailMessage => ({
   to,
   subject: 'Ihre Serverbestellung: bitte prüfen und bezahlen',
-  text: `Hallo ${username},\n\n${order.message ? `${order.message}\n\n` : ''}wir haben für Sie folgenden Server zusammengestellt:\n\n${order.summary}\nGesamtpreis: ${order.price} (inkl. MwSt., zahlbar im Voraus für die gesamte Laufzeit)\n\nÜber diesen Link prüfen Sie die Konfiguration, stimmen den AGB zu und bezahlen. Danach wird Ihr Server automatisch eingerichtet:\n\n${order.link}\n\nDer Preis und die Verfügbarkeit gelten zum Zeitpunkt Ihrer Bestellung.${signature}`,
+  text: `Hallo ${username},\n\n${order.message ? `${order.message}\n\n` : ''}wir haben für Sie folgenden Server zusammengestellt:\n\n${order.summary}\nGesamtpreis: ${order.price} ${order.priceLabel}, zahlbar im Voraus für die gesamte Laufzeit\n\nÜber diesen Link prüfen Sie die Konfiguration, stimmen den AGB zu und bezahlen. Danach wird Ihr Server automatisch eingerichtet:\n\n${order.link}\n\nDer Preis und die Verfügbarkeit gelten zum Zeitpunkt Ihrer Bestellung.${signature}`,
   sentBy: order.sentBy,
 });
 

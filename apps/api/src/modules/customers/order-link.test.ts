@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { customerDetailMessages as dm, messages, orderLinkMessages, parseOrderLink, type Communication, type CustomerDetail } from '@hp/contract';
+import { customerDetailMessages as dm, formatEuro, messages, orderLinkMessages, parseOrderLink, priceCents, splitGross, type Communication, type CustomerDetail } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { orders, servers, users } from '../../db/schema/index.ts';
@@ -29,7 +29,7 @@ describeEachDatabase('"Neue Bestellung": an order link from staff', (ctx) => {
     expect(mail.subject).toBe('Ihre Serverbestellung: bitte prüfen und bezahlen');
     expect(mail.text).toContain('Wie besprochen <b>am Telefon</b>:');
     expect(mail.text).toContain('4 vCPU · 8 GB RAM · 100 GB SSD · Ubuntu 24.04 · 6 Monate');
-    expect(mail.text).toMatch(/Gesamtpreis: \d+,\d{2}\s€/);
+    expect(mail.text).toContain(`Gesamtpreis: ${formatEuro(priceCents(config))} inkl. 19 % USt., zahlbar im Voraus`);
     const link = new URL(mail.text.match(/https?:\/\/\S+\/shop\/kvm-server\?\S+/)![0]);
     expect(link.searchParams.get('angebot')).toBe('1');
     expect(parseOrderLink((k) => link.searchParams.get(k))).toEqual(config);
@@ -38,6 +38,14 @@ describeEachDatabase('"Neue Bestellung": an order link from staff', (ctx) => {
     const logged = detail.communications.find((c: Communication) => c.subject === mail.subject)!;
     expect(logged).toMatchObject({ kind: 'email', staff: employee.username });
     expect(logged.body).toContain(link.toString());
+
+    // A Swiss customer is quoted the net price, not taxable in Germany (issue 24).
+    await ctx().database.db.update(users).set({ country: 'CH' }).where(eq(users.id, customer.user.id));
+    await send(employee, customer.user.id, config);
+    await ctx().app.jobs.drain();
+    const swiss = [...ctx().mail.sent].reverse().find((m) => m.to === customer.email)!;
+    expect(swiss.text).toContain(`Gesamtpreis: ${formatEuro(splitGross(priceCents(config)).netCents)} ohne USt. (nicht im Inland steuerbar), zahlbar`);
+    await ctx().database.db.update(users).set({ country: 'DE' }).where(eq(users.id, customer.user.id));
 
     // The customer follows the link: the ordinary checkout with that configuration, paid and fulfilled.
     const checkout = await postCheckout(ctx(), customer.auth, { ...parseOrderLink((k) => link.searchParams.get(k)), acceptTerms: true });

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { customerDetailMessages as dm, formatEuro, orderLinkMessages, orderLinkQuery, priceCents, type OrderLinkInput, type ServerConfig } from '@hp/contract';
+import { customerDetailMessages as dm, displayCents, formatEuro, orderLinkMessages, orderLinkQuery, priceCents, type OrderLinkInput, type ServerConfig } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { users } from '../../db/schema/index.ts';
 import { orderLinkMail } from '../../drivers/mail/templates.ts';
@@ -8,6 +8,7 @@ import { notFound } from '../../http/errors.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
 import { enforceLimit } from '../../lib/rate-limit.ts';
 import { describeServerConfig, ROOT_SERVER_NAME } from '../products/root-server.ts';
+import { taxViewFor } from '../tax/tax.service.ts';
 
 type OrderLinkDeps = Pick<Deps, 'db' | 'env'> & { jobs?: { kick(): void } };
 
@@ -19,7 +20,7 @@ type OrderLinkDeps = Pick<Deps, 'db' | 'env'> & { jobs?: { kick(): void } };
  * under Kommunikation with the staff member as sender.
  */
 export async function sendOrderLink(deps: OrderLinkDeps, staff: Pick<RequestUser, 'id'>, customerId: string, input: OrderLinkInput) {
-  const [customer] = await deps.db.select({ email: users.email, username: users.username }).from(users)
+  const [customer] = await deps.db.select({ id: users.id, email: users.email, username: users.username }).from(users)
     .where(and(eq(users.id, customerId), eq(users.role, 'customer'), isNull(users.deletedAt)));
   if (!customer) throw notFound(dm.notFound);
   // Shares the budget of "E-Mail senden": order links are mails from the same person.
@@ -31,8 +32,10 @@ export async function sendOrderLink(deps: OrderLinkDeps, staff: Pick<RequestUser
   const osName = config.os === 'linux' ? config.distro! : config.windowsVersion!;
   const summary = `${ROOT_SERVER_NAME} (KVM) – ${describeServerConfig({ os: osName, cpuCores: config.cpu, ramGb: config.ram, storageGb: config.storage, months: config.months })}`;
   const link = `${deps.env.publicUrl.replace(/\/$/, '')}/shop/kvm-server?${orderLinkQuery(config)}`;
+  // The customer's price and its tax label (issue 24), as the configurator will show it.
+  const tax = await taxViewFor(deps, customer.id);
   await enqueueMail(deps.db, orderLinkMail(customer.email, customer.username, {
-    summary, price: formatEuro(priceCents(config)), link, message: input.message ?? '', sentBy: staff.id,
+    summary, price: formatEuro(displayCents(priceCents(config), tax)), priceLabel: tax.priceLabel, link, message: input.message ?? '', sentBy: staff.id,
   }));
   deps.jobs?.kick();
   return { message: orderLinkMessages.sent };

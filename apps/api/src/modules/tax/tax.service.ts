@@ -8,7 +8,8 @@ import type { Db, Tx } from '../../db/client.ts';
 import { invoices, users } from '../../db/schema/index.ts';
 import { checkAndRecord, latestCheck, needsRecheck, normalizedVatId, type VatIdCheck } from '../accounts/vat-id.service.ts';
 
-type TaxDeps = Pick<Deps, 'db' | 'env' | 'vatCheck'>;
+/** The check service is needed only to re-check an ID before an order. */
+type TaxDeps = Pick<Deps, 'db' | 'env'> & Partial<Pick<Deps, 'vatCheck'>>;
 
 /** The calendar year of a moment in Germany (the threshold counts German calendar years). */
 const berlinYear = (d: Date) => Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(d));
@@ -49,8 +50,8 @@ export async function customerTaxFacts(deps: TaxDeps, userId: string, opts: { re
   let check = await latestCheck(deps, user.id);
   const current = { country, vatId };
   const fits = (c: VatIdCheck | null) => c !== null && c.country === country && c.vatId === normalizedVatId(country, vatId);
-  if (opts.recheck && country !== 'DE' && (needsRecheck(check, new Date(), deps.env.vatCheck.maxAgeDays, current) || !fits(check))) {
-    check = await checkAndRecord(deps, user.id, {
+  if (opts.recheck && deps.vatCheck && country !== 'DE' && (needsRecheck(check, new Date(), deps.env.vatCheck.maxAgeDays, current) || !fits(check))) {
+    check = await checkAndRecord({ db: deps.db, env: deps.env, vatCheck: deps.vatCheck }, user.id, {
       country, vatId, company: { name: user.companyName, street: user.street, zip: user.zipCode, city: user.city },
     });
   }
