@@ -28,7 +28,7 @@ export const faqSections: readonly { id: string; title: string; entries: readonl
       {
         id: 'zahlung',
         question: 'Welche Zahlungsmethoden werden akzeptiert?',
-        answer: 'Sie können bequem per Kreditkarte, PayPal, Überweisung oder SEPA-Lastschrift bezahlen.',
+        answer: 'Im Shop bezahlen Sie per Kreditkarte. Firmenkunden können auf Anfrage per Rechnung und Überweisung zahlen. Jede Rechnung erhalten Sie als PDF und als E-Rechnung (XRechnung).',
       },
       {
         id: 'servicezeiten',

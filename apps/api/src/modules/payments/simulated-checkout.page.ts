@@ -1,4 +1,4 @@
-import { formatEuro } from '@hp/contract';
+import { COUNTRY_OPTIONS, formatEuro } from '@hp/contract';
 
 /**
  * The simulated provider's hosted card page: plain server-rendered HTML with a form (no script), so it
@@ -17,7 +17,8 @@ export interface SimPageValues {
 
 export const emptyValues: SimPageValues = { name: '', street: '', zip: '', city: '', country: 'DE', card: '', exp: '' };
 
-const COUNTRIES: [string, string][] = [['DE', 'Deutschland'], ['AT', 'Österreich'], ['CH', 'Schweiz'], ['NL', 'Niederlande'], ['FR', 'Frankreich'], ['BE', 'Belgien'], ['LU', 'Luxemburg'], ['PL', 'Polen'], ['IT', 'Italien'], ['ES', 'Spanien']];
+/** Every country in German, the EU first, as the profile lists them (issue 24). */
+const COUNTRIES: [string, string][] = COUNTRY_OPTIONS.map((o) => [o.code, o.label]);
 export const SIM_COUNTRY_CODES = COUNTRIES.map(([code]) => code);
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,7 +1,7 @@
 import type { ComponentType, SVGProps } from 'react';
 import {
-  ArrowRight, Bitcoin, Check, Clock, CreditCard, Headset, Landmark, LifeBuoy, Network,
-  Terminal, Wallet,
+  ArrowRight, Check, Clock, CreditCard, FileText, Headset, Landmark, LifeBuoy, Network,
+  Terminal,
 } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -28,11 +28,12 @@ const extras = [
   'Zugriff mit anderen Kundenkonten teilen',
 ];
 
+// Only what the checkout really takes (the spec listed PayPal, SEPA direct debit and crypto, which the
+// payment integration does not offer): card payment in the shop, transfer on invoice by arrangement.
 const paymentMethods: { title: string; icon: Icon; text: string }[] = [
-  { title: 'PayPal', icon: Wallet, text: 'Schnell und sicher mit Ihrem PayPal-Konto bezahlen.' },
-  { title: 'SEPA-Lastschrift', icon: Landmark, text: 'Bequemer Einzug direkt von Ihrem Bankkonto.' },
-  { title: 'Kreditkarte', icon: CreditCard, text: 'Zahlung mit allen gängigen Kreditkarten.' },
-  { title: 'Kryptowährungen', icon: Bitcoin, text: 'Bezahlen Sie auf Wunsch auch mit Krypto.' },
+  { title: 'Kreditkarte', icon: CreditCard, text: 'Im Shop bezahlen Sie sicher mit allen gängigen Kreditkarten; Ihr Server wird direkt danach eingerichtet.' },
+  { title: 'Überweisung auf Rechnung', icon: Landmark, text: 'Für Firmenkunden auf Anfrage: Rechnung mit 15 Tagen Zahlungsziel.' },
+  { title: 'Rechnung und E-Rechnung', icon: FileText, text: 'Jede Rechnung als PDF und XRechnung. Firmenkunden in der EU mit USt-IdNr. erhalten Nettopreise (Reverse Charge).' },
 ];
 
 export function RootServerPage() {
@@ -127,7 +128,7 @@ export function RootServerPage() {
             <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Zahlungsarten</p>
             <h2 id="zahlung-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Bezahlen, wie es Ihnen passt</h2>
           </div>
-          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {paymentMethods.map(({ title, icon: PaymentIcon, text }) => (
               <li key={title}>
                 <Card className="h-full p-6 text-center">
