@@ -103,6 +103,21 @@ export const PaymentResultQuery = z.object({
   order: z.uuid({ error: shopMessages.orderNotFound }).optional(),
 });
 
+/**
+ * How an order was taxed (issue 24), for showing its prices: an order detail's list prices (German gross) become
+ * the customer's with `displayCents`; `priceLabel` follows every amount ("zzgl. USt.", "Reverse Charge").
+ */
+export const OrderTaxView = z.object({
+  ratePercent: z.number(),
+  category: z.enum(['S', 'AE', 'O']),
+  placeOfSupply: z.string(),
+  priceMode: z.enum(['gross', 'net']),
+  priceLabel: z.string(),
+  invoiceNote: z.string(),
+  explanation: z.string().nullable(),
+});
+export type OrderTaxView = z.infer<typeof OrderTaxView>;
+
 /** /shop/payment: read from the server, which asked the payment provider (never the browser's word). */
 export const PaymentResult = z.object({
   /** paid: fulfilment started; open: not paid yet; failed: declined, cancelled or expired. */
@@ -130,6 +145,8 @@ export const PaymentResult = z.object({
   reconfigurePath: z.string(),
   /** Cancelled because the customer placed a new order of the same product while this one was still reserved. */
   replaced: z.boolean().optional(),
+  /** How the order is taxed (issue 24): the result page names it after the amount ("Reverse Charge", …). */
+  tax: OrderTaxView.optional(),
 });
 export type PaymentResult = z.infer<typeof PaymentResult>;
 
@@ -152,21 +169,6 @@ export const OrderCard = z.object({
 export type OrderCard = z.infer<typeof OrderCard>;
 export const OrderList = z.object({ items: z.array(OrderCard), total: z.number().int() });
 export type OrderList = z.infer<typeof OrderList>;
-
-/**
- * How an order was taxed (issue 24), for showing its prices: the list prices above (German gross) become
- * the customer's with `displayCents`; `priceLabel` follows every amount ("zzgl. USt.", "Reverse Charge").
- */
-export const OrderTaxView = z.object({
-  ratePercent: z.number(),
-  category: z.enum(['S', 'AE', 'O']),
-  placeOfSupply: z.string(),
-  priceMode: z.enum(['gross', 'net']),
-  priceLabel: z.string(),
-  invoiceNote: z.string(),
-  explanation: z.string().nullable(),
-});
-export type OrderTaxView = z.infer<typeof OrderTaxView>;
 
 /** 'Server Details' of /dashboard/order/{id}: per-month list prices and the charged total split into net and VAT by the order's tax. */
 export const OrderDetail = OrderCard.extend({

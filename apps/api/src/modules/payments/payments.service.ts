@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { PaymentResult } from '@hp/contract';
+import { LEGACY_ORDER_TAX, type PaymentResult } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { invoices, orders, paymentEvents } from '../../db/schema/index.ts';
@@ -236,6 +236,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
   // The last attempt ended unpaid, the order still holds what it reserved: it can be paid again.
   const retryable = order.status === 'pending' && order.failureReason !== null && order.holdUntil.getTime() > Date.now();
   const product = productOfOrder(order);
+  const tax = order.tax ?? LEGACY_ORDER_TAX;
   return {
     paymentStatus: paid ? 'paid' : order.status === 'pending' && !retryable ? 'open' : 'failed',
     orderId: order.id,
@@ -252,6 +253,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
     retryUntil: retryable ? order.holdUntil.toISOString() : null,
     reconfigurePath: product.shopPath(order),
     ...(order.status === 'cancelled' && order.failureReason === REPLACED_BY_NEW_ORDER ? { replaced: true } : {}),
+    tax: { ratePercent: tax.ratePercent, category: tax.category, placeOfSupply: tax.placeOfSupply, priceMode: tax.priceMode, priceLabel: tax.priceLabel, invoiceNote: tax.invoiceNote, explanation: tax.explanation ?? null },
   };
 }
 

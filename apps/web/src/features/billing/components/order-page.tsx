@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, FileText, RefreshCw, SearchX, Server, Globe } from 'lucide-react';
-import { billingPeriodLabel, formatDayMonthYear, formatEuro, VAT_PERCENT, type OrderDetail } from '@hp/contract';
+import { billingPeriodLabel, formatDayMonthYear, formatEuro, type OrderDetail } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { useOrder } from '../api/orders.ts';
 import { OrderStatusBadge } from '../../../components/billing/billing-badges.tsx';
 import { InvoiceDownloads } from '../../../components/billing/invoice-downloads.tsx';
+import { chargedLabel, vatLineLabel } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
@@ -86,6 +87,9 @@ function serverLines(order: OrderDetail) {
 
 function OrderView({ order }: { order: OrderDetail }) {
   const perMonth = order.perMonth;
+  const vatLabel = vatLineLabel(order.tax);
+  // Without VAT the total is no gross amount: "Gesamt" then, and the label says why.
+  const totalLabel = order.tax.category === 'S' ? 'Gesamt (brutto)' : `Gesamt (${chargedLabel(order.tax)})`;
   return (
     <>
       <PageMeta title={`Bestellung ${order.number}`} />
@@ -110,8 +114,8 @@ function OrderView({ order }: { order: OrderDetail }) {
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />
           <Row label="Nächste Abrechnung" value={order.nextBillingDate ? formatDayMonthYear(order.nextBillingDate) : "keine (nicht ausgeführt)"} />
           <Row label="Nettobetrag pro Monat" value={formatEuro(perMonth.netCents)} amount className="mt-3 border-t border-slate-200 pt-3" />
-          <Row label={`USt. ${VAT_PERCENT} % pro Monat`} value={formatEuro(perMonth.vatCents)} amount />
-          <Row label="Bruttobetrag pro Monat" value={formatEuro(perMonth.grossCents)} amount strong />
+          <Row label={`${vatLabel} pro Monat`} value={formatEuro(perMonth.vatCents)} amount />
+          <Row label={order.tax.category === 'S' ? 'Bruttobetrag pro Monat' : 'Gesamt pro Monat'} value={formatEuro(perMonth.grossCents)} amount strong />
         </dl>
         <p className="bg-slate-50/60 px-4 pb-4 text-xs text-slate-600 sm:px-5">Die Positionen sind Nettopreise pro Monat einschließlich Laufzeitrabatt; Summen können durch Rundung um wenige Cent abweichen.</p>
       </Card>
@@ -123,10 +127,12 @@ function OrderView({ order }: { order: OrderDetail }) {
           <dl className="mt-4 space-y-2 text-sm">
             {order.discountPercent > 0 && <Row label="Laufzeitrabatt" value={`${order.discountPercent} % (enthalten)`} />}
             <Row label="Nettobetrag" value={formatEuro(order.netCents)} amount />
-            <Row label={`USt. ${VAT_PERCENT} %`} value={formatEuro(order.vatCents)} amount />
-            <Row label="Gesamt (brutto)" value={formatEuro(order.grossCents)} amount strong className="border-t border-slate-200 pt-2" />
+            <Row label={vatLabel} value={formatEuro(order.vatCents)} amount />
+            <Row label={totalLabel} value={formatEuro(order.grossCents)} amount strong className="border-t border-slate-200 pt-2" />
             {order.paymentMethod && <Row label="Zahlungsart" value={order.paymentMethod} />}
           </dl>
+          {order.tax.invoiceNote && <p className="mt-4 text-sm text-slate-700" data-testid="order-tax-note">Auf der Rechnung: {order.tax.invoiceNote}</p>}
+          {order.tax.explanation && <p className="mt-2 text-sm text-slate-600">{order.tax.explanation}</p>}
         </Card>
 
         <Card className="flex flex-col gap-4 p-5">

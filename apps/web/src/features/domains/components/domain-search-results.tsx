@@ -4,6 +4,8 @@ import { DOMAIN_AVAILABILITY_LABEL, formatEuro, type DomainAvailabilityStatus, t
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useDomainSearch } from '../api/domains.ts';
+import { useTaxView } from '../../../lib/use-tax-view.ts';
+import { shownCents, TaxNotes, type PriceTax } from '../../../components/billing/tax-price.tsx';
 
 const tone: Record<DomainAvailabilityStatus, BadgeTone> = { free: 'success', taken: 'neutral', premium: 'warning', invalid: 'danger' };
 
@@ -26,7 +28,7 @@ function Alert({ children }: { children: React.ReactNode }) {
 
 const actionClass = 'inline-flex min-h-9 items-center rounded-lg bg-brand-600 px-3 text-sm font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
-function ResultRow({ item }: { item: DomainSearchItem }) {
+function ResultRow({ item, tax }: { item: DomainSearchItem; tax: PriceTax | null }) {
   return (
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4">
       <div className="min-w-0">
@@ -38,7 +40,7 @@ function ResultRow({ item }: { item: DomainSearchItem }) {
         <Badge tone={tone[item.status]}>{DOMAIN_AVAILABILITY_LABEL[item.status]}</Badge>
         {item.yearCents !== null && (
           <span className="whitespace-nowrap text-sm text-slate-900">
-            <span className="font-semibold">{formatEuro(item.yearCents)}</span> / Jahr
+            <span className="font-semibold">{tax ? formatEuro(shownCents(item.yearCents, tax)) : '…'}</span> / Jahr{tax && <span className="text-slate-600"> {tax.priceLabel}</span>}
             {item.status === 'taken' && <span className="text-slate-600"> (Transfer)</span>}
           </span>
         )}
@@ -56,6 +58,7 @@ function ResultRow({ item }: { item: DomainSearchItem }) {
 /** The search result of the /domain page: loaded lazily, so the prerendered page stays light. */
 export default function DomainSearchResults({ q }: { q: string }) {
   const search = useDomainSearch(q);
+  const taxState = useTaxView();
   if (search.isPending) return <DomainSearchLoading />;
   if (search.isError) return <Alert>{search.error.message}</Alert>;
   const { items, invalid, error } = search.data;
@@ -74,9 +77,10 @@ export default function DomainSearchResults({ q }: { q: string }) {
       )}
       {items.length > 0 && (
         <ul className="divide-y divide-slate-200" aria-label="Suchergebnis">
-          {items.map((item) => <ResultRow key={item.domain} item={item} />)}
+          {items.map((item) => <ResultRow key={item.domain} item={item} tax={taxState.view} />)}
         </ul>
       )}
+      {items.some((item) => item.yearCents !== null) && taxState.view && <TaxNotes state={taxState} />}
     </div>
   );
 }

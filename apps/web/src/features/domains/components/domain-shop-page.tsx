@@ -11,6 +11,8 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useTaxView, type TaxViewState } from '../../../lib/use-tax-view.ts';
+import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
@@ -123,6 +125,7 @@ function OrderForm({ quote, action }: { quote: DomainQuote; action: 'register' |
   const orderable = !missing && !quote.blocked && quote.yearCents !== null;
   const paidYears = transfer ? 1 : years;
   const total = (quote.yearCents ?? 0) * paidYears;
+  const taxState = useTaxView();
   const showName = quote.unicode !== quote.domain ? `${quote.unicode} (${quote.domain})` : quote.domain;
 
   const onSubmit = async (event: FormEvent) => {
@@ -218,13 +221,14 @@ function OrderForm({ quote, action }: { quote: DomainQuote; action: 'register' |
           <Row label="Domain" value={quote.unicode} />
           <Row label="Auftrag" value={transfer ? 'Transfer zu uns' : 'Registrierung'} />
           <Row label="Laufzeit" value={yearsText(paidYears)} />
-          <Row label="Preis pro Jahr" value={quote.yearCents === null ? '–' : formatEuro(quote.yearCents)} />
+          <Row label="Preis pro Jahr" value={quote.yearCents === null ? '–' : yearPrice(quote.yearCents, taxState)} />
         </dl>
-        <Total cents={total} label={`für ${yearsText(paidYears)}`} />
+        <Total cents={total} label={`für ${yearsText(paidYears)}`} taxState={taxState} />
         {orderable && <Terms id={ids.terms} checked={accept} error={fieldErrors.acceptTerms} onChange={(v) => {
           setAccept(v);
           if (v) setFieldErrors(({ acceptTerms: _done, ...rest }) => rest);
         }} />}
+        {orderable && <TaxExplanation explanation={taxState.view?.explanation} />}
         {error && <Alert tone="error" className="mt-4">{error}</Alert>}
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!orderable}>
           {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
@@ -242,6 +246,7 @@ function RenewForm({ detail }: { detail: DomainDetail }) {
   const [accept, setAccept] = useState(false);
   const [termsError, setTermsError] = useState<string | undefined>();
   const { submit, busy, redirecting, error } = useCheckout();
+  const taxState = useTaxView();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!accept) {
@@ -273,13 +278,14 @@ function RenewForm({ detail }: { detail: DomainDetail }) {
         <dl className="mt-4 divide-y divide-slate-100 text-sm">
           <Row label="Domain" value={detail.unicode} />
           <Row label="Auftrag" value="Verlängerung" />
-          <Row label="Preis pro Jahr" value={formatEuro(detail.yearCents)} />
+          <Row label="Preis pro Jahr" value={yearPrice(detail.yearCents, taxState)} />
         </dl>
-        <Total cents={detail.yearCents * years} label={`für ${yearsText(years)}`} />
+        <Total cents={detail.yearCents * years} label={`für ${yearsText(years)}`} taxState={taxState} />
         <Terms id={ids.terms} checked={accept} error={termsError} onChange={(v) => {
           setAccept(v);
           if (v) setTermsError(undefined);
         }} />
+        <TaxExplanation explanation={taxState.view?.explanation} />
         {error && <Alert tone="error" className="mt-4">{error}</Alert>}
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!detail.renewable}>
           {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
@@ -291,16 +297,23 @@ function RenewForm({ detail }: { detail: DomainDetail }) {
 }
 
 
-function Total({ cents, label }: { cents: number; label: string }) {
+/** A year's list price (German gross) as this customer sees it, with its tax label. */
+const yearPrice = (listGrossCents: number, { view }: TaxViewState) => (view ? `${formatEuro(shownCents(listGrossCents, view))} ${view.priceLabel}` : '…');
+
+/** `cents` is the German gross list price of the whole term; the server charges what the tax view makes of it. */
+function Total({ cents, label, taxState }: { cents: number; label: string; taxState: TaxViewState }) {
   const id = useId();
+  const tax = taxState.view;
   return (
     <div className="mt-5 rounded-lg bg-slate-50 p-4">
       <p id={id} className="text-sm font-medium text-slate-700">Gesamtpreis</p>
       <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
-        <output aria-live="polite" aria-labelledby={id} className="text-3xl font-bold tabular-nums text-slate-900">{formatEuro(cents)}</output>
+        <output aria-live="polite" aria-labelledby={id} aria-busy={tax ? undefined : true} className="text-3xl font-bold tabular-nums text-slate-900">{tax ? formatEuro(shownCents(cents, tax)) : '…'}</output>
         <span className="text-sm text-slate-600">{label}</span>
       </p>
-      <p className="mt-2 text-xs text-slate-600">Preis inkl. MwSt., zahlbar im Voraus.</p>
+      {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
+      {tax ? <p className="mt-2 text-xs text-slate-600">{taxSentence(cents, tax)} Zahlbar im Voraus.</p> : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
+      {tax && <TaxNotes state={taxState} />}
     </div>
   );
 }

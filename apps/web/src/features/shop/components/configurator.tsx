@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { Check, Cpu, HardDrive, LogIn, MapPin, Mail, MemoryStick, Minus, Monitor, Network, Plus, ShoppingCart, Tag } from 'lucide-react';
 import {
   CheckoutInput, CONFIG_LIMITS, DEFAULT_DISTRO, DEFAULT_WINDOWS, durationDiscountPercent, formatEuro, LINUX_DISTROS, paymentLabel,
-  priceCents, shopMessages, WINDOWS_VERSIONS, type LinuxDistro, type OsFamily, type ServerConfig, type WindowsVersion,
+  GERMAN_CONSUMER_VIEW, priceCents, shopMessages, WINDOWS_VERSIONS, type LinuxDistro, type OsFamily, type ServerConfig, type WindowsVersion,
 } from '@hp/contract';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
@@ -14,6 +14,8 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { SelectField } from '../../../components/ui/select.tsx';
 import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useTaxView } from '../../../lib/use-tax-view.ts';
+import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useCheckout } from '../api/checkout.ts';
@@ -99,6 +101,10 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
   const values = useWatch({ control }) as ConfiguratorValues;
   const config = { os: values.os, cpu: values.cpu, ram: values.ram, storage: values.storage, months: values.months };
   const total = priceCents(config);
+  const taxState = useTaxView();
+  // Staff configure for a customer whose tax the payment decides: they see the list prices (German gross).
+  const tax = onBehalf ? GERMAN_CONSUMER_VIEW : taxState.view;
+  const shown = tax ? formatEuro(shownCents(total, tax)) : '…';
   const discount = durationDiscountPercent(values.months);
   const storageMin = upgrade?.storageMin ?? CONFIG_LIMITS.storage.min;
   const osLabel = upgrade ? upgrade.osName : values.os === 'linux' ? values.distro : values.windowsVersion;
@@ -223,7 +229,7 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
 
       {/* Narrow screens: the price stays in sight while the sliders are moved (the summary below announces it). */}
       <div className="sticky bottom-3 z-10 flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur lg:hidden" aria-hidden="true">
-        <p className="text-sm text-slate-600">Gesamtpreis <span className="ml-1 text-lg font-bold tabular-nums text-slate-900">{formatEuro(total)}</span></p>
+        <p className="text-sm text-slate-600">Gesamtpreis <span className="ml-1 text-lg font-bold tabular-nums text-slate-900">{shown}</span>{tax && <span className="ml-1 text-xs">{tax.priceLabel}</span>}</p>
         <a href="#kvm-summary" tabIndex={-1} className={buttonClass('primary', 'sm')}>Zur Bestellung</a>
       </div>
 
@@ -242,17 +248,22 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
         <div className="mt-5 rounded-lg bg-slate-50 p-4">
           <p id="kvm-price-label" className="text-sm font-medium text-slate-700">Gesamtpreis</p>
           <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <output aria-live="polite" aria-labelledby="kvm-price-label" className="text-3xl font-bold tabular-nums text-slate-900">{formatEuro(total)}</output>
+            <output aria-live="polite" aria-labelledby="kvm-price-label" aria-busy={tax ? undefined : true} className="text-3xl font-bold tabular-nums text-slate-900" data-testid="kvm-total">{shown}</output>
             <span className="text-sm text-slate-600">/ {paymentLabel(values.months)}</span>
           </p>
+          {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
           {discount > 0 && (
             <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800">
               <Check className="size-3.5" aria-hidden="true" /> inkl. {discount} % Laufzeitrabatt
             </p>
           )}
-          <p className="mt-2 text-xs text-slate-600">
-            {values.months > 1 && <>entspricht {formatEuro(Math.round(total / values.months))} pro Monat · </>}Preis inkl. MwSt., zahlbar im Voraus für die gesamte Laufzeit.
-          </p>
+          {tax ? (
+            <p className="mt-2 text-xs text-slate-600">
+              {values.months > 1 && <>entspricht {formatEuro(Math.round(shownCents(total, tax) / values.months))} pro Monat · </>}{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.
+            </p>
+          ) : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
+          {onBehalf ? <p className="mt-2 text-xs text-slate-600">Listenpreis für Privatkunden in Deutschland. Den Preis für {onBehalf.customerName} berechnen wir bei der Zahlung nach dessen Land und Steuerstatus.</p>
+            : tax && <TaxNotes state={taxState} />}
         </div>
 
         {onBehalf ? (
@@ -295,6 +306,8 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
             </p>
           </Alert>
         )}
+
+        {!onBehalf && <TaxExplanation explanation={taxState.view?.explanation} />}
 
         {onBehalf ? (
           <>

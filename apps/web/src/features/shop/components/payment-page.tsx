@@ -9,6 +9,7 @@ import { ApiRequestError } from '../../../lib/api-client.ts';
 import { usePaymentResult, type PaymentLookup } from '../api/payment-result.ts';
 import { useRetryPayment } from '../api/retry-payment.ts';
 import { cn } from '../../../lib/cn.ts';
+import { chargedLabel } from '../../../components/billing/tax-price.tsx';
 import { paths } from '../../../config/paths.ts';
 
 const MISSING_PARAMS = 'Es wurde keine Zahlung angegeben. Bitte öffnen Sie diese Seite über den Link des Zahlungsanbieters oder prüfen Sie Ihre Bestellungen im Kundenbereich.';
@@ -193,21 +194,25 @@ function ResultCard({ tone, title, lead, children }: { tone: keyof typeof tones;
 
 function Facts({ result }: { result: PaymentResult }) {
   const rows: [string, string][] = [
-    ['Betrag', formatEuro(result.amountCents)],
+    // What is charged always includes its tax: "inkl. 20 % USt.", "Reverse Charge", "ohne USt. (…)".
+    ['Betrag', result.tax ? `${formatEuro(result.amountCents)} ${chargedLabel(result.tax)}` : formatEuro(result.amountCents)],
     ['Bestellnummer', result.orderNumber],
     ['Datum', formatDayMonthYear(result.date)],
     ['Status', orderStatusLabels[result.orderStatus]],
     ['Produkt', result.product],
   ];
   return (
-    <dl className="divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm">
-      {rows.map(([label, value]) => (
-        <div key={label} className="flex justify-between gap-4 px-4 py-2.5">
-          <dt className="text-slate-600">{label}</dt>
-          <dd className="text-right font-medium text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl className="divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-4 px-4 py-2.5">
+            <dt className="text-slate-600">{label}</dt>
+            <dd className="text-right font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {result.tax?.invoiceNote && <p className="mt-2 text-sm text-slate-600">Auf der Rechnung: {result.tax.invoiceNote}</p>}
+    </>
   );
 }
 

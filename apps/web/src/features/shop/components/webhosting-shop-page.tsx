@@ -13,6 +13,8 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useTaxView } from '../../../lib/use-tax-view.ts';
+import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -105,6 +107,9 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
   });
   const v = useWatch({ control }) as Values;
   const total = hostingPriceCents({ plan: v.plan, months: v.months });
+  const taxState = useTaxView();
+  const tax = taxState.view;
+  const money = (listGrossCents: number) => (tax ? formatEuro(shownCents(listGrossCents, tax)) : '…');
   const discount = durationDiscountPercent(v.months);
   const plan = HOSTING_PLANS[v.plan];
   const domainLabel = renewal ? renewal.primaryDomain : v.domainType === 'subdomain' ? `${v.subdomain || 'ihr-name'}.${subdomainBase}` : v.domain || '–';
@@ -152,7 +157,8 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
                       <span className="text-lg font-semibold text-slate-900">{p.name}</span>
                       {checked && <Check className="size-5 text-brand-700" aria-hidden="true" />}
                     </span>
-                    <span className="mt-1 text-2xl font-bold tabular-nums text-slate-900">{formatEuro(p.monthlyCents)}<span className="text-sm font-normal text-slate-600"> / Monat</span></span>
+                    <span className="mt-1 text-2xl font-bold tabular-nums text-slate-900">{money(p.monthlyCents)}<span className="text-sm font-normal text-slate-600"> / Monat</span></span>
+                    {tax && <TaxLabel tax={tax} className="text-xs text-slate-600" />}
                     <ul className="mt-3 space-y-1 text-sm text-slate-700">
                       <li>{mb(p.storageMb)} Speicher</li>
                       <li>{mb(p.trafficMb)} Traffic</li>
@@ -214,11 +220,14 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
         <div className="mt-5 rounded-lg bg-slate-50 p-4">
           <p id="hosting-price-label" className="text-sm font-medium text-slate-700">Gesamtpreis</p>
           <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <output aria-live="polite" aria-labelledby="hosting-price-label" className="text-3xl font-bold tabular-nums text-slate-900">{formatEuro(total)}</output>
+            <output aria-live="polite" aria-labelledby="hosting-price-label" aria-busy={tax ? undefined : true} className="text-3xl font-bold tabular-nums text-slate-900">{money(total)}</output>
             <span className="text-sm text-slate-600">/ {paymentLabel(v.months)}</span>
           </p>
+          {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
           {discount > 0 && <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800"><Check className="size-3.5" aria-hidden="true" /> inkl. {discount} % Laufzeitrabatt</p>}
-          <p className="mt-2 text-xs text-slate-600">Preis inkl. MwSt., zahlbar im Voraus für die gesamte Laufzeit.</p>
+          {tax ? <p className="mt-2 text-xs text-slate-600">{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.</p>
+            : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
+          {tax && <TaxNotes state={taxState} />}
         </div>
         <div className="mt-5">
           <label className="flex items-start gap-3 text-sm text-slate-800">
@@ -236,6 +245,7 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
             </p>
           </Alert>
         )}
+        <TaxExplanation explanation={tax?.explanation} />
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!available}>
           {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
           {redirecting ? 'Weiter zur Zahlung …' : renewal ? 'Jetzt verlängern' : 'Jetzt bestellen'}
