@@ -19,6 +19,11 @@ export const invoiceMessages = {
   vatIdInvalid: 'Die USt-IdNr. hat nicht das Format eines anderen EU-Staats (z. B. ATU12345678).',
   reverseChargeCountry: 'Reverse Charge gilt nur für Unternehmen in einem anderen EU-Staat. Der Kunde hat seinen Sitz nicht dort.',
   reverseChargeCompany: 'Reverse Charge gilt nur für Unternehmen. Bitte tragen Sie zuerst die Firma des Kunden ein.',
+  /** Staff asked for reverse charge, but the customer's tax decision (issue 24) is not reverse charge. */
+  reverseChargeUnconfirmed: (explanation: string | null) =>
+    `Reverse Charge setzt voraus, dass der Kunde als Firmenkunde mit einer bestätigten USt-IdNr. im Kundenprofil geführt wird. Die Umsatzsteuer richtet sich nach dem Kundenprofil.${explanation ? ` Hinweis an den Kunden: ${explanation}` : ''}`,
+  reverseChargeOtherVatId: (confirmed: string) =>
+    `Die angegebene USt-IdNr. weicht von der bestätigten USt-IdNr. im Kundenprofil (${confirmed}) ab. Bitte geben Sie die bestätigte USt-IdNr. an oder ändern Sie zuerst das Kundenprofil.`,
   period: 'Der Leistungszeitraum endet vor seinem Beginn.',
   date: 'Bitte geben Sie ein gültiges Datum an.',
   addressMissing: 'Für eine Rechnung fehlt die Anschrift des Kunden (Straße, PLZ, Ort). Bitte ergänzen Sie sie unter „Einstellungen“.',
@@ -55,7 +60,11 @@ export const EU_VAT_ID = /^(AT|BE|BG|CY|CZ|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|L
 
 export const ManualInvoiceInput = z.strictObject({
   lines: z.array(ManualInvoiceLineInput, { error: invoiceMessages.noLines }).min(1, invoiceMessages.noLines).max(50, invoiceMessages.tooManyLines),
-  /** standard: 19 % USt.; reverse_charge: 0 %, the EU business customer owes the VAT. */
+  /**
+   * The tax follows the customer's decision (issue 24: profile, checked VAT ID, threshold), not this
+   * field. standard: whatever the decision is; reverse_charge: staff expect reverse charge, and the
+   * invoice is refused when the decision is not reverse charge (no silent difference).
+   */
   vatMode: z.enum(['standard', 'reverse_charge'], { error: messages.invalidInput }).default('standard'),
   buyerVatId: z.string().trim().transform((v) => v.replace(/\s+/g, '').toUpperCase()).nullish(),
   periodStart: isoDay.optional(),

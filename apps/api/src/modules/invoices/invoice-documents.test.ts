@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
-import { sampleCreditNoteDocument, sampleInvoiceDocument } from './invoice-fixtures.ts';
+import { sampleCreditNoteDocument, sampleInvoiceDocument, sampleOrderTax } from './invoice-fixtures.ts';
 import { renderInvoicePdf, toPdfText } from './invoice-pdf.ts';
 import { formatAmount, renderXRechnung } from './invoice-xrechnung.ts';
 import { buildManualDocument } from './manual-invoices.ts';
@@ -21,7 +21,8 @@ function manualDocument(country: 'DE' | 'AT', input: Parameters<typeof buildManu
     street: country === 'AT' ? 'Ringstraße 1' : 'Hauptstraße 5', zipCode: country === 'AT' ? '1010' : '10115', city: country === 'AT' ? 'Wien' : 'Berlin',
     country, companyName: country === 'AT' ? 'Wiener Web GmbH' : 'Weiß & Söhne GmbH',
   } as typeof users.$inferSelect;
-  return buildManualDocument(readEnv({}), customer, input, 'RE-2026-000123', new Date('2026-11-23T10:00:00Z'));
+  // The customer's tax decision (issue 24): a German customer pays 19 %, the Austrian company has a confirmed VAT ID.
+  return buildManualDocument(readEnv({}), customer, input, 'RE-2026-000123', new Date('2026-11-23T10:00:00Z'), sampleOrderTax(country === 'AT' ? 'AE-AT' : 'S-DE'));
 }
 
 const run = promisify(execFile);

@@ -103,11 +103,22 @@ describeEachDatabase('manual invoices, payments and reminders', (ctx) => {
   });
 
   it('reverse charge for an Austrian company: 0 %, both VAT ids, the legal note', async () => {
-    const res = await create(owner, austria.user.id, { lines: [{ description: 'Managed Service', quantity: 1, unit: 'month', unitNetCents: 10_000 }], vatMode: 'reverse_charge', buyerVatId: 'atu 1234 5678' });
-    expect(res.statusCode, res.body).toBe(201);
-    const [row] = await ctx().database.db.select().from(invoices).where(eq(invoices.id, res.json<StaffInvoiceCard>().id));
-    expect(row!.document).toMatchObject({ vatPercent: 0, vatCategory: 'AE', totals: { netCents: 10_000, vatCents: 0, grossCents: 10_000 }, buyer: { vatId: 'ATU12345678' } });
-    expect(row!.document.notes.join(' ')).toContain('Steuerschuldnerschaft des Leistungsempfängers');
+    // Issue 24: reverse charge needs the customer's confirmed VAT ID in the profile (the simulated check
+    // confirms ATU12345678); before, staff chose it on the form. Without it, asking for it is refused.
+    const line = { description: 'Managed Service', quantity: 1, unit: 'month', unitNetCents: 10_000 };
+    const refused = await create(owner, austria.user.id, { lines: [line], vatMode: 'reverse_charge', buyerVatId: 'ATU12345678' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('bestätigten USt-IdNr. im Kundenprofil');
+    await ctx().database.db.update(users).set({ business: true, vatId: 'ATU12345678' }).where(eq(users.id, austria.user.id));
+    try {
+      const res = await create(owner, austria.user.id, { lines: [line], vatMode: 'reverse_charge', buyerVatId: 'atu 1234 5678' });
+      expect(res.statusCode, res.body).toBe(201);
+      const [row] = await ctx().database.db.select().from(invoices).where(eq(invoices.id, res.json<StaffInvoiceCard>().id));
+      expect(row!.document).toMatchObject({ vatPercent: 0, vatCategory: 'AE', totals: { netCents: 10_000, vatCents: 0, grossCents: 10_000 }, buyer: { vatId: 'ATU12345678' } });
+      expect(row!.document.tax?.invoiceNote).toContain('Steuerschuldnerschaft des Leistungsempfängers');
+    } finally {
+      await ctx().database.db.update(users).set({ business: false, vatId: null }).where(eq(users.id, austria.user.id));
+    }
   });
 
   it('payments: partial stays open, the rest makes it paid; too much, future dates and paid invoices are refused', async () => {

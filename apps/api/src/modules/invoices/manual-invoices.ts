@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  formatEuro, INVOICE_UNIT_CODE, INVOICE_UNIT_LABEL, invoiceMessages as im, ManualInvoiceInput, VAT_PERCENT,
-  type RecordPaymentInput, type StaffInvoiceCard, type StaffInvoicePage,
+  formatEuro, INVOICE_UNIT_CODE, INVOICE_UNIT_LABEL, invoiceMessages as im, isEuMember, ManualInvoiceInput, normalizeVatId,
+  type OrderTax, type RecordPaymentInput, type StaffInvoiceCard, type StaffInvoicePage,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Env } from '../../env.ts';
@@ -17,6 +17,7 @@ import { invoiceReminderMail } from '../../drivers/mail/templates.ts';
 import { addDays, berlinDate, DUE_DAYS, invoiceFileName, mailInvoiceJob, nextNumber, sellerOf, toInvoiceCard } from './invoices.service.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { renderXRechnung } from './invoice-xrechnung.ts';
+import { customerTaxFacts, decideTaxForOrder } from '../tax/tax.service.ts';
 
 /**
  * Invoices that are not prepaid by card (docs/decisions/019): staff write them for a customer with free
@@ -27,6 +28,7 @@ import { renderXRechnung } from './invoice-xrechnung.ts';
 type InvoiceRow = typeof invoices.$inferSelect;
 type UserRow = typeof users.$inferSelect;
 type ManualDeps = Pick<Deps, 'db' | 'env'>;
+type CreateDeps = Pick<Deps, 'db' | 'env' | 'vatCheck'>;
 
 const invalid = (message: string, field?: string) => new AppError(400, 'invalid_input', message, field ? { fields: { [field]: message } } : undefined);
 
@@ -35,14 +37,25 @@ export function lineNetCents(quantity: number, unitNetCents: number): number {
   return Math.round((Math.round(quantity * 100) * unitNetCents) / 100);
 }
 
-/** The VAT of a standard-rate total, rounded half up on the whole document (EN 16931 BR-CO-17). */
-export const vatOf = (netCents: number, percent: number) => Math.floor((netCents * percent + 50) / 100);
+/**
+ * The VAT of a standard-rate total, rounded half up on the whole document (EN 16931 BR-CO-17). Rates
+ * carry at most one decimal (8.1 %, 25.5 %): tenths of a percent keep the arithmetic in integers.
+ */
+export const vatOf = (netCents: number, percent: number) => Math.floor((netCents * Math.round(percent * 10) + 500) / 1000);
 
-/** The frozen snapshot of a manual invoice: pure, so the validator test renders exactly what is issued. */
-export function buildManualDocument(env: Env, customer: UserRow, raw: ManualInvoiceInput, number: string, issue: Date): InvoiceDocument {
+/** The net total of the lines as they will be printed (each line rounded to the cent first). */
+export function manualNetCents(raw: ManualInvoiceInput): number {
+  return ManualInvoiceInput.parse(raw).lines.reduce((sum, line) => sum + lineNetCents(line.quantity, line.unitNetCents), 0);
+}
+
+/**
+ * The frozen snapshot of a manual invoice: pure, so the validator test renders exactly what is issued.
+ * `tax` is the customer's decision (issue 24) for this invoice's net sum, as for an order: it gives the
+ * rate, the category, the buyer's VAT ID (reverse charge only) and the texts the renderers print.
+ */
+export function buildManualDocument(env: Env, customer: UserRow, raw: ManualInvoiceInput, number: string, issue: Date, tax: OrderTax): InvoiceDocument {
   const input = ManualInvoiceInput.parse(raw);
-  const reverseCharge = input.vatMode === 'reverse_charge';
-  const vatPercent = reverseCharge ? 0 : VAT_PERCENT;
+  const vatPercent = tax.ratePercent;
   const lines: InvoiceLine[] = input.lines.map((line, index) => ({
     id: String(index + 1),
     name: line.description,
@@ -54,16 +67,9 @@ export function buildManualDocument(env: Env, customer: UserRow, raw: ManualInvo
     vatPercent,
   }));
   const netCents = lines.reduce((sum, l) => sum + l.netCents, 0);
-  const vatCents = vatOf(netCents, vatPercent);
+  const vatCents = tax.category === 'S' ? vatOf(netCents, vatPercent) : 0;
   const grossCents = netCents + vatCents;
   const issueDate = berlinDate(issue);
-  const notes = [
-    ...(reverseCharge ? [
-      'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge): Die Umsatzsteuer schuldet der Leistungsempfänger (§ 13b UStG, Art. 196 MwStSystRL).',
-      `USt-IdNr. des Leistungsempfängers: ${input.buyerVatId}`,
-    ] : []),
-    ...(input.note ? [input.note] : []),
-  ];
   return {
     kind: 'invoice',
     number,
@@ -84,12 +90,13 @@ export function buildManualDocument(env: Env, customer: UserRow, raw: ManualInvo
       email: customer.email,
       customerNumber: customer.customerNumber,
       company: customer.companyName.trim() || null,
-      vatId: reverseCharge ? input.buyerVatId ?? null : null,
+      vatId: tax.buyerVatId,
     },
     lines,
     totals: { netCents, vatCents, grossCents, prepaidCents: 0, dueCents: grossCents },
     vatPercent,
-    vatCategory: reverseCharge ? 'AE' : 'S',
+    vatCategory: tax.category,
+    tax,
     payment: {
       meansCode: '58',
       reference: number,
@@ -97,7 +104,8 @@ export function buildManualDocument(env: Env, customer: UserRow, raw: ManualInvo
       paidAt: null,
       bank: { iban: env.company.iban, bic: env.company.bic, bankName: env.company.bankName, holder: env.company.name },
     },
-    notes,
+    // The tax texts (reverse charge, both VAT IDs, OSS, explanation) come from `tax` when rendered.
+    notes: input.note ? [input.note] : [],
   };
 }
 
@@ -108,23 +116,38 @@ function formatQuantity(q: number): string {
 /** 09:00 in Germany on a calendar day (winter time offset; in summer the job runs an hour later). */
 const morningOf = (isoDate: string) => new Date(`${isoDate}T09:00:00+01:00`);
 
-/** Writes, numbers and mails a manual invoice; reminders are queued for the due date and a week later. */
-export async function createManualInvoice(deps: ManualDeps, staff: Pick<RequestUser, 'id'>, customerId: string, raw: ManualInvoiceInput): Promise<StaffInvoiceCard> {
+/**
+ * Writes, numbers and mails a manual invoice; reminders are queued for the due date and a week later.
+ * The tax follows the customer's decision as for an order (issue 24): profile country, business status
+ * and VAT ID, checked again when the last check is due (§18e UStG), and the threshold with this
+ * invoice's net sum. Staff cannot choose the rate; asking for reverse charge where the decision is not
+ * reverse charge is refused with the reason.
+ */
+export async function createManualInvoice(deps: CreateDeps, staff: Pick<RequestUser, 'id'>, customerId: string, raw: ManualInvoiceInput): Promise<StaffInvoiceCard> {
   const input = ManualInvoiceInput.parse(raw);
   const { db, env } = deps;
+  const [profile] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, customerId), eq(users.role, 'customer')));
+  if (!profile) throw notFound('Kunde nicht gefunden.');
+  // Outside the transaction: the VAT-ID check may ask a slow outside service.
+  const facts = await customerTaxFacts(deps, customerId, { recheck: true });
+  if (!facts) throw notFound('Kunde nicht gefunden.');
+  const netCents = manualNetCents(input);
   const created = await db.transaction(async (tx) => {
     const [customer] = await tx.select().from(users).where(and(eq(users.id, customerId), eq(users.role, 'customer'))).for('update');
     if (!customer) throw notFound('Kunde nicht gefunden.');
     if (!customer.street.trim() || !customer.zipCode.trim() || !customer.city.trim()) throw invalid(im.addressMissing);
-    if (input.vatMode === 'reverse_charge') {
-      // Our customers sit in DE, AT or CH; only the EU state that is not Germany qualifies.
-      if (customer.country !== 'AT') throw invalid(im.reverseChargeCountry, 'vatMode');
-      if (!customer.companyName.trim()) throw invalid(im.reverseChargeCompany, 'vatMode');
-    }
     const issue = new Date();
+    const tax = await decideTaxForOrder(tx, env.tax, facts, netCents, issue);
+    if (input.vatMode === 'reverse_charge') {
+      if (!isEuMember(customer.country) || customer.country === 'DE') throw invalid(im.reverseChargeCountry, 'vatMode');
+      if (!customer.companyName.trim()) throw invalid(im.reverseChargeCompany, 'vatMode');
+      if (tax.category !== 'AE') throw invalid(im.reverseChargeUnconfirmed(tax.explanation ?? null), 'vatMode');
+      const asked = input.buyerVatId ? normalizeVatId(customer.country, input.buyerVatId) ?? input.buyerVatId : null;
+      if (asked && asked !== tax.buyerVatId) throw invalid(im.reverseChargeOtherVatId(tax.buyerVatId ?? ''), 'buyerVatId');
+    }
     const year = Number(berlinDate(issue).slice(0, 4));
     const { sequence, number } = await nextNumber(tx, 'invoice', year);
-    const document = buildManualDocument(env, customer, input, number, issue);
+    const document = buildManualDocument(env, customer, input, number, issue, tax);
     const [invoice] = await tx.insert(invoices).values({
       kind: 'invoice', number, year, sequence, orderId: null, userId: customer.id, source: 'manual', createdBy: staff.id,
       grossCents: document.totals.grossCents, issueDate: document.issueDate, dueDate: document.dueDate, document,
