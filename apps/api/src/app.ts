@@ -41,6 +41,7 @@ import { ticketsModule } from './modules/tickets/tickets.module.ts';
 import { changelogModule } from './modules/changelog/changelog.module.ts';
 import { customersModule } from './modules/customers/customers.module.ts';
 import { statisticsModule } from './modules/statistics/statistics.module.ts';
+import { taxModule } from './modules/tax/tax.module.ts';
 import { withCommunicationLog } from './modules/customers/communications.ts';
 
 /**
@@ -50,7 +51,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
   serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
-  statisticsModule, domainsModule,
+  statisticsModule, taxModule, domainsModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */

@@ -30,3 +30,4 @@ export * from './domains.ts';
 export * from './countries.ts';
 export * from './tax.ts';
 export * from './business.ts';
+export * from './tax-reports.ts';
