@@ -41,6 +41,9 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'production', PUBLIC_URL: baseURL, SIMULATED_SPEED: '10', TRUST_PROXY: 'true' },
+    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'production', PUBLIC_URL: baseURL, SIMULATED_SPEED: '10', TRUST_PROXY: 'true',
+      // Issue 24: as if opted for (or above) the OSS threshold, so an EU consumer abroad pays their own country's VAT
+      // (vat-prices.spec.ts); no other journey has such a consumer buy.
+      VAT_EU_CONSUMERS: 'destination' },
   },
 });

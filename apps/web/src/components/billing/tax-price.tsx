@@ -30,11 +30,14 @@ export function taxSentence(listGrossCents: number, tax: PriceTax): string {
   return `Preis inkl. ${percent(tax.ratePercent)} ${taxName(tax)}.`;
 }
 
-/** The VAT line of a net/VAT/gross breakdown; a 0 % line says why ("USt. 0 % – Reverse Charge"). */
-export function vatLineLabel(tax: Pick<PriceTax, 'ratePercent' | 'category' | 'priceLabel'>): string {
-  if (tax.category === 'AE') return 'USt. 0 % – Reverse Charge';
-  if (tax.category === 'O') return 'USt. 0 % – nicht im Inland steuerbar';
-  return `${taxName(tax)} ${percent(tax.ratePercent)}`;
+/**
+ * The VAT line of a net/VAT/gross breakdown; a 0 % line says why ("USt. 0 % – Reverse Charge").
+ * `period` (" pro Monat") goes before the reason.
+ */
+export function vatLineLabel(tax: Pick<PriceTax, 'ratePercent' | 'category' | 'priceLabel'>, period = ''): string {
+  if (tax.category === 'AE') return `USt. 0 %${period} – Reverse Charge`;
+  if (tax.category === 'O') return `USt. 0 %${period} – nicht im Inland steuerbar`;
+  return `${taxName(tax)} ${percent(tax.ratePercent)}${period}`;
 }
 
 /** The label after a charged amount (it always includes its tax, so never "zzgl. USt."). */

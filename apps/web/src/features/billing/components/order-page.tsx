@@ -9,7 +9,7 @@ import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { useOrder } from '../api/orders.ts';
 import { OrderStatusBadge } from '../../../components/billing/billing-badges.tsx';
 import { InvoiceDownloads } from '../../../components/billing/invoice-downloads.tsx';
-import { chargedLabel, vatLineLabel } from '../../../components/billing/tax-price.tsx';
+import { vatLineLabel } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
@@ -88,8 +88,8 @@ function serverLines(order: OrderDetail) {
 function OrderView({ order }: { order: OrderDetail }) {
   const perMonth = order.perMonth;
   const vatLabel = vatLineLabel(order.tax);
-  // Without VAT the total is no gross amount: "Gesamt" then, and the label says why.
-  const totalLabel = order.tax.category === 'S' ? 'Gesamt (brutto)' : `Gesamt (${chargedLabel(order.tax)})`;
+  // Without VAT the total is no gross amount; the VAT line above says why.
+  const totalLabel = order.tax.category === 'S' ? 'Gesamt (brutto)' : 'Gesamt';
   return (
     <>
       <PageMeta title={`Bestellung ${order.number}`} />
@@ -114,7 +114,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />
           <Row label="Nächste Abrechnung" value={order.nextBillingDate ? formatDayMonthYear(order.nextBillingDate) : "keine (nicht ausgeführt)"} />
           <Row label="Nettobetrag pro Monat" value={formatEuro(perMonth.netCents)} amount className="mt-3 border-t border-slate-200 pt-3" />
-          <Row label={`${vatLabel} pro Monat`} value={formatEuro(perMonth.vatCents)} amount />
+          <Row label={vatLineLabel(order.tax, ' pro Monat')} value={formatEuro(perMonth.vatCents)} amount />
           <Row label={order.tax.category === 'S' ? 'Bruttobetrag pro Monat' : 'Gesamt pro Monat'} value={formatEuro(perMonth.grossCents)} amount strong />
         </dl>
         <p className="bg-slate-50/60 px-4 pb-4 text-xs text-slate-600 sm:px-5">Die Positionen sind Nettopreise pro Monat einschließlich Laufzeitrabatt; Summen können durch Rundung um wenige Cent abweichen.</p>
