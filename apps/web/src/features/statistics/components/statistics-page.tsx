@@ -14,6 +14,7 @@ import { PageHeader } from '../../../components/list-page/page-header.tsx';
 import { exportStatistics, useStatistics, type MonthRange } from '../api/statistics.ts';
 import { CapacitySection } from './capacity-section.tsx';
 import { FinanceCharts } from './finance-charts.tsx';
+import { TaxReportsSection } from './tax-reports-section.tsx';
 import { euro, formatMinutes, longMonth } from './format.ts';
 
 const presets = [
@@ -85,6 +86,8 @@ export default function StatisticsPage() {
       ) : (
         <StatisticsContent data={query.data} range={range} updating={query.isFetching} />
       )}
+
+      <TaxReportsSection />
     </div>
   );
 }
