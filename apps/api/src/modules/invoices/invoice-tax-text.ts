@@ -1,4 +1,3 @@
-import { taxInvoiceNotes } from '@hp/contract';
 import type { InvoiceDocument } from '../../db/schema/invoice-document.ts';
 
 /**
@@ -21,7 +20,8 @@ export const swissVatNumberOf = (doc: Pick<InvoiceDocument, 'vatCategory' | 'tax
 export function taxExemptionOf(doc: Pick<InvoiceDocument, 'vatCategory' | 'tax'>): { code: 'VATEX-EU-AE' | 'VATEX-EU-O'; text: string } | null {
   const category = taxCategoryOf(doc);
   const note = doc.tax?.invoiceNote.trim();
-  if (category === 'AE') return { code: 'VATEX-EU-AE', text: note || taxInvoiceNotes.reverseCharge };
+  // Without a decision (manual reverse-charge invoices issued before issue 24) the text they were issued with.
+  if (category === 'AE') return { code: 'VATEX-EU-AE', text: note || 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)' };
   if (category === 'O') return { code: 'VATEX-EU-O', text: note || 'Nicht im Inland steuerbare Leistung' };
   return null;
 }

@@ -198,6 +198,10 @@ describe('invoices and credit notes per tax treatment (rendering)', () => {
     const legacy = taxedInvoiceDocument('S-DE', { tax: undefined, vatCategory: undefined });
     expect(renderXRechnung(legacy)).toContain('<cbc:ID>S</cbc:ID>');
     expect(flat(await pdfText(legacy))).toContain('zzgl. 19 % USt.');
+    // A manual reverse-charge invoice of that time: its exemption text as issued, no "zzgl. 0 %" on paper.
+    const legacyReverseCharge = taxedInvoiceDocument('AE-AT', { tax: undefined });
+    expect(renderXRechnung(legacyReverseCharge)).toContain('<cbc:TaxExemptionReason>Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)</cbc:TaxExemptionReason>');
+    expect(flat(await pdfText(legacyReverseCharge))).toContain('Umsatzsteuer (Reverse Charge)');
   });
 });
 
