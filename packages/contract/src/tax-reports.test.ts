@@ -46,5 +46,8 @@ describe('threshold figure', () => {
   it('names the setting VAT_EU_CONSUMERS', () => {
     expect(at(0, 0).setting).toBe('threshold');
     expect(taxThresholdOf({ previousYear: 0, currentYear: 0 }, 2026, true).setting).toBe('destination');
+    // Opted for destination taxation: the figure still counts (returning to 'threshold' needs two years below), the texts say what applies.
+    expect(taxThresholdOf({ previousYear: 0, currentYear: 900_000 }, 2026, true).message).toBe('Achtung: Die Verkäufe an Verbraucher in anderen EU-Staaten haben im laufenden Jahr (2026) 90 % der Lieferschwelle von 10.000 € erreicht. Sie zahlen bereits die Umsatzsteuer ihres Landes (VAT_EU_CONSUMERS=destination).');
+    expect(taxThresholdOf({ previousYear: 1_000_001, currentYear: 0 }, 2026, true).message).toContain('zur Einstellung threshold können Sie erst zurückkehren');
   });
 });

@@ -124,10 +124,14 @@ export function taxThresholdOf(sums: { previousYear: number; currentYear: number
   if (exceeded) {
     const which = over(previousYear) && over(currentYear) ? `im Vorjahr (${previousYear.year}) und im laufenden Jahr (${currentYear.year})`
       : over(previousYear) ? `im Vorjahr (${previousYear.year})` : `im laufenden Jahr (${currentYear.year})`;
-    message = `Die Lieferschwelle von ${euro(limit)} ist ${which} überschritten: Verbraucher in anderen EU-Staaten zahlen die Umsatzsteuer ihres Landes, erklärt über das One-Stop-Shop-Verfahren (OSS).`;
+    message = destinationTaxationOpted
+      ? `Die Lieferschwelle von ${euro(limit)} ist ${which} überschritten. Verbraucher in anderen EU-Staaten zahlen ohnehin die Umsatzsteuer ihres Landes (VAT_EU_CONSUMERS=destination); zur Einstellung threshold können Sie erst zurückkehren, wenn Vorjahr und laufendes Jahr höchstens ${euro(limit)} betragen und die Bindung von zwei Kalenderjahren abgelaufen ist.`
+      : `Die Lieferschwelle von ${euro(limit)} ist ${which} überschritten: Verbraucher in anderen EU-Staaten zahlen die Umsatzsteuer ihres Landes, erklärt über das One-Stop-Shop-Verfahren (OSS).`;
   } else if (warning) {
     const which = near(currentYear) ? `im laufenden Jahr (${currentYear.year}) ${currentYear.percent.toLocaleString('de-DE')} %` : `im Vorjahr (${previousYear.year}) ${previousYear.percent.toLocaleString('de-DE')} %`;
-    message = `Achtung: Die Verkäufe an Verbraucher in anderen EU-Staaten haben ${which} der Lieferschwelle von ${euro(limit)} erreicht. Wird sie überschritten, gilt ab diesem Verkauf die Umsatzsteuer des Kundenlandes (OSS).`;
+    message = destinationTaxationOpted
+      ? `Achtung: Die Verkäufe an Verbraucher in anderen EU-Staaten haben ${which} der Lieferschwelle von ${euro(limit)} erreicht. Sie zahlen bereits die Umsatzsteuer ihres Landes (VAT_EU_CONSUMERS=destination).`
+      : `Achtung: Die Verkäufe an Verbraucher in anderen EU-Staaten haben ${which} der Lieferschwelle von ${euro(limit)} erreicht. Wird sie überschritten, gilt ab diesem Verkauf die Umsatzsteuer des Kundenlandes (OSS).`;
   }
   return {
     thresholdCents: limit,

@@ -47,7 +47,7 @@ describe('Steuermeldungen on the statistics page', () => {
     renderSection();
     const current = await screen.findByRole('progressbar', { name: 'Laufendes Jahr 2026: Anteil an der Lieferschwelle' });
     expect(current.getAttribute('aria-valuenow')).toBe('82');
-    expect(current.getAttribute('aria-valuetext')).toBe('82 % von 10.000,00\u00a0€ (8.200,00\u00a0€)');
+    expect(current.getAttribute('aria-valuetext')).toBe('82\u00a0% von 10.000,00\u00a0€ (8.200,00\u00a0€)');
     expect(screen.getByRole('progressbar', { name: 'Vorjahr 2025: Anteil an der Lieferschwelle' }).getAttribute('aria-valuenow')).toBe('25');
     expect(screen.getByText(/Achtung: Die Verkäufe an Verbraucher in anderen EU-Staaten haben im laufenden Jahr \(2026\) 82 %/)).toBeTruthy();
     expect(screen.getByText(/VAT_EU_CONSUMERS=threshold/)).toBeTruthy();

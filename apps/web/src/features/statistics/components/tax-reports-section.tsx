@@ -11,8 +11,8 @@ import { downloadTaxReport, useTaxQuarterReports, useTaxThreshold, type TaxRepor
 import { euro } from './format.ts';
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-const percent = (value: number) => `${value.toLocaleString('de-DE', { maximumFractionDigits: 1 })} %`;
-const rate = (value: number) => `${value.toLocaleString('de-DE', { maximumFractionDigits: 1 })} %`;
+// A non-breaking space keeps "80 %" on one line.
+const percent = (value: number) => `${value.toLocaleString('de-DE', { maximumFractionDigits: 1 })}\u00a0%`;
 
 /**
  * "Steuermeldungen" on the statistics page (issue 24): the cross-border consumer sales against the
@@ -63,7 +63,7 @@ function ThresholdFigure({ threshold }: { threshold: TaxThreshold }) {
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
-        Netto-Verkäufe an Verbraucher in anderen EU-Staaten (§3a Abs. 5 UStG) gegen {euro(threshold.thresholdCents)}; ab {threshold.warningPercent} % erscheint eine Warnung.
+        Netto-Verkäufe an Verbraucher in anderen EU-Staaten (§3a Abs. 5 UStG) gegen {euro(threshold.thresholdCents)}; ab {percent(threshold.warningPercent)} erscheint eine Warnung.
       </p>
       <div className="grid gap-4 md:grid-cols-2">
         {years.map((y) => {
@@ -92,8 +92,8 @@ function ThresholdFigure({ threshold }: { threshold: TaxThreshold }) {
         })}
       </div>
       {threshold.message && <Alert tone={threshold.level === 'exceeded' ? 'error' : 'warning'}>{threshold.message}</Alert>}
-      {threshold.level === 'ok' && <p className="text-sm text-slate-700">Beide Jahre liegen unter {threshold.warningPercent} % der Lieferschwelle.</p>}
-      <p className="text-xs text-slate-600">Einstellung {threshold.settingText}</p>
+      {threshold.level === 'ok' && <p className="text-sm text-slate-700">Beide Jahre liegen unter {percent(threshold.warningPercent)} der Lieferschwelle.</p>}
+      <p className="text-xs text-slate-600">Einstellung: {threshold.settingText}</p>
     </div>
   );
 }
@@ -107,7 +107,7 @@ const zmColumns: Column<ZmRow>[] = [
 
 const ossColumns: Column<OssRow>[] = [
   { header: 'Land', rowHeader: true, cell: (r) => `${r.countryName} (${r.country})` },
-  { header: 'Steuersatz', className: 'text-right tabular-nums', headerClassName: 'text-right', cell: (r) => rate(r.ratePercent) },
+  { header: 'Steuersatz', className: 'text-right tabular-nums', headerClassName: 'text-right', cell: (r) => percent(r.ratePercent) },
   { header: 'Bemessungsgrundlage', className: 'text-right tabular-nums', headerClassName: 'text-right', cell: (r) => euro(r.netCents) },
   { header: 'Steuer', className: 'text-right tabular-nums', headerClassName: 'text-right', cell: (r) => euro(r.vatCents) },
   { header: 'Berichtigung für', cell: (r) => (r.correctsQuarter ? quarterLabel(r.correctsQuarter) : '–') },
@@ -131,7 +131,7 @@ function QuarterReports() {
           <Button variant="outline" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>Erneut versuchen</Button>
         </Alert>
       ) : (
-        <div className="grid gap-4 lg:grid-cols-2" aria-busy={query.isFetching || undefined}>
+        <div className="space-y-4" aria-busy={query.isFetching || undefined}>
           <ReportCard
             title="Zusammenfassende Meldung (§18a UStG)"
             hint="Reverse-Charge-Umsätze an Unternehmen in anderen EU-Staaten je USt-IdNr.; Art der Leistung S (sonstige Leistung)."
