@@ -194,8 +194,9 @@ function ResultCard({ tone, title, lead, children }: { tone: keyof typeof tones;
 
 function Facts({ result }: { result: PaymentResult }) {
   const rows: [string, string][] = [
+    ['Betrag', formatEuro(result.amountCents)],
     // What is charged always includes its tax: "inkl. 20 % USt.", "Reverse Charge", "ohne USt. (…)".
-    ['Betrag', result.tax ? `${formatEuro(result.amountCents)} ${chargedLabel(result.tax)}` : formatEuro(result.amountCents)],
+    ...(result.tax ? [['Umsatzsteuer', chargedLabel(result.tax)] as [string, string]] : []),
     ['Bestellnummer', result.orderNumber],
     ['Datum', formatDayMonthYear(result.date)],
     ['Status', orderStatusLabels[result.orderStatus]],
