@@ -66,8 +66,8 @@ export const OssRow = z.object({
   ratePercent: z.number(),
   netCents: z.number().int(),
   vatCents: z.number().int(),
-  /** Null for the quarter's own sales; the earlier quarter a credit note corrects otherwise. */
-  correctsQuarter: TaxQuarter.nullable(),
+  /** Null for the quarter's own sales; the earlier quarter a credit note corrects otherwise ('YYYY-Qn'). */
+  correctsQuarter: z.string().nullable(),
 });
 export type OssRow = z.infer<typeof OssRow>;
 
