@@ -1,5 +1,5 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { formatEuro, priceCents, splitGross, taxInvoiceNotes } from '@hp/contract';
+import { domainYearCents, formatEuro, hostingPriceCents, priceCents, splitGross, taxInvoiceNotes } from '@hp/contract';
 import { checkScreens } from './screens.ts';
 import { createVerifiedAccount, distinctClient, login, PASSWORD, payWithCard } from './support.ts';
 
@@ -119,6 +119,17 @@ test('an Austrian company with a confirmed VAT ID sees net prices with Reverse C
   await expect(page.getByTestId('tax-label')).toHaveText('Reverse Charge');
   await expect(page.getByText(`Auf der Rechnung: ${taxInvoiceNotes.reverseCharge}`)).toBeVisible();
   await checkScreens(page, 'vat-at-configurator');
+
+  // The other shops price the same way: web hosting (per month and the total) and the domain search.
+  await page.goto('/shop/webhosting');
+  const hostingNet = splitGross(hostingPriceCents({ plan: 'professional', months: 1 })).netCents;
+  await expect(page.getByRole('status', { name: 'Gesamtpreis' })).toHaveText(euro(hostingNet));
+  await expect(page.getByText(`Auf der Rechnung: ${taxInvoiceNotes.reverseCharge}`)).toBeVisible();
+  await checkScreens(page, 'vat-at-webhosting');
+  await page.goto('/domain?q=example');
+  const deRow = page.getByRole('list', { name: 'Suchergebnis' }).getByRole('listitem').filter({ has: page.getByText('example.de', { exact: true }) });
+  await expect(deRow).toContainText(`${euro(splitGross(domainYearCents('de')).netCents)} / Jahr Reverse Charge`);
+  await page.goto('/shop/kvm-server');
 
   await buyDefaultServer(page, NET);
   await expect(page.locator('dt:has-text("Betrag") + dd')).toHaveText(euro(NET));
