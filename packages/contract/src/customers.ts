@@ -4,6 +4,7 @@ import { messages } from './messages.ts';
 import { plainText } from './text.ts';
 import { EmailAddress, UpdateProfileInput } from './profile.ts';
 import { ticketMessages } from './tickets.ts';
+import { TaxViewResponse } from './business.ts';
 
 /* Back office: customers (spec "Customer overview"; issue 11). Staff only. */
 
@@ -170,6 +171,8 @@ export const CustomerDetail = CustomerRow.extend({
   vatId: z.string().nullable(),
   /** The latest VAT-ID check and its proof (§18e UStG), null when the customer was never checked. */
   vatCheck: CustomerVatCheck.nullable(),
+  /** How the customer is taxed today (issue 24): what an order or a manual invoice would get now. */
+  tax: TaxViewResponse,
   disabled: z.boolean(),
   /** Set when the account was deleted (anonymised, docs/decisions/018); the row holds no personal data. */
   deletedAt: z.string().nullable(),

@@ -145,6 +145,9 @@ export const invoices = pgTable('invoices', {
   index('invoices_recurring_idx').on(t.serviceEndMonth, t.serviceMonth, t.recurringNetCents, t.termMonths, t.userId, t.creditedAt).where(sql`kind = 'invoice' and recurring_net_cents > 0`),
   index('invoices_first_paid_idx').on(t.userId, t.issueMonth).where(sql`kind = 'invoice' and paid_at is not null`),
   // Receivables: covers every column the statistics read of an unpaid invoice (index-only, docs/decisions/020).
+  // The §3a Abs. 5 threshold (modules/tax): every shop page and checkout sums these; only the few
+  // cross-border consumer documents are in this index, read without touching the documents.
+  index('invoices_cross_border_consumer_idx').on(t.year, t.kind, t.netCents).where(sql`(document -> 'tax' ->> 'crossBorderConsumer') = 'true'`),
   index('invoices_unpaid_idx').on(t.dueDate, t.issueDate, t.netCents, t.grossCents, t.id).where(sql`kind = 'invoice' and paid_at is null and credited_at is null`),
   uniqueIndex('invoices_kind_year_seq_idx').on(t.kind, t.year, t.sequence),
   // One invoice per order; credit notes reference theirs.

@@ -33,8 +33,9 @@ import { CSV_BOM, csvRow } from '../../lib/csv.ts';
 import { enqueueContactSync } from '../domains/registrar-contact.ts';
 import { productOfOrder } from '../products/registry.ts';
 import { latestCheck } from '../accounts/vat-id.service.ts';
+import { taxViewFor } from '../tax/tax.service.ts';
 
-type CustomerDeps = Pick<Deps, 'db'>;
+type CustomerDeps = Pick<Deps, 'db' | 'env'>;
 
 /** Rows of one CSV export at most (a spreadsheet's practical size; the filter narrows it). */
 export const EXPORT_LIMIT = 100_000;
@@ -171,6 +172,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     const vatCheck = await latestCheck(on, id);
     return { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+  const tax = await taxViewFor(deps, id);
   return {
     ...toRow({ id: user.id, customerNumber: user.customerNumber, name: user.username, email: user.email, companyName: user.companyName, business: user.business, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt }),
     phone: user.phone, industry: user.industry,
@@ -181,6 +183,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
       status: vatCheck.status, country: vatCheck.country, vatId: vatCheck.vatId, service: vatCheck.service, consultationNumber: vatCheck.consultationNumber,
       checkedAt: vatCheck.checkedAt.toISOString(), matches: vatCheck.matches, message: vatCheck.message,
     },
+    tax,
     disabled: user.disabledAt !== null,
     deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
     pendingEmail,

@@ -25,6 +25,9 @@ import { renderXRechnung } from './invoice-xrechnung.ts';
 import { issueCreditNote, issueInvoice } from './invoices.service.ts';
 
 const run = promisify(execFile);
+/** One credit note per category is validated (S with a foreign rate, AE, O); the texts of all are checked. */
+const CREDIT_NOTE_SAMPLES: readonly TaxSample[] = ['S-FR', 'AE-AT', 'O-CH-consumer'];
+
 const validator = join(fileURLToPath(new URL('../../../../../', import.meta.url)), 'tools/xrechnung/validate');
 
 /** The validator's verdict; exit 2 (tooling missing) throws, so it never looks like a verdict. */
@@ -173,14 +176,21 @@ describe('invoices and credit notes per tax treatment (rendering)', () => {
   let results = new Map<string, Awaited<ReturnType<typeof validate>>>();
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'xrechnung-tax-'));
-    results = await validateAll(TAX_SAMPLE_NAMES.flatMap((name) => [[name, taxedInvoiceDocument(name)], [`${name}-credit-note`, taxedCreditNoteDocument(name)]] as [string, InvoiceDocument][]), dir);
+    // Every treatment's invoice; credit notes (another document type) once per category.
+    results = await validateAll(TAX_SAMPLE_NAMES.flatMap((name) => [
+      [name, taxedInvoiceDocument(name)],
+      ...(CREDIT_NOTE_SAMPLES.includes(name) ? [[`${name}-credit-note`, taxedCreditNoteDocument(name)]] : []),
+    ] as [string, InvoiceDocument][]), dir);
   }, 300_000);
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(TAX_SAMPLE_NAMES)('%s: the invoice and its credit note pass the XRechnung validator', (name) => {
+  it.each(TAX_SAMPLE_NAMES)('%s: the invoice passes the XRechnung validator', (name) => {
     expectPass(results.get(name));
+  });
+
+  it.each(CREDIT_NOTE_SAMPLES)('%s: the credit note passes the XRechnung validator', (name) => {
     expectPass(results.get(`${name}-credit-note`));
   });
 
@@ -273,8 +283,12 @@ describeEachDatabase('invoices and credit notes follow the order\'s tax decision
       await expectTreatment(sample, note.document);
       issued.push([sample, invoice.document], [`${sample}-credit-note`, note.document]);
     }
-    const results = await validateAll(issued, dir);
-    for (const [name] of issued) expectPass(results.get(name));
+    // Every treatment's rendering is validated above from its snapshot; here one document per category
+    // (and its credit note) as issued from the database, so the suite does not start 36 validator JVMs.
+    const sampled = issued.filter(([name]) => ['S-FR', 'AE-AT', 'O-CH-consumer'].some((s) => name === s || name === `${s}-credit-note`));
+    expect(sampled).toHaveLength(6);
+    const results = await validateAll(sampled, dir);
+    for (const [name] of sampled) expectPass(results.get(name));
   }, 600_000);
 
   it('an Austrian company with a confirmed VAT ID buys through the checkout: net price, reverse-charge invoice with both IDs and 0 € VAT', async () => {

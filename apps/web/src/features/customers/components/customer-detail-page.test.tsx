@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import type { CustomerDetail } from '@hp/contract';
+import { GERMAN_CONSUMER_VIEW, type CustomerDetail } from '@hp/contract';
 import { setToken } from '../../../lib/session.ts';
 import CustomerDetailPage from './customer-detail-page.tsx';
 
@@ -12,7 +12,7 @@ const detail: CustomerDetail = {
   id: ID, customerNumber: 10042, name: 'mueller', email: 'mueller@example.com', companyName: '', kind: 'private',
   createdAt: '2026-01-05T10:00:00.000Z', lastLoginAt: null,
   phone: '', industry: '', address: { street: '', zipCode: '', city: '', country: 'DE' },
-  business: false, vatId: null, vatCheck: null,
+  business: false, vatId: null, vatCheck: null, tax: GERMAN_CONSUMER_VIEW,
   disabled: false, deletedAt: null, pendingEmail: null, servers: [], hostingPackages: [],
   domains: [
     { id: 'd1', domain: 'xn--mller-kva.de', unicode: 'müller.de', status: 'active', expiresAt: '2027-03-01T00:00:00.000Z', autoRenew: false },

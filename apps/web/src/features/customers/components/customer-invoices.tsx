@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Banknote, FilePlus2, Plus, Trash2, Undo2 } from 'lucide-react';
 import {
-  formatDayMonthYear, formatEuro, INVOICE_UNIT_LABEL, invoiceMessages as im, PAYMENT_METHOD_LABEL, VAT_PERCENT,
+  formatDayMonthYear, formatEuro, INVOICE_UNIT_LABEL, invoiceMessages as im, PAYMENT_METHOD_LABEL,
   type CustomerDetail, type InvoiceUnit, type StaffInvoiceCard,
 } from '@hp/contract';
 import { Alert, Card } from '../../../components/ui/card.tsx';
@@ -106,13 +106,15 @@ function checkLine(line: LineDraft): { errors: LineErrors; quantity: number | nu
   return { errors, quantity, cents };
 }
 
-/** "Rechnung erstellen": free lines, 19 % or reverse charge, optional service period and note. */
+/**
+ * "Rechnung erstellen": free lines, optional service period and note. The tax is the customer's own
+ * decision (issue 24: country, business status, confirmed VAT ID), shown here and applied by the server;
+ * staff do not pick a rate.
+ */
 function CreateInvoiceDialog({ customer, open, onOpenChange }: { customer: CustomerDetail; open: boolean; onOpenChange: (open: boolean) => void }) {
   const create = useCreateInvoice(customer.id);
   const [lines, setLines] = useState<LineDraft[]>([emptyLine(1)]);
   const [nextKey, setNextKey] = useState(2);
-  const [vatMode, setVatMode] = useState<'standard' | 'reverse_charge'>('standard');
-  const [vatId, setVatId] = useState('');
   const [periodStart, setPeriodStart] = useState('');
   const [periodEnd, setPeriodEnd] = useState('');
   const [note, setNote] = useState('');
@@ -122,16 +124,19 @@ function CreateInvoiceDialog({ customer, open, onOpenChange }: { customer: Custo
 
   const checked = lines.map(checkLine);
   const netCents = checked.reduce((sum, c) => sum + (c.quantity !== null && c.cents !== null ? Math.round((Math.round(c.quantity * 100) * c.cents) / 100) : 0), 0);
-  const vatCents = vatMode === 'standard' ? Math.floor((netCents * VAT_PERCENT + 50) / 100) : 0;
+  const tax = customer.tax;
+  // The server's rounding: VAT on the net sum at the rate in tenths of a percent, half up.
+  const vatCents = Math.floor((netCents * Math.round(tax.ratePercent * 10) + 500) / 1000);
+  const rate = `${String(tax.ratePercent).replace('.', ',')} %`;
   const update = (key: number, patch: Partial<LineDraft>) => setLines((all) => all.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const reset = () => {
-    setLines([emptyLine(1)]); setNextKey(2); setVatMode('standard'); setVatId(''); setPeriodStart(''); setPeriodEnd(''); setNote(''); setShowErrors(false); setServerError(null);
+    setLines([emptyLine(1)]); setNextKey(2); setPeriodStart(''); setPeriodEnd(''); setNote(''); setShowErrors(false); setServerError(null);
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setServerError(null);
-    const invalid = checked.some((c) => Object.keys(c.errors).length > 0) || (vatMode === 'reverse_charge' && !vatId.trim());
+    const invalid = checked.some((c) => Object.keys(c.errors).length > 0);
     if (invalid) {
       setShowErrors(true);
       return;
@@ -139,8 +144,6 @@ function CreateInvoiceDialog({ customer, open, onOpenChange }: { customer: Custo
     try {
       const invoice = await create.mutateAsync({
         lines: lines.map((l, i) => ({ description: l.description.trim(), quantity: checked[i]!.quantity!, unit: l.unit, unitNetCents: checked[i]!.cents! })),
-        vatMode,
-        buyerVatId: vatMode === 'reverse_charge' ? vatId : null,
         ...(periodStart ? { periodStart } : {}),
         ...(periodEnd ? { periodEnd } : {}),
         ...(note.trim() ? { note: note.trim() } : {}),
@@ -188,14 +191,12 @@ function CreateInvoiceDialog({ customer, open, onOpenChange }: { customer: Custo
             </Button>
           )}
         </fieldset>
-        <SelectField label="Umsatzsteuer" value={vatMode} onChange={(e) => setVatMode(e.target.value as 'standard' | 'reverse_charge')}
-          hint={vatMode === 'reverse_charge' ? 'Nur für Unternehmen in einem anderen EU-Staat mit USt-IdNr.; die Rechnung trägt den Reverse-Charge-Hinweis.' : undefined}>
-          <option value="standard">{VAT_PERCENT} % USt.</option>
-          <option value="reverse_charge">0 % – Reverse Charge (EU-Unternehmen)</option>
-        </SelectField>
-        {vatMode === 'reverse_charge' && (
-          <Field label="USt-IdNr. des Kunden" value={vatId} placeholder="ATU12345678" error={showErrors && !vatId.trim() ? im.vatIdRequired : undefined} onChange={(e) => setVatId(e.target.value)} />
-        )}
+        <div className="rounded-lg p-3 text-sm ring-1 ring-slate-200">
+          <p><span className="font-semibold text-slate-900">Umsatzsteuer:</span> {tax.category === 'S' ? `${rate} (${tax.placeOfSupply === 'DE' ? 'deutsche Umsatzsteuer' : tax.countryName})` : tax.priceLabel}</p>
+          {tax.invoiceNote && <p className="mt-1 text-slate-600">Auf der Rechnung: {tax.invoiceNote}</p>}
+          {tax.explanation && <p className="mt-1 text-slate-600">{tax.explanation}</p>}
+          <p className="mt-1 text-slate-500">Ergibt sich aus Land, Kundenart und geprüfter USt-IdNr. des Kunden.</p>
+        </div>
         <div className="grid gap-2 sm:grid-cols-2">
           <Field label="Leistung von (optional)" type="date" value={periodStart} onChange={(e) => setPeriodStart(e.target.value)} />
           <Field label="Leistung bis (optional)" type="date" value={periodEnd} onChange={(e) => setPeriodEnd(e.target.value)} />
@@ -203,7 +204,7 @@ function CreateInvoiceDialog({ customer, open, onOpenChange }: { customer: Custo
         <TextareaField label="Hinweis auf der Rechnung (optional)" rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
         <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm tabular-nums" aria-label="Summen">
           <dt>Nettobetrag</dt><dd className="text-right">{formatEuro(netCents)}</dd>
-          <dt>zzgl. {vatMode === 'standard' ? VAT_PERCENT : 0} % USt.</dt><dd className="text-right">{formatEuro(vatCents)}</dd>
+          <dt>{tax.category === 'S' ? `zzgl. ${rate} USt.` : `Umsatzsteuer (${tax.category === 'AE' ? 'Reverse Charge' : 'nicht im Inland steuerbar'})`}</dt><dd className="text-right">{formatEuro(vatCents)}</dd>
           <dt className="font-semibold">Gesamtbetrag</dt><dd className="text-right font-semibold">{formatEuro(netCents + vatCents)}</dd>
         </dl>
         <div className="flex flex-wrap justify-end gap-2">

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_cross_border_consumer_idx" ON "invoices" USING btree ("year","kind","net_cents") WHERE (document -> 'tax' ->> 'crossBorderConsumer') = 'true';
