@@ -229,8 +229,11 @@ export function Configurator({ defaults, upgrade, onBehalf }: { defaults: Config
 
       {/* Narrow screens: the price stays in sight while the sliders are moved (the summary below announces it). */}
       <div className="sticky bottom-3 z-10 flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur lg:hidden" aria-hidden="true">
-        <p className="text-sm text-slate-600">Gesamtpreis <span className="ml-1 text-lg font-bold tabular-nums text-slate-900">{shown}</span>{tax && <span className="ml-1 text-xs">{tax.priceLabel}</span>}</p>
-        <a href="#kvm-summary" tabIndex={-1} className={buttonClass('primary', 'sm')}>Zur Bestellung</a>
+        <div className="min-w-0">
+          <p className="text-sm text-slate-600">Gesamtpreis <span className="ml-1 text-lg font-bold tabular-nums text-slate-900">{shown}</span></p>
+          {tax && <p className="text-xs text-slate-600">{tax.priceLabel}</p>}
+        </div>
+        <a href="#kvm-summary" tabIndex={-1} className={cn(buttonClass('primary', 'sm'), 'shrink-0')}>Zur Bestellung</a>
       </div>
 
       <Card id="kvm-summary" className="scroll-mt-20 p-5 sm:p-6 lg:sticky lg:top-6">
