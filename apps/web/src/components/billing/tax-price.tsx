@@ -27,7 +27,8 @@ export function taxSentence(listGrossCents: number, tax: PriceTax): string {
   if (tax.category === 'AE') return 'Nettopreis ohne deutsche Umsatzsteuer: Reverse Charge, die Umsatzsteuer schulden Sie in Ihrem Land.';
   if (tax.category === 'O') return 'Preis ohne Umsatzsteuer: Die Leistung ist in Deutschland nicht steuerbar.';
   if (tax.priceMode === 'net') return `Nettopreis zzgl. ${percent(tax.ratePercent)} ${taxName(tax)}, zu zahlen ${formatEuro(priceFor(listGrossCents, tax).grossCents)}.`;
-  return `Preis inkl. ${percent(tax.ratePercent)} ${taxName(tax)}.`;
+  const vat = priceFor(listGrossCents, tax).vatCents;
+  return `Darin enthalten: ${formatEuro(vat)} ${taxName(tax) === 'MWST' ? 'MWST' : 'USt.'} (${percent(tax.ratePercent)}).`;
 }
 
 /**

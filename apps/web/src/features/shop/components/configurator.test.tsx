@@ -75,6 +75,7 @@ describe('configurator prices follow the customer tax view (issue 24)', () => {
     renderConfigurator(frenchConsumer);
     await waitFor(() => expect(total().textContent).toBe('4,86 €'));
     expect(screen.getByTestId('tax-label').textContent).toBe('inkl. 20 % USt.');
+    expect(screen.getByText(/Darin enthalten: 0,81\s€ USt\. \(20 %\)\./)).toBeTruthy();
   });
 
   it('shows a German company the net price plus VAT and what it will pay', async () => {
