@@ -24,6 +24,10 @@ export default defineConfig({
     baseURL,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
+    // The portal honours "reduce motion" (styles.css: no animations or transitions). The journeys check
+    // behaviour and accessibility, not motion: without it Chromium rasterised pulsing badges, spinners
+    // and toast slides in software on the two shared cores for nothing (issue 26).
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
