@@ -533,3 +533,13 @@ export const GERMAN_CONSUMER_VIEW: TaxView = {
   ratePercent: 19, category: 'S', placeOfSupply: 'DE', priceMode: 'gross', priceLabel: 'inkl. 19 % USt.', invoiceNote: '',
   explanation: null, country: 'DE', countryName: 'Deutschland', business: false, signedIn: false,
 };
+
+/**
+ * The label after an amount actually charged (it always includes its tax, so never "zzgl. USt."):
+ * "inkl. 19 % USt.", "inkl. 8,1 % MWST", "Reverse Charge", "ohne USt. (nicht im Inland steuerbar)".
+ */
+export function chargedLabel(tax: Pick<TaxTreatment, 'ratePercent' | 'category' | 'priceLabel'>): string {
+  if (tax.category === 'AE') return 'Reverse Charge';
+  if (tax.category === 'O') return 'ohne USt. (nicht im Inland steuerbar)';
+  return `inkl. ${percent(tax.ratePercent)} ${tax.priceLabel.endsWith('MWST') ? 'MWST' : 'USt.'}`;
+}

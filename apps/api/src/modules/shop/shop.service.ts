@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull, isNotNull } from 'drizzle-orm';
 import {
-  LINUX_DISTROS, WINDOWS_VERSIONS, priceFor, shopMessages,
+  chargedLabel, LINUX_DISTROS, WINDOWS_VERSIONS, priceFor, shopMessages,
   type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -137,7 +137,7 @@ async function createPaymentSession({ env, payments }: ShopDeps, order: OrderRow
       amountCents: order.amountCents,
       currency: 'eur',
       // The payment page shows how the amount is taxed ("Reverse Charge", "inkl. 20 % USt.", …).
-      productName: order.tax ? `${productOfOrder(order).paymentLine(order)} (${order.tax.priceLabel})` : productOfOrder(order).paymentLine(order),
+      productName: order.tax ? `${productOfOrder(order).paymentLine(order)} (${chargedLabel(order.tax)})` : productOfOrder(order).paymentLine(order),
       customerEmail: email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,

@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { OSS_THRESHOLD_NET_CENTS, priceCents, splitGross, taxInvoiceNotes } from '@hp/contract';
+import { chargedLabel, OSS_THRESHOLD_NET_CENTS, priceCents, splitGross, taxInvoiceNotes } from '@hp/contract';
 import { createUser, describeEachDatabase, type TestContext } from '../../../test/harness.ts';
 import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { invoices, orders, vatIdChecks } from '../../db/schema/index.ts';
@@ -47,7 +47,7 @@ describeEachDatabase('checkout and invoice by place of supply (issue 24)', (ctx)
     const [pending] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     const page = await ctx().app.inject({ method: 'GET', url: `/pay/sim/${sessionId}` });
     // The payment page names how the amount is taxed.
-    expect(page.body).toContain(`(${pending!.tax!.priceLabel})`);
+    expect(page.body).toContain(`(${chargedLabel(pending!.tax!)})`);
     await paySimulated(ctx(), sessionId);
     await drainJobs(ctx());
     const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
@@ -119,6 +119,8 @@ describeEachDatabase('checkout and invoice by place of supply (issue 24)', (ctx)
     expect((await call({ method: 'GET', url: '/api/shop/tax', headers: german.auth })).json()).toMatchObject({ category: 'S', ratePercent: 19, priceMode: 'net', priceLabel: 'zzgl. USt.', explanation: null });
     const { order } = await buy(german);
     expect(order).toMatchObject({ amountCents: LIST, netCents: NET });
+    // The charged amount includes the VAT: the payment line says so, not "zzgl. USt.".
+    expect(chargedLabel(order.tax!)).toBe('inkl. 19 % USt.');
   });
 
   it('a company outside the EU pays net, not taxable in Germany (§3a Abs. 2)', async () => {

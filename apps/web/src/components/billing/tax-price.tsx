@@ -1,5 +1,5 @@
 import { Info } from 'lucide-react';
-import { displayCents, formatEuro, priceFor, type TaxView } from '@hp/contract';
+import { chargedLabel, displayCents, formatEuro, priceFor, type TaxView } from '@hp/contract';
 import { Alert } from '../ui/card.tsx';
 import type { TaxViewState } from '../../lib/use-tax-view.ts';
 
@@ -41,12 +41,8 @@ export function vatLineLabel(tax: Pick<PriceTax, 'ratePercent' | 'category' | 'p
   return `${taxName(tax)} ${percent(tax.ratePercent)}${period}`;
 }
 
-/** The label after a charged amount (it always includes its tax, so never "zzgl. USt."). */
-export function chargedLabel(tax: Pick<PriceTax, 'ratePercent' | 'category' | 'priceLabel'>): string {
-  if (tax.category === 'AE') return 'Reverse Charge';
-  if (tax.category === 'O') return 'ohne USt. (nicht im Inland steuerbar)';
-  return `inkl. ${percent(tax.ratePercent)} ${taxName(tax)}`;
-}
+/** The label after a charged amount: the contract's (the payment provider's line uses the same). */
+export { chargedLabel };
 
 /** The price's tax label right after the amount ("inkl. 20 % USt.", "zzgl. USt.", "Reverse Charge", …). */
 export function TaxLabel({ tax, className }: { tax: PriceTax; className?: string }) {
