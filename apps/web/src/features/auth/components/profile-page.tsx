@@ -64,6 +64,8 @@ function ProfileForm({ profile }: { profile: Profile }) {
     mutationFn: updateProfileRequest,
     onSuccess: (data) => {
       queryClient.setQueryData(profileKey, data);
+      // Country, business status and VAT ID decide the shop's prices (issue 24).
+      void queryClient.invalidateQueries({ queryKey: ['shop', 'tax'] });
       toast.success(messages.profileSaved);
     },
     onError: (err) => toast.error(errorText(err, messages.profileSaveFailed), { duration: 7000 }),
