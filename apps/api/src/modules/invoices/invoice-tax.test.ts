@@ -25,7 +25,14 @@ import { renderXRechnung } from './invoice-xrechnung.ts';
 import { issueCreditNote, issueInvoice } from './invoices.service.ts';
 
 const run = promisify(execFile);
-/** One credit note per category is validated (S with a foreign rate, AE, O); the texts of all are checked. */
+/**
+ * Each validator run starts a JVM and compiles the rules (seconds of CPU on a shared 2-core machine), so
+ * the validator sees every rate and text variant once: every S variant (German, OSS, Swiss MWST with its
+ * own seller ID, rejected ID with explanation), AE, and O for a consumer and for a business (the O
+ * variants differ only in country and note). Credit notes once per category. The XML structure and the
+ * PDF texts of all are checked below without the validator.
+ */
+const VALIDATED_INVOICE_SAMPLES: readonly TaxSample[] = ['S-DE', 'S-FR', 'S-CH', 'S-AT-invalid-id', 'AE-AT', 'O-CH-consumer', 'O-US-business'];
 const CREDIT_NOTE_SAMPLES: readonly TaxSample[] = ['S-FR', 'AE-AT', 'O-CH-consumer'];
 
 const validator = join(fileURLToPath(new URL('../../../../../', import.meta.url)), 'tools/xrechnung/validate');
@@ -176,9 +183,9 @@ describe('invoices and credit notes per tax treatment (rendering)', () => {
   let results = new Map<string, Awaited<ReturnType<typeof validate>>>();
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'xrechnung-tax-'));
-    // Every treatment's invoice; credit notes (another document type) once per category.
+    // Each rate and text variant's invoice; credit notes (another document type) once per category.
     results = await validateAll(TAX_SAMPLE_NAMES.flatMap((name) => [
-      [name, taxedInvoiceDocument(name)],
+      ...(VALIDATED_INVOICE_SAMPLES.includes(name) ? [[name, taxedInvoiceDocument(name)]] : []),
       ...(CREDIT_NOTE_SAMPLES.includes(name) ? [[`${name}-credit-note`, taxedCreditNoteDocument(name)]] : []),
     ] as [string, InvoiceDocument][]), dir);
   }, 300_000);
@@ -186,7 +193,7 @@ describe('invoices and credit notes per tax treatment (rendering)', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(TAX_SAMPLE_NAMES)('%s: the invoice passes the XRechnung validator', (name) => {
+  it.each(VALIDATED_INVOICE_SAMPLES)('%s: the invoice passes the XRechnung validator', (name) => {
     expectPass(results.get(name));
   });
 
@@ -283,10 +290,10 @@ describeEachDatabase('invoices and credit notes follow the order\'s tax decision
       await expectTreatment(sample, note.document);
       issued.push([sample, invoice.document], [`${sample}-credit-note`, note.document]);
     }
-    // Every treatment's rendering is validated above from its snapshot; here one document per category
-    // (and its credit note) as issued from the database, so the suite does not start 36 validator JVMs.
-    const sampled = issued.filter(([name]) => ['S-FR', 'AE-AT', 'O-CH-consumer'].some((s) => name === s || name === `${s}-credit-note`));
-    expect(sampled).toHaveLength(6);
+    // The renderings are validated above from their snapshots; here the two categories without VAT (and
+    // their credit notes) as issued from the database, so the suite does not start 36 validator JVMs.
+    const sampled = issued.filter(([name]) => ['AE-AT', 'O-CH-consumer'].some((s) => name === s || name === `${s}-credit-note`));
+    expect(sampled).toHaveLength(4);
     const results = await validateAll(sampled, dir);
     for (const [name] of sampled) expectPass(results.get(name));
   }, 600_000);
