@@ -107,7 +107,7 @@ export const CustomerAuditEntry = z.object({
 });
 export type CustomerAuditEntry = z.infer<typeof CustomerAuditEntry>;
 export const customerFieldLabels: Record<string, string> = {
-  email: 'E-Mail', phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', locked: 'Gesperrt', document: 'Dokument',
+  email: 'E-Mail', phone: 'Telefon', street: 'Straße und Hausnummer', zipCode: 'PLZ', city: 'Ort', country: 'Land', companyName: 'Firma', industry: 'Branche', vatId: 'USt-IdNr.', locked: 'Gesperrt', document: 'Dokument',
 };
 export const customerAuditLabels: Record<string, string> = {
   'customer.updated': 'Kundendaten geändert', 'customer.locked': 'Konto gesperrt', 'customer.unlocked': 'Konto freigegeben', 'customer.note': 'Notiz hinzugefügt',

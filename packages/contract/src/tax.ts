@@ -445,6 +445,8 @@ export interface OrderTax {
   explanation?: string;
   /** The seller's Swiss VAT number when Swiss MWST is charged. */
   sellerSwissVatNumber?: string;
+  /** The customer's company and address from the profile the decision rests on (the invoice's buyer when the payment's address is elsewhere). */
+  buyerAddress?: { company: string; street: string; zipCode: string; city: string };
 }
 
 /** Settings of the seller that the engine needs beside the customer (env: VAT_EU_CONSUMERS, VAT_SWISS_REGISTRATION). */
@@ -460,6 +462,8 @@ export interface TaxCustomer {
   business: boolean;
   vatId: string | null;
   check: OrderTax['vatCheck'];
+  /** The profile's company and address at the moment of the order. */
+  address?: OrderTax['buyerAddress'];
 }
 
 /**
@@ -496,6 +500,7 @@ export function decideOrderTax(customer: TaxCustomer, settings: TaxSettings, cro
     priceLabel: treatment.priceLabel,
     ...(treatment.explanation ? { explanation: treatment.explanation } : {}),
     ...(treatment.priceLabel.endsWith('MWST') ? { sellerSwissVatNumber: settings.swissVatNumber.trim() } : {}),
+    ...(customer.address ? { buyerAddress: customer.address } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type CustomerListQuery,
   type CustomerNote,
   type CustomerPage,
-  domainToUnicode,
+  domainToUnicode, isEuMember, normalizeVatId, profileMessages,
   type CustomerOrderPage,
   type CustomerRow,
   type CustomerAuditEntry,
@@ -213,9 +213,16 @@ export async function updateCustomer(deps: CustomerDeps, staff: Pick<RequestUser
   await deps.db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(and(eq(users.id, id), isActiveCustomer)).for('update');
     if (!user) throw notFound(dm.notFound);
-    const changes = editable.filter((f) => user[f] !== input[f]).map((f) => ({ field: f, from: String(user[f]), to: String(input[f]) }));
+    const edited = editable.filter((f) => user[f] !== input[f]);
+    const changes: { field: string; from: string; to: string }[] = edited.map((f) => ({ field: f, from: String(user[f]), to: String(input[f]) }));
     if (changes.length === 0) throw badRequest('UNCHANGED', dm.unchanged);
-    await tx.update(users).set(Object.fromEntries(changes.map((c) => [c.field, input[c.field as (typeof editable)[number]]]))).where(eq(users.id, id));
+    // Issue 24: a business customer keeps a company name, and a VAT ID belongs to its country. When staff
+    // move the customer to a country the ID does not fit, the ID is dropped (the customer enters the new
+    // one, which is checked); it must never be sent or invoiced under another country.
+    if (user.business && !input.companyName.trim()) throw badRequest('COMPANY_NAME_REQUIRED', profileMessages.companyNameRequired);
+    const vatId = user.vatId && input.country !== user.country && !(isEuMember(input.country) && normalizeVatId(input.country, user.vatId)) ? null : user.vatId;
+    if (vatId !== user.vatId) changes.push({ field: 'vatId', from: user.vatId ?? '', to: '' });
+    await tx.update(users).set({ ...Object.fromEntries(edited.map((f) => [f, input[f]])), vatId }).where(eq(users.id, id));
     await tx.insert(auditEvents).values({ actorId: staff.id, action: 'customer.updated', targetType: 'customer', targetId: id, details: { changes } });
     await enqueueContactSync(tx, id);
   });

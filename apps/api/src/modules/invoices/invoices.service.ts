@@ -59,18 +59,21 @@ export function sellerOf(env: Env): InvoiceDocument['seller'] {
 function buyerOf(order: OrderRow, user: typeof users.$inferSelect, tax: OrderTax): InvoiceDocument['buyer'] {
   // The billing address entered at payment wins; the profile fills what the payment did not ask for.
   // But the tax decision rests on the profile's country (issue 24): when the payment's address is in
-  // another country, the profile's address is printed, so the document and its tax agree.
+  // another country, the address frozen with the decision is printed, so the document and its tax agree;
+  // the company is the one the decision was made for (a reverse-charge invoice names the business).
   const billing = order.billingAddress;
-  const a = order.tax && billing?.country && billing.country.toUpperCase() !== tax.customerCountry ? null : billing;
+  const frozen = order.tax?.buyerAddress;
+  const elsewhere = Boolean(order.tax && billing?.country && billing.country.toUpperCase() !== tax.customerCountry);
+  const a = elsewhere ? null : billing;
   return {
     name: order.billingName?.trim() || user.username,
-    street: a?.line1?.trim() || user.street || '–',
-    postalCode: a?.postalCode?.trim() || user.zipCode || '–',
-    city: a?.city?.trim() || user.city || '–',
+    street: a?.line1?.trim() || (elsewhere && frozen ? frozen.street : user.street) || '–',
+    postalCode: a?.postalCode?.trim() || (elsewhere && frozen ? frozen.zipCode : user.zipCode) || '–',
+    city: a?.city?.trim() || (elsewhere && frozen ? frozen.city : user.city) || '–',
     countryCode: (a?.country || (order.tax ? tax.customerCountry : user.country) || 'DE').toUpperCase(),
     email: user.email,
     customerNumber: user.customerNumber,
-    company: user.companyName.trim() || null,
+    company: (frozen ? frozen.company : user.companyName.trim()) || null,
     vatId: tax.buyerVatId,
   };
 }

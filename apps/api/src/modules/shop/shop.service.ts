@@ -137,7 +137,7 @@ async function createPaymentSession({ env, payments }: ShopDeps, order: OrderRow
       amountCents: order.amountCents,
       currency: 'eur',
       // The payment page shows how the amount is taxed ("Reverse Charge", "inkl. 20 % USt.", …).
-      productName: order.tax ? `${productOfOrder(order).paymentLine(order)} (${chargedLabel(order.tax)})` : productOfOrder(order).paymentLine(order),
+      productName: order.tax ? `${productOfOrder(order).paymentLine(order)} – ${chargedLabel(order.tax)}` : productOfOrder(order).paymentLine(order),
       customerEmail: email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,

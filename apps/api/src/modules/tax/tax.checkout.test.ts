@@ -47,7 +47,7 @@ describeEachDatabase('checkout and invoice by place of supply (issue 24)', (ctx)
     const [pending] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     const page = await ctx().app.inject({ method: 'GET', url: `/pay/sim/${sessionId}` });
     // The payment page names how the amount is taxed.
-    expect(page.body).toContain(`(${chargedLabel(pending!.tax!)})`);
+    expect(page.body).toContain(` – ${chargedLabel(pending!.tax!)}`);
     await paySimulated(ctx(), sessionId);
     await drainJobs(ctx());
     const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
@@ -184,6 +184,35 @@ describeEachDatabase('checkout and invoice by place of supply (issue 24)', (ctx)
       const { order } = await buy(user);
       expect(order.tax).toMatchObject({ ratePercent: 20, placeOfSupply: 'AT', oss: true });
     });
+  });
+
+  it('staff moving a business customer to another country drop a VAT ID that does not fit it; it is never checked or invoiced there (adversarial review)', async () => {
+    const user = await customerWith(profiles.austrianCompany);
+    const staff = await createUser(ctx(), { role: 'employee' });
+    const contact = { phone: '', street: '1 Rue de Rivoli', zipCode: '75001', city: 'Paris', country: 'FR', companyName: 'Alpen Hosting GmbH', industry: 'IT' };
+    const moved = await call({ method: 'PUT', url: `/api/staff/customers/${user.user.id}`, headers: staff.auth, payload: contact });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ vatId: null, business: true, tax: { category: 'S', explanation: expect.stringContaining('Ohne bestätigte USt-IdNr.') } });
+    const { order, invoice } = await buy(user);
+    expect(order.tax).toMatchObject({ category: 'S', buyerVatId: null, customerCountry: 'FR' });
+    expect(invoice.document.buyer).toMatchObject({ vatId: null, company: 'Alpen Hosting GmbH' });
+    // A business keeps its company name.
+    const cleared = await call({ method: 'PUT', url: `/api/staff/customers/${user.user.id}`, headers: staff.auth, payload: { ...contact, companyName: '' } });
+    expect(cleared.statusCode).toBe(400);
+    expect(cleared.json().error.message).toBe('Bitte geben Sie den Namen Ihres Unternehmens an.');
+  });
+
+  it('a reverse-charge invoice names the company and the address the decision was made for, even when the profile changed before paying', async () => {
+    const user = await customerWith(profiles.austrianCompany);
+    await seedCapacity(ctx(), { ips: 1 });
+    const res = await postCheckout(ctx(), user.auth, baseOrder);
+    const { orderId, sessionId } = res.json() as { orderId: string; sessionId: string };
+    await call({ method: 'PUT', url: '/api/account/profile', headers: user.auth, payload: { ...profiles.germanCompany, business: false, companyName: '', street: 'Unter den Linden 5', zipCode: '10117', city: 'Berlin' } });
+    await paySimulated(ctx(), sessionId); // billing country DE
+    await drainJobs(ctx());
+    const [invoice] = await ctx().database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(invoice!.document.tax).toMatchObject({ category: 'AE', buyerVatId: 'ATU12345678' });
+    expect(invoice!.document.buyer).toMatchObject({ company: 'Alpen Hosting GmbH', street: 'Ringstraße 1', postalCode: '1010', city: 'Wien', countryCode: 'AT', vatId: 'ATU12345678' });
   });
 
   it('visitors cannot ask for a tax view; staff are refused like any customer route', async () => {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
-  countryName, decideOrderTax, isCountryCode, isEuMember,
+  countryName, decideOrderTax, isCountryCode, isEuMember, normalizeVatId,
   type CountryCode, type OrderTax, type TaxCustomer, type TaxView,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
@@ -45,8 +45,11 @@ export async function customerTaxFacts(deps: TaxDeps, userId: string, opts: { re
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
   if (!user) return null;
   const country: CountryCode = isCountryCode(user.country) ? user.country : 'DE';
-  const vatId = user.business && user.vatId && isEuMember(country) ? user.vatId : null;
-  if (!vatId) return { country, business: user.business, vatId: null, check: null };
+  // Only an ID in the format of the customer's country counts (one kept from another country never
+  // reaches the check service or an invoice).
+  const vatId = user.business && user.vatId && isEuMember(country) ? normalizeVatId(country, user.vatId) : null;
+  const address = { company: user.companyName.trim(), street: user.street, zipCode: user.zipCode, city: user.city };
+  if (!vatId) return { country, business: user.business, vatId: null, check: null, address };
   let check = await latestCheck(deps, user.id);
   const current = { country, vatId };
   const fits = (c: VatIdCheck | null) => c !== null && c.country === country && c.vatId === normalizedVatId(country, vatId);
@@ -55,7 +58,7 @@ export async function customerTaxFacts(deps: TaxDeps, userId: string, opts: { re
       country, vatId, company: { name: user.companyName, street: user.street, zip: user.zipCode, city: user.city },
     });
   }
-  return { country, business: user.business, vatId, check: check && fits(check) ? proofOf(check) : null };
+  return { country, business: user.business, vatId, check: check && fits(check) ? proofOf(check) : null, address };
 }
 
 /**
