@@ -12,3 +12,4 @@ export * from './hosting.ts';
 export * from './registrar.ts';
 export * from './domains.ts';
 export * from './vat.ts';
+export * from './storage-sim.ts';
