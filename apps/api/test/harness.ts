@@ -103,7 +103,7 @@ export const databaseKinds = (): ('pglite' | 'postgres')[] => (process.env.TEST_
  * Runs a suite once per database: always PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
  * The context is created once per suite; tests use unique names so they do not collide.
  */
-export function describeEachDatabase(name: string, body: (ctx: () => TestContext) => void) {
+export function describeEachDatabase(name: string, body: (ctx: () => TestContext, kind: 'pglite' | 'postgres') => void) {
   for (const kind of databaseKinds()) {
     describe(`${name} [${kind}]`, () => {
       let ctx: (TestContext & { close: () => Promise<void> }) | undefined;
@@ -113,10 +113,18 @@ export function describeEachDatabase(name: string, body: (ctx: () => TestContext
       afterAll(async () => {
         await ctx?.close();
       });
-      body(() => ctx!);
+      body(() => ctx!, kind);
     });
   }
 }
+
+/**
+ * The one database a fuzzer runs on: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. A fuzzer
+ * tests input handling (parsing, schemas, error mapping), and PGlite is PostgreSQL's own engine, so a
+ * second run on the other database repeats the same SQL with the same outcome at the price of minutes
+ * (docs/decisions/025, "Fuzzers once"). Suites about concurrency, locks and pools still run on both.
+ */
+export const fuzzDatabase = (): 'pglite' | 'postgres' => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
 
 let counter = 0;
 export const uniqueName = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
