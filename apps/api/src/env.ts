@@ -35,6 +35,9 @@ export interface Env {
   /** Web hosting panel: the simulated one (default) or ISPConfig 3.2 (README, "ISPConfig"). */
   hosting: 'simulated' | 'ispconfig';
   ispconfig: { url: string; username: string; password: string; fingerprint: string };
+  /** Cloud storage: the simulated storage server (default) or Nextcloud's provisioning API (docs/integrations/nextcloud.md). */
+  storage: 'simulated' | 'nextcloud';
+  nextcloud: NextcloudEnv;
   /** Domain registrar: the simulated registry (default) or INWX (README, "INWX (OT&E first)"). */
   registrar: 'simulated' | 'inwx';
   inwx: InwxConfig;
@@ -75,6 +78,20 @@ export interface VatCheckConfig {
   timeoutMs: number;
   /** VAT_CHECK_MAX_AGE_DAYS, default 30: an older check is repeated before an invoice. */
   maxAgeDays: number;
+}
+
+/** STORAGE=nextcloud: an admin's app password on the storage servers (docs/integrations/nextcloud.md). */
+export interface NextcloudEnv {
+  /** NEXTCLOUD_URL: the default storage server's base URL (a storage server entered by staff has its own). */
+  url: string;
+  /** NEXTCLOUD_USER: an admin (or a group admin of NEXTCLOUD_GROUP) login. */
+  username: string;
+  /** NEXTCLOUD_APP_PASSWORD: an app password of that login (Settings → Security), never its login password. */
+  appPassword: string;
+  /** NEXTCLOUD_FINGERPRINT: SHA-256 of the server certificate, pinned; empty: verified against the system CAs. */
+  fingerprint: string;
+  /** NEXTCLOUD_GROUP: the group every portal user joins; empty: none. */
+  group: string;
 }
 
 /** REGISTRAR=inwx: the DomRobot JSON-RPC account (the OT&E test system unless INWX_ENDPOINT=live). */
@@ -223,6 +240,14 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       username: source.ISPCONFIG_USER ?? '',
       password: source.ISPCONFIG_PASSWORD ?? '',
       fingerprint: source.ISPCONFIG_FINGERPRINT ?? '',
+    },
+    storage: source.STORAGE === 'nextcloud' ? 'nextcloud' : 'simulated',
+    nextcloud: {
+      url: (source.NEXTCLOUD_URL ?? '').trim().replace(/\/+$/, ''),
+      username: source.NEXTCLOUD_USER ?? '',
+      appPassword: source.NEXTCLOUD_APP_PASSWORD ?? '',
+      fingerprint: source.NEXTCLOUD_FINGERPRINT ?? '',
+      group: (source.NEXTCLOUD_GROUP ?? '').trim(),
     },
     registrar: source.REGISTRAR === 'inwx' ? 'inwx' : 'simulated',
     inwx: readInwx(source),
