@@ -8,6 +8,7 @@ import { describeStorageContract } from '../storage.contract.ts';
 import { StorageError, type CreateStorageAccountSpec, type StorageDriver } from '../storage.ts';
 import { startFakeNextcloud, type FakeNextcloud, type FakeNextcloudOptions } from './fake-nextcloud.ts';
 import { MIDDLEWARE_ANSWERS, NEXTCLOUD_SOURCE, PASSWORD_POLICY, ROUTES, USERS_CONTROLLER, provisioningExtract } from './nextcloud-api-table.ts';
+import { createNextcloudClient } from './nextcloud-client.ts';
 import { createNextcloudStorage, type NextcloudConfig } from './nextcloud.ts';
 
 const GIB = 1024 ** 3;
@@ -156,6 +157,13 @@ describe('nextcloud driver against the fake server', () => {
   it('an address that is no Nextcloud (a web server\'s HTML 404) is unavailable', async () => {
     const err = await rejection(driver().getAccount({ server: { url: `${fake.url}/unterordner` }, userId: 'x' }));
     expect(err.kind).toBe('unavailable');
+  });
+
+  it('a server without the provisioning API (OCS "Invalid query", no such route) is a configuration error', async () => {
+    const client = createNextcloudClient({ url: fake.url, username: fake.admin.username, appPassword: fake.admin.appPassword, fingerprint: '' });
+    const err = await rejection(client.call(undefined, 'GET', '/cloud/benutzer/x'));
+    expect(err.kind).toBe('auth');
+    expect(err.detail).toMatch(/provisioning_api/);
   });
 
   it('more than 50 edits in 10 minutes are rate limited (unavailable); after the period they go through', async () => {
