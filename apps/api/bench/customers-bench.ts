@@ -146,7 +146,7 @@ async function seed(client: pg.Client) {
 
   // Orders: 475,000 invoiced (the big customer's 200 among them) and 5,000 cancelled ones, over six years.
   await step('Bestellungen', `
-    insert into orders (user_id, kind, status, server_id, node_id, ip_address, os_family, os, cpu_cores, ram_gb, storage_gb, months,
+    insert into orders (user_id, kind, status, subscription_id, node_id, ip_address, os_family, os, cpu_cores, ram_gb, storage_gb, months,
                         hold_until, amount_cents, net_cents, vat_cents, payment_provider, payment_session_id, card_brand, card_last4,
                         billing_name, period_start, period_end, created_at, paid_at, completed_at)
     select c.id, case when g % 3 = 0 then 'new' else 'upgrade' end,

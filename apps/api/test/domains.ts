@@ -29,7 +29,8 @@ export async function buyDomain(ctx: TestContext, buyer: { auth: Record<string, 
   await paySimulated(ctx, sessionId);
   await drainJobs(ctx);
   const order = await ctx.app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: buyer.auth });
-  const domainId = (order.json() as { domain: { domainId: string } }).domain.domainId;
-  expect(domainId).toBeTruthy();
+  const path = (order.json() as { subscriptionPath: string | null }).subscriptionPath;
+  expect(path).toMatch(/^\/dashboard\/domains\/[0-9a-f-]{36}$/);
+  const domainId = path!.slice('/dashboard/domains/'.length);
   return { domainId, orderId, sessionId, domain };
 }

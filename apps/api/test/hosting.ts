@@ -27,7 +27,9 @@ export async function buyHosting(ctx: TestContext, buyer: { auth: Record<string,
   await drainJobs(ctx);
   const list = await ctx.app.inject({ method: 'GET', url: '/api/hosting', headers: buyer.auth });
   const order = await ctx.app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: buyer.auth });
-  const packageId = (order.json() as { hosting: { packageId: string } }).hosting.packageId;
+  const path = (order.json() as { subscriptionPath: string | null }).subscriptionPath;
+  expect(path).toMatch(/^\/dashboard\/webhosting\/[0-9a-f-]{36}$/);
+  const packageId = path!.slice('/dashboard/webhosting/'.length);
   expect((list.json() as { items: { id: string }[] }).items.map((p) => p.id)).toContain(packageId);
   return { packageId, orderId, sessionId };
 }

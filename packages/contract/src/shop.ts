@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONFIG_LIMITS, LINUX_DISTROS, WINDOWS_VERSIONS } from './pricing.ts';
 import { plainText } from './text.ts';
+import { ProductKind } from './products.ts';
 
 /** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8): the spec's wording, spelling and grammar corrected. */
 export const shopMessages = {
@@ -129,12 +130,10 @@ export const PaymentResult = z.object({
   date: z.string(),
   orderStatus: OrderStatus,
   product: z.string(),
+  productKind: ProductKind,
   kind: z.enum(['new', 'upgrade']),
-  serverId: z.string().nullable(),
-  /** Web hosting orders: the package the order created or renewed. */
-  hostingPackageId: z.string().nullable(),
-  /** Domain orders: the domain the order created or renewed. */
-  domainId: z.string().nullable(),
+  /** The customer's page of what the order created, renews or changes (null until it exists). */
+  subscriptionPath: z.string().nullable(),
   invoiceId: z.string().nullable(),
   /**
    * Set when the last payment attempt failed (declined, cancelled, expired) but the order still holds
@@ -164,7 +163,9 @@ export const OrderCard = z.object({
   /** Order date + months, clamped to the month end (portal spec §5). */
   /** null for an order that was not delivered (failed, refunded). */
   nextBillingDate: z.string().nullable(),
-  serverId: z.string().nullable(),
+  productKind: ProductKind,
+  /** The customer's page of what the order created, renews or changes (null until it exists, or once deleted). */
+  subscriptionPath: z.string().nullable(),
 });
 export type OrderCard = z.infer<typeof OrderCard>;
 export const OrderList = z.object({ items: z.array(OrderCard), total: z.number().int() });
@@ -182,12 +183,12 @@ export const OrderDetail = OrderCard.extend({
   network: z.object({ ip: z.string().nullable(), bandwidth: z.string(), priceCents: z.number().int() }).nullable(),
   /** Web hosting orders: the plan and domain (null for other products). */
   hosting: z.object({
-    packageId: z.string().nullable(), plan: z.string(), planName: z.string(), primaryDomain: z.string(),
+    plan: z.string(), planName: z.string(), primaryDomain: z.string(),
     storageMb: z.number().int(), trafficMb: z.number().int(), databases: z.number().int(), domains: z.number().int(), phpVersions: z.array(z.string()),
   }).nullable(),
   /** Domain orders: the name, what was ordered and for how many years (null for other products). */
   domain: z.object({
-    domainId: z.string().nullable(), domain: z.string(), unicode: z.string(), action: z.enum(['register', 'transfer', 'renew']), years: z.number().int(), premium: z.boolean(),
+    domain: z.string(), unicode: z.string(), action: z.enum(['register', 'transfer', 'renew']), years: z.number().int(), premium: z.boolean(),
   }).nullable(),
   discountPercent: z.number().int(),
   netCents: z.number().int(),

@@ -44,7 +44,7 @@ describe.skipIf(!base).concurrent('domain registration survives SIGKILL at every
     expect(owned).toHaveLength(1);
     expect(owned[0]).toMatchObject({ domain: name, status: 'active' });
     const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-    expect(order).toMatchObject({ status: 'completed', product: 'domain', domainId: owned[0]!.id });
+    expect(order).toMatchObject({ status: 'completed', product: 'domain', subscriptionId: owned[0]!.id });
     const registry = await db.select().from(simDomainRegistry).where(eq(simDomainRegistry.domain, name));
     expect(registry).toHaveLength(1);
     expect(registry[0]).toMatchObject({ ours: true, status: 'active' });

@@ -54,7 +54,7 @@ describe.skipIf(!base).concurrent('web hosting fulfilment survives SIGKILL at ev
     expect(pkg.panelClientId).toBeTruthy();
     expect(pkg.panelSiteId).toBeTruthy();
     const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-    expect(order).toMatchObject({ status: 'completed', product: 'webhosting', hostingPackageId: pkg.id });
+    expect(order).toMatchObject({ status: 'completed', product: 'webhosting', subscriptionId: pkg.id });
     const accounts = await db.select().from(simHostingAccounts);
     expect(accounts.filter((a) => a.username === pkg.panelUsername)).toHaveLength(1);
     expect(accounts).toHaveLength(1);
@@ -108,7 +108,7 @@ describeEachDatabase('web hosting provisioning: a failure between the panel acco
     await drainJobs(ctx());
     const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
     expect(order!.status).toBe('completed');
-    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
+    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.subscriptionId!));
     expect(pkg).toMatchObject({ status: 'active', statusMessage: null });
     const accounts = await db.select().from(simHostingAccounts).where(eq(simHostingAccounts.username, pkg!.panelUsername));
     expect(accounts).toHaveLength(1);

@@ -5,7 +5,7 @@ import { nodes, servers, ipAddresses } from './infrastructure.ts';
 import { hostingPackages, hostingServers } from './hosting.ts';
 import { domains } from './domains.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
-import type { OrderTax } from '@hp/contract';
+import { PRODUCT_KINDS, type OrderTax } from '@hp/contract';
 
 /**
  * An order of one product (decision 022): a new subscription ('new') or an upgrade/renewal of an existing
@@ -17,7 +17,6 @@ import type { OrderTax } from '@hp/contract';
  * database computes with keeps it in typed columns (the root server: node capacity sums); the others
  * keep it in `config`. Each product module reads and writes its own part (modules/products).
  */
-export const PRODUCT_KINDS = ['root_server', 'webhosting', 'domain'] as const;
 
 export const orders = pgTable('orders', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -29,13 +28,14 @@ export const orders = pgTable('orders', {
   config: jsonb('config').$type<Record<string, unknown>>(),
   kind: text('kind', { enum: ['new', 'upgrade'] }).notNull(),
   status: text('status', { enum: ['pending', 'processing', 'completed', 'cancelled', 'refunded', 'failed'] }).notNull().default('pending'),
-  /** The server this order created (new, set at payment) or changes (upgrade). */
-  serverId: uuid('server_id').references(() => servers.id),
-  /** Web hosting: the server whose slot a new order holds, and the package it created or renews. */
+  /**
+   * The subscription this order created (new, set at payment) or renews or changes (upgrade): a row of
+   * the product's own table (root server: servers, web hosting: hosting_packages, domain: domains),
+   * named by the pair (product, subscription_id) (decision 033).
+   */
+  subscriptionId: uuid('subscription_id'),
+  /** Web hosting: the server whose slot a new order holds. */
   hostingServerId: integer('hosting_server_id').references(() => hostingServers.id),
-  hostingPackageId: uuid('hosting_package_id').references(() => hostingPackages.id),
-  /** Domains: the domain this order created (new, set at payment) or renews (upgrade). */
-  domainId: uuid('domain_id').references(() => domains.id),
   /** Root server: the node that holds (new) or runs (upgrade) it. */
   nodeId: integer('node_id').references(() => nodes.id),
   /** New orders: the IPv4 held for the server. Staff may delete the address later; the order keeps its text. */
@@ -87,10 +87,8 @@ export const orders = pgTable('orders', {
   uniqueIndex('orders_payment_session_idx').on(t.paymentSessionId),
   index('orders_user_idx').on(t.userId, t.createdAt),
   index('orders_pending_node_idx').on(t.nodeId).where(sql`status = 'pending'`),
-  index('orders_server_idx').on(t.serverId),
   index('orders_pending_hosting_idx').on(t.hostingServerId).where(sql`status = 'pending'`),
-  index('orders_hosting_package_idx').on(t.hostingPackageId),
-  index('orders_domain_idx').on(t.domainId),
+  index('orders_subscription_idx').on(t.product, t.subscriptionId),
   check('orders_root_server_config', sql`${t.product} <> 'root_server' or (${t.nodeId} is not null and ${t.osFamily} is not null and ${t.os} is not null and ${t.cpuCores} is not null and ${t.ramGb} is not null and ${t.storageGb} is not null)`),
   check('orders_product_config', sql`${t.product} = 'root_server' or ${t.config} is not null`),
 ]);

@@ -13,6 +13,7 @@ import { decryptSecret } from '../../lib/secrets.ts';
 import { runTerms, type ProductTerms } from '../products/terms.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
 import { deliverDomainKind, domainConfigOf, renewDomainKind } from './domain.product.ts';
+import { ordersOfSubscription } from '../products/subscription.ts';
 
 /**
  * Delivery and term of a domain (issue 13, decision 024): registration or transfer at the registrar
@@ -40,7 +41,7 @@ async function infoOrNull(deps: Pick<JobDeps, 'registrar'>, domain: string): Pro
 
 async function loadDelivery(deps: Pick<JobDeps, 'db'>, orderId: string) {
   const [row] = await deps.db.select({ order: orders, domain: domains, user: users }).from(orders)
-    .innerJoin(domains, eq(domains.id, orders.domainId)).innerJoin(users, eq(users.id, orders.userId))
+    .innerJoin(domains, ordersOfSubscription('domain', domains.id)).innerJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
   return row;
 }
@@ -154,7 +155,7 @@ export const renewDomainJob = defineJob(renewDomainKind, async (deps, { orderId 
   const config = domainConfigOf(order);
   // Renewals of one domain reach the registry in the order they were paid (each extends the previous end).
   const [earlier] = await deps.db.select({ id: orders.id }).from(orders).where(and(
-    eq(orders.domainId, domain.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'), ne(orders.id, orderId), lt(orders.periodEnd, order.periodEnd!)));
+    ordersOfSubscription('domain', domain.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'), ne(orders.id, orderId), lt(orders.periodEnd, order.periodEnd!)));
   if (earlier) throw new Error('an earlier renewal of this domain is not applied yet');
   try {
     const info = await deps.registrar.info(domain.domain);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   DOMAIN_TLD_INFO, DomainOrderConfig, PROVIDER_NAMESERVERS, addMonthsClamped, domainOrderMessages, domainToUnicode, splitGross,
@@ -10,6 +10,7 @@ import { enqueue, jobKind, SEALED_KEY } from '../../db/jobs.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
+import { ordersOfSubscription } from '../products/subscription.ts';
 
 /** Domains (issue 13, decision 024): register or transfer a name, renew one's own. */
 export const DOMAIN_PRODUCT_NAME = 'Domain';
@@ -62,12 +63,26 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
 
   shopPath(order) {
     const c = domainConfigOf(order);
-    if (c.action === 'renew' && order.domainId) return `/shop/domain?renew=${order.domainId}`;
+    if (c.action === 'renew' && order.subscriptionId) return `/shop/domain?renew=${order.subscriptionId}`;
     return `/shop/domain?${new URLSearchParams({ domain: domainToUnicode(c.domain), action: c.action === 'transfer' ? 'transfer' : 'register' }).toString()}`;
   },
 
+  async terms(db, ids) {
+    if (!ids.length) return new Map();
+    const rows = await db.select({ id: domains.id, expiresAt: domains.expiresAt, deletedAt: domains.deletedAt }).from(domains).where(inArray(domains.id, ids));
+    return new Map(rows.map((r) => [r.id, r]));
+  },
+
+  async orderDetail(_db, order) {
+    const c = domainConfigOf(order);
+    // Domains are priced per year without a term discount.
+    return { discountPercent: 0, domain: { domain: c.domain, unicode: domainToUnicode(c.domain), action: c.action, years: c.years, premium: c.premium } };
+  },
+
+  subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/domains/${order.subscriptionId}` : null),
+
   sameOrder(input) {
-    if (input.action === 'renew') return and(eq(orders.domainId, input.domainId!), eq(orders.kind, 'upgrade'));
+    if (input.action === 'renew') return and(ordersOfSubscription('domain', input.domainId!), eq(orders.kind, 'upgrade'));
     if (!input.checked) return undefined;
     return and(eq(orders.kind, 'new'), sql`${orders.config}->>'domain' = ${input.checked.ascii}`);
   },
@@ -85,7 +100,7 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
       const config: DomainOrderConfig = { domain: domain.domain, action: 'renew', years: input.years, nameservers: domain.nameservers, yearCents: domain.yearCents, premium: domain.premium };
       const gross = domain.yearCents * input.years;
       const split = splitGross(gross);
-      return { kind: 'upgrade', domainId: domain.id, config, months: input.years * 12, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
+      return { kind: 'upgrade', subscriptionId: domain.id, config, months: input.years * 12, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
     }
     const checked = input.checked;
     if (!checked) throw new Error('domain order without a registrar check');
@@ -143,21 +158,21 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
         status: transfer ? 'transferring' : 'registering', nameservers: c.nameservers, yearCents: c.yearCents, premium: c.premium,
         pendingDeadline: transfer ? new Date(now.getTime() + TRANSFER_DEADLINE_DAYS * 86_400_000) : null,
       }).returning({ id: domains.id });
-      await tx.update(orders).set({ domainId: row!.id, periodStart: now }).where(eq(orders.id, paid.id));
+      await tx.update(orders).set({ subscriptionId: row!.id, periodStart: now }).where(eq(orders.id, paid.id));
       // The auth code travels sealed in the job that needs it and is gone when the job ends.
       const sealed = (paid.config as { [SEALED_KEY]?: string })[SEALED_KEY];
       await enqueue(tx, deliverDomainKind, { orderId: paid.id, ...(sealed ? { [SEALED_KEY]: sealed } : {}) }, { dedupeKey: `deliver-domain:${paid.id}` });
       if (sealed) await tx.update(orders).set({ config: sql`${orders.config} - ${SEALED_KEY}::text` }).where(eq(orders.id, paid.id));
       return 'delivering';
     }
-    const [domain] = await tx.select().from(domains).where(eq(domains.id, paid.domainId!)).for('update');
+    const [domain] = await tx.select().from(domains).where(eq(domains.id, paid.subscriptionId!)).for('update');
     if (!domain || domain.deletedAt) {
       await failPaidOrder(tx, paid.id, 'domain released before payment');
       return 'failed';
     }
     // Another renewal paid before this one and not yet applied at the registry extends first: this one follows it.
     const [{ latest } = { latest: null }] = await tx.select({ latest: sql<string | null>`max(${orders.periodEnd})` }).from(orders)
-      .where(and(eq(orders.domainId, domain.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'), ne(orders.id, paid.id)));
+      .where(and(ordersOfSubscription('domain', domain.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'), ne(orders.id, paid.id)));
     const pendingEnd = latest ? new Date(latest) : null;
     const current = domain.expiresAt ?? now;
     const from = pendingEnd && pendingEnd > current ? pendingEnd : current;

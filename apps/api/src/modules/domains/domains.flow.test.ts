@@ -50,10 +50,10 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     expect(registry!.transferLock).toBe(true);
     expect(domain.expiresAt!.getUTCFullYear()).toBe(new Date().getUTCFullYear() + 2);
     const [done] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
-    expect(done).toMatchObject({ status: 'completed', domainId: domain.id });
+    expect(done).toMatchObject({ status: 'completed', subscriptionId: domain.id });
 
     const result = await ctx().app.inject({ method: 'GET', url: `/api/shop/payment-result?session_id=${sessionId}`, headers: customer.auth });
-    expect(result.json()).toMatchObject({ paymentStatus: 'paid', product: 'Domain', orderStatus: 'completed', domainId: domain.id });
+    expect(result.json()).toMatchObject({ paymentStatus: 'paid', product: 'Domain', orderStatus: 'completed', productKind: 'domain', subscriptionPath: `/dashboard/domains/${domain.id}` });
 
     const list = await ctx().app.inject({ method: 'GET', url: '/api/domains', headers: customer.auth });
     expect(list.json().items).toEqual([expect.objectContaining({ id: domain.id, domain: name, status: 'active', autoRenew: true, expiresAt: domain.expiresAt!.toISOString() })]);
@@ -70,7 +70,7 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     expect(verdict.trim().split('\n').at(-1)).toMatch(/^PASS/);
 
     const order = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
-    expect(order.json()).toMatchObject({ product: 'Domain', cpu: null, hosting: null, discountPercent: 0, domain: { domainId: domain.id, domain: name, action: 'register', years: 2 } });
+    expect(order.json()).toMatchObject({ product: 'Domain', cpu: null, hosting: null, discountPercent: 0, subscriptionPath: `/dashboard/domains/${domain.id}`, domain: { domain: name, action: 'register', years: 2 } });
 
     // Another customer: 404 everywhere, and nothing in their list.
     const stranger = await createDomainCustomer(ctx());
@@ -277,9 +277,9 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     await paySimulated(ctx(), second.json().sessionId);
     // The customer returns to the payment page at once: the second is paid while the first is not yet at the registry.
     await ctx().app.inject({ method: 'GET', url: `/api/shop/payment-result?session_id=${second.json().sessionId}`, headers: customer.auth });
-    expect((await ctx().database.db.select().from(orders).where(and(eq(orders.domainId, domainId), eq(orders.kind, 'upgrade')))).map((o) => o.status)).toEqual(['processing', 'processing']);
+    expect((await ctx().database.db.select().from(orders).where(and(eq(orders.subscriptionId, domainId), eq(orders.kind, 'upgrade')))).map((o) => o.status)).toEqual(['processing', 'processing']);
     await drainJobs(ctx(), 10);
-    const renewals = await ctx().database.db.select().from(orders).where(and(eq(orders.domainId, domainId), eq(orders.kind, 'upgrade')));
+    const renewals = await ctx().database.db.select().from(orders).where(and(eq(orders.subscriptionId, domainId), eq(orders.kind, 'upgrade')));
     expect(renewals.map((o) => o.status).sort()).toEqual(['completed', 'completed']);
     const [after] = await ctx().database.db.select().from(domains).where(eq(domains.id, domainId));
     expect(after!.expiresAt!.getUTCFullYear()).toBe(before!.expiresAt!.getUTCFullYear() + 2);

@@ -60,13 +60,13 @@ describeEachDatabase('domains: races for a name, parallel portal requests', (ctx
     const rows = await ctx().database.db.select().from(domains).where(eq(domains.domain, name));
     expect(rows).toEqual([expect.objectContaining({ ownerId: b.user.id, status: 'active' })]);
     const [orderA] = await ctx().database.db.select().from(orders).where(eq(orders.id, first.json().orderId));
-    expect(orderA).toMatchObject({ status: 'refunded', domainId: null });
+    expect(orderA).toMatchObject({ status: 'refunded', subscriptionId: null });
     expect(orderA!.refundId).toBeTruthy();
     expect(await ctx().database.db.select().from(invoices).where(and(eq(invoices.orderId, orderA!.id), eq(invoices.kind, 'invoice')))).toEqual([]);
     expect(ctx().mail.sent.filter((m) => m.to === a.user.email).map((m) => m.subject)).toContain(`Ihre Bestellung ${orderA!.number} wurde erstattet`);
     expect(ctx().mail.sent.some((m) => m.to === a.user.email && m.subject === `Ihre Domain ${name} ist registriert`)).toBe(false);
     const [orderB] = await ctx().database.db.select().from(orders).where(eq(orders.id, second.json().orderId));
-    expect(orderB).toMatchObject({ status: 'completed', domainId: rows[0]!.id });
+    expect(orderB).toMatchObject({ status: 'completed', subscriptionId: rows[0]!.id });
   });
 
   it('someone else registers the name at the registry between check and delivery: TAKEN → domain failed in German, order refunded', { timeout: 120_000 }, async () => {

@@ -16,6 +16,7 @@ import { placeOrder } from '../shop/shop.service.ts';
 import { domainClaimError, domainNameClaim, domainProduct } from './domain.product.ts';
 import { missingContactFields } from './registrar-contact.ts';
 import { toItem, toRegistrarAppError } from './domain-search.service.ts';
+import { ordersOfSubscription } from '../products/subscription.ts';
 
 /**
  * Ordering a domain and running one's own domains (issue 13, decision 024). The checkout asks the
@@ -129,7 +130,7 @@ export async function listDomains(deps: Pick<DomainDeps, 'db'>, user: RequestUse
 
 export async function getDomain(deps: Pick<DomainDeps, 'db' | 'env'>, user: RequestUser, id: string): Promise<DomainDetail> {
   const d = await ownDomain(deps, user, id);
-  const [renewing] = await deps.db.select({ id: orders.id }).from(orders).where(and(eq(orders.domainId, d.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'))).limit(1);
+  const [renewing] = await deps.db.select({ id: orders.id }).from(orders).where(and(ordersOfSubscription('domain', d.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing'))).limit(1);
   const renewableUntil = d.status === 'expired' && d.expiresAt ? new Date(d.expiresAt.getTime() + deps.env.billing.graceDays * 86_400_000).toISOString() : null;
   return {
     ...toCard(d),

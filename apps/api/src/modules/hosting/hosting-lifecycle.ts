@@ -12,6 +12,7 @@ import { runTerms, type ProductTerms } from '../products/terms.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { provisionHostingKind, unsuspendHostingKind } from './hosting.product.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
+import { ordersOfSubscription } from '../products/subscription.ts';
 
 /**
  * Delivery and term of a hosting package (decision 022): provisioning on the panel after payment,
@@ -34,7 +35,7 @@ export async function accountRefOf(deps: Pick<JobDeps, 'db'>, pkg: Pkg): Promise
  */
 export const provisionHostingJob = defineJob(provisionHostingKind, async (deps, { orderId }) => {
   const [row] = await deps.db.select({ order: orders, pkg: hostingPackages, server: hostingServers, email: users.email, username: users.username })
-    .from(orders).innerJoin(hostingPackages, eq(hostingPackages.id, orders.hostingPackageId))
+    .from(orders).innerJoin(hostingPackages, ordersOfSubscription('webhosting', hostingPackages.id))
     .innerJoin(hostingServers, eq(hostingServers.id, hostingPackages.hostingServerId))
     .innerJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
@@ -86,7 +87,7 @@ export const unsuspendHostingJob = defineJob(unsuspendHostingKind, async (deps, 
   await deps.db.transaction(async (tx) => {
     await tx.update(hostingPackages).set({ suspendedAt: null, status: 'active', statusMessage: null }).where(and(eq(hostingPackages.id, pkg.id), eq(hostingPackages.status, 'suspended')));
     await tx.update(orders).set({ status: 'completed', completedAt: new Date() })
-      .where(and(eq(orders.hostingPackageId, pkg.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing')));
+      .where(and(ordersOfSubscription('webhosting', pkg.id), eq(orders.kind, 'upgrade'), eq(orders.status, 'processing')));
   });
 });
 

@@ -70,7 +70,7 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
 
     // The order page shows the plan, not server parts.
     const order = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
-    expect(order.json()).toMatchObject({ product: 'Webhosting', cpu: null, hosting: { planName: 'Professional', packageId: packages[0]!.id } });
+    expect(order.json()).toMatchObject({ product: 'Webhosting', cpu: null, hosting: { planName: 'Professional' }, productKind: 'webhosting', subscriptionPath: `/dashboard/webhosting/${packages[0]!.id}` });
 
     // Staff see the package and the order's product on the customer page.
     const employee = await createUser(ctx(), { role: 'employee' });

@@ -67,7 +67,7 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
   it('buying a package makes it active: the panel holds client, site and FTP user with the plan\'s quotas; SSL is active after the cron', async () => {
     const pkg = await pkgRow();
     expect(pkg).toMatchObject({ status: 'active', plan: 'professional' });
-    const [order] = await ctx.database.db.select().from(orders).where(eq(orders.hostingPackageId, packageId));
+    const [order] = await ctx.database.db.select().from(orders).where(eq(orders.subscriptionId, packageId));
     expect(order!.status).toBe('completed');
     const plan = HOSTING_PLANS.professional;
 
@@ -297,7 +297,7 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
       expect(job).toMatchObject({ status: 'queued', attempts: 2 });
       const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
       expect(order!.status).toBe('processing');
-      const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
+      const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.subscriptionId!));
       expect(pkg).toMatchObject({ status: 'provisioning', panelClientId: null, panelSiteId: null });
       // The customer sees the package as being set up, with no panel data and no error.
       const detail = await ctx.app.inject({ method: 'GET', url: `/api/hosting/${pkg!.id}`, headers: buyer.auth });
@@ -313,7 +313,7 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     expect(await provisionJob()).toMatchObject({ status: 'done' });
     const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
     expect(order!.status).toBe('completed');
-    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
+    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.subscriptionId!));
     expect(pkg).toMatchObject({ status: 'active', statusMessage: null });
     expect(fake.rows('client').filter((c) => c.username === pkg!.panelUsername)).toHaveLength(1);
     expect(fake.rows('web_domain').filter((d) => d.domain === pkg!.primaryDomain)).toHaveLength(1);
@@ -345,7 +345,7 @@ describe('web hosting on ISPConfig (fake panel) through the whole app [pglite]',
     const orderInvoices = await db.select().from(invoices).where(eq(invoices.orderId, orderId));
     expect(orderInvoices.filter((i) => i.kind === 'credit_note')).toHaveLength(orderInvoices.filter((i) => i.kind === 'invoice').length);
     expect(ctx.mail.sent.filter((m) => m.to === buyer.email && m.subject === `Ihre Bestellung ${order!.number} wurde erstattet`)).toHaveLength(1);
-    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.hostingPackageId!));
+    const [pkg] = await db.select().from(hostingPackages).where(eq(hostingPackages.id, order!.subscriptionId!));
     expect(pkg).toMatchObject({ status: 'failed', statusMessage: hostingMessages.REMOTE_FAULT, panelClientId: null });
     // A refusal is final: the job is done, not retried, not failed.
     const [job] = await db.select().from(jobs).where(and(eq(jobs.kind, 'provision-hosting'), sql`${jobs.payload}->>'orderId' = ${orderId}`));

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   addMonthsClamped, HOSTING_PLANS, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
@@ -11,6 +11,7 @@ import { enqueue, jobKind } from '../../db/jobs.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
+import { ordersOfSubscription } from '../products/subscription.ts';
 
 /** Web hosting (decision 022): a new order holds a package slot on a hosting server and its domain. */
 export const HOSTING_PRODUCT_NAME = 'Webhosting';
@@ -86,15 +87,34 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
     kind: 'webhosting',
     name: HOSTING_PRODUCT_NAME,
 
+    async terms(db, ids) {
+      if (!ids.length) return new Map();
+      const rows = await db.select({ id: hostingPackages.id, expiresAt: hostingPackages.expiresAt, deletedAt: hostingPackages.deletedAt }).from(hostingPackages).where(inArray(hostingPackages.id, ids));
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+
+    async orderDetail(_db, order) {
+      const c = hostingConfigOf(order);
+      const plan = HOSTING_PLANS[c.plan];
+      return {
+        hosting: {
+          plan: c.plan, planName: plan.name, primaryDomain: c.primaryDomain,
+          storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains, phpVersions: plan.phpVersions,
+        },
+      };
+    },
+
+    subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/webhosting/${order.subscriptionId}` : null),
+
     shopPath(order) {
-      if (order.kind === 'upgrade' && order.hostingPackageId) return `/shop/webhosting?renew=${order.hostingPackageId}`;
+      if (order.kind === 'upgrade' && order.subscriptionId) return `/shop/webhosting?renew=${order.subscriptionId}`;
       const c = hostingConfigOf(order);
       const domain = c.domainType === 'subdomain' ? ['subdomain', c.primaryDomain.slice(0, c.primaryDomain.indexOf('.'))] : ['domain', c.primaryDomain];
       return `/shop/webhosting?${new URLSearchParams([['plan', c.plan], ['months', String(order.months)], domain as [string, string]]).toString()}`;
     },
 
     sameOrder(input, env) {
-      if (input.packageId) return and(eq(orders.hostingPackageId, input.packageId), eq(orders.months, input.months));
+      if (input.packageId) return and(ordersOfSubscription('webhosting', input.packageId), eq(orders.months, input.months));
       return and(eq(orders.kind, 'new'), eq(orders.months, input.months), sql`${orders.config}->>'primaryDomain' = ${primaryDomainOf(input, env)}`, sql`${orders.config}->>'plan' = ${input.plan}`);
     },
 
@@ -108,7 +128,7 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
         const config: HostingOrderConfig = { plan: pkg.plan, primaryDomain: pkg.primaryDomain, domainType: pkg.primaryDomain.endsWith(`.${env.hostingSubdomainBase}`) ? 'subdomain' : 'own' };
         const gross = hostingPriceCents({ plan: pkg.plan, months: input.months });
         const split = splitGross(gross);
-        return { kind: 'upgrade', hostingPackageId: pkg.id, hostingServerId: pkg.hostingServerId, config, months: input.months, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
+        return { kind: 'upgrade', subscriptionId: pkg.id, hostingServerId: pkg.hostingServerId, config, months: input.months, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
       }
       const primaryDomain = primaryDomainOf(input, env);
       if (input.domainType === 'own' && (primaryDomain === env.hostingSubdomainBase || primaryDomain.endsWith(`.${env.hostingSubdomainBase}`))) {
@@ -165,11 +185,11 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
           number, ownerId: paid.userId, hostingServerId: paid.hostingServerId!, plan: config.plan, name: config.primaryDomain,
           primaryDomain: config.primaryDomain, panelUsername: `c${number}`, expiresAt: periodEnd,
         }).returning({ id: hostingPackages.id });
-        await tx.update(orders).set({ hostingPackageId: pkg!.id, periodStart: now, periodEnd }).where(eq(orders.id, paid.id));
+        await tx.update(orders).set({ subscriptionId: pkg!.id, periodStart: now, periodEnd }).where(eq(orders.id, paid.id));
         await enqueue(tx, provisionHostingKind, { orderId: paid.id }, { dedupeKey: `provision-hosting:${paid.id}` });
         return 'delivering';
       }
-      const [pkg] = await tx.select().from(hostingPackages).where(eq(hostingPackages.id, paid.hostingPackageId!)).for('update');
+      const [pkg] = await tx.select().from(hostingPackages).where(eq(hostingPackages.id, paid.subscriptionId!)).for('update');
       if (!pkg || pkg.deletedAt) {
         await failPaidOrder(tx, paid.id, 'hosting package deleted before payment');
         return 'failed';

@@ -260,14 +260,14 @@ it('"Neu konfigurieren" leads to each product\'s own shop, prefilled with the or
   const order = (o: Partial<OrderRow>) => ({ kind: 'new', months: 3, ...o }) as OrderRow;
   expect(productOf('root_server').shopPath(order({ osFamily: 'windows', os: 'Windows Server 2025', cpuCores: 4, ramGb: 8, storageGb: 100 })))
     .toBe('/shop/kvm-server?os=windows&windowsVersion=Windows%20Server%202025&cpu=4&ram=8&storage=100&months=3');
-  expect(productOf('root_server').shopPath(order({ kind: 'upgrade', serverId: 's-1' }))).toBe('/upgrade/kvm-server/s-1');
+  expect(productOf('root_server').shopPath(order({ kind: 'upgrade', subscriptionId: 's-1' }))).toBe('/upgrade/kvm-server/s-1');
   expect(productOf('webhosting').shopPath(order({ config: { plan: 'business', primaryDomain: 'meine-seite.musterhost-web.de', domainType: 'subdomain' } })))
     .toBe('/shop/webhosting?plan=business&months=3&subdomain=meine-seite');
   expect(productOf('webhosting').shopPath(order({ config: { plan: 'starter', primaryDomain: 'musterfirma.de', domainType: 'own' } })))
     .toBe('/shop/webhosting?plan=starter&months=3&domain=musterfirma.de');
-  expect(productOf('webhosting').shopPath(order({ kind: 'upgrade', hostingPackageId: 'p-1', config: { plan: 'starter', primaryDomain: 'a.de', domainType: 'own' } }))).toBe('/shop/webhosting?renew=p-1');
+  expect(productOf('webhosting').shopPath(order({ kind: 'upgrade', subscriptionId: 'p-1', config: { plan: 'starter', primaryDomain: 'a.de', domainType: 'own' } }))).toBe('/shop/webhosting?renew=p-1');
   const domain = (action: string) => ({ domain: 'xn--mller-kva.de', action, years: 1, nameservers: [], yearCents: 1190, premium: false });
   expect(productOf('domain').shopPath(order({ config: domain('register') }))).toBe('/shop/domain?domain=m%C3%BCller.de&action=register');
   expect(productOf('domain').shopPath(order({ config: domain('transfer') }))).toBe('/shop/domain?domain=m%C3%BCller.de&action=transfer');
-  expect(productOf('domain').shopPath(order({ kind: 'upgrade', domainId: 'd-1', config: domain('renew') }))).toBe('/shop/domain?renew=d-1');
+  expect(productOf('domain').shopPath(order({ kind: 'upgrade', subscriptionId: 'd-1', config: domain('renew') }))).toBe('/shop/domain?renew=d-1');
 });

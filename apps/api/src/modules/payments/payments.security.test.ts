@@ -191,7 +191,7 @@ describeEachDatabase('payments: webhook security and exactly-once fulfilment', (
     expect(f.ips).toHaveLength(1);
     expect(await syncCheckout(deps, sessionId)).toBe('already');
     const final = await resultPage();
-    expect(final.json()).toMatchObject({ paymentStatus: 'paid', orderStatus: 'completed', serverId: f.servers[0]!.id, invoiceId: f.invoices[0]!.id });
+    expect(final.json()).toMatchObject({ paymentStatus: 'paid', orderStatus: 'completed', productKind: 'root_server', subscriptionPath: expect.stringMatching(new RegExp(`^/dashboard/(linux|windows)/${f.servers[0]!.id}$`)), invoiceId: f.invoices[0]!.id });
   });
 
   it('an "expired" event arriving for a session that is actually paid: the re-fetch wins, the order is fulfilled', async () => {

@@ -14,10 +14,10 @@ async function renewalOfDeletedServer(ctx: TestContext) {
   await paySimulated(ctx, first.json().sessionId);
   await drainJobs(ctx);
   const [bought] = await ctx.database.db.select().from(orders).where(eq(orders.id, first.json().orderId));
-  const renewal = await postCheckout(ctx, customer.auth, { ...baseOrder, months: 3, serverId: bought!.serverId });
+  const renewal = await postCheckout(ctx, customer.auth, { ...baseOrder, months: 3, serverId: bought!.subscriptionId });
   expect(renewal.statusCode, renewal.body).toBe(201);
   // The grace period ended between checkout and payment: nothing is left to renew.
-  await ctx.database.db.update(servers).set({ deletedAt: new Date() }).where(eq(servers.id, bought!.serverId!));
+  await ctx.database.db.update(servers).set({ deletedAt: new Date() }).where(eq(servers.id, bought!.subscriptionId!));
   return { customer, orderId: renewal.json().orderId as string, sessionId: renewal.json().sessionId as string };
 }
 

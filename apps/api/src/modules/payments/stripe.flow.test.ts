@@ -93,7 +93,7 @@ describeEachDatabase('shop with the Stripe driver against the fake Stripe API', 
     const done = await orderRow(orderId);
     expect(done).toMatchObject({ status: 'completed', cardBrand: 'mastercard', cardLast4: '4444', billingName: 'Erika Mustermann' });
     expect(done.billingAddress).toMatchObject({ line1: 'Musterweg 7', postalCode: '80331', city: 'München', country: 'DE' });
-    const [server] = await s.database.db.select().from(servers).where(eq(servers.id, done.serverId!));
+    const [server] = await s.database.db.select().from(servers).where(eq(servers.id, done.subscriptionId!));
     expect(server!.status).toBe('online');
     expect(await s.database.db.select().from(ipAddresses).where(eq(ipAddresses.serverId, server!.id))).toHaveLength(1);
 

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import type { OrderDetail } from '@hp/contract';
+import type { Db, Tx } from '../../db/client.ts';
 import type { orders } from '../../db/schema/index.ts';
 import type { Env } from '../../env.ts';
 
@@ -35,6 +36,15 @@ export interface InvoiceLineText {
   unitCode?: string;
 }
 
+/** Where a subscription's paid term ends now (renewals move it), and whether it was deleted. */
+export interface SubscriptionTerm {
+  expiresAt: Date | null;
+  deletedAt: Date | null;
+}
+
+/** The product's own fields of the order page; the neutral order service sets the others to null. */
+export type ProductOrderDetail = Partial<Pick<OrderDetail, 'os' | 'cpu' | 'ram' | 'storage' | 'osPriceCents' | 'network' | 'hosting' | 'domain' | 'discountPercent'>>;
+
 export interface ProductModule<Input> {
   kind: ProductKind;
   /** The product's name on orders, payment pages and invoices. */
@@ -57,6 +67,15 @@ export interface ProductModule<Input> {
   renewHold?(tx: Tx, order: OrderRow, holdUntil: Date): Promise<void>;
   /** The product's own shop (site path with query), prefilled with the order's configuration where it can be. */
   shopPath(order: OrderRow): string;
+  /**
+   * The customer's page of the subscription the order created, renews or changes (orders.subscription_id;
+   * null until payment created it). Linked from the order and the payment result.
+   */
+  subscriptionPath(order: OrderRow): string | null;
+  /** The current terms of these subscriptions, by id: an order of a live subscription bills next at its end. */
+  terms(db: Db, ids: string[]): Promise<Map<string, SubscriptionTerm>>;
+  /** The product's part of the customer's order page (its configuration, with per-month prices where it has them). */
+  orderDetail(db: Db, order: OrderRow): Promise<ProductOrderDetail>;
   /** The line on the provider's payment page. */
   paymentLine(order: OrderRow): string;
   /** The invoice line (the quantity is the term in months). */

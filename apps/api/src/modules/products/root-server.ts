@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { addMonthsClamped, orderLinkQuery, priceCents, shopMessages, splitGross, type CheckoutInput, type ServerConfig } from '@hp/contract';
+import { addMonthsClamped, durationDiscountPercent, orderLinkQuery, priceBreakdown, serverDetailPath, priceCents, shopMessages, splitGross, type CheckoutInput, type ServerConfig } from '@hp/contract';
 import { ipAddresses, orders, servers, serverTasks } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { defineJob } from '../../jobs/define.ts';
@@ -11,6 +11,7 @@ import { provisionServer } from '../infrastructure/provision-server.ts';
 import { applyUpgradeJob } from '../servers/resize.ts';
 import type { OrderRow, ProductModule } from './product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
+import { ordersOfSubscription } from './subscription.ts';
 
 /** The product as orders, invoices and the checkout name it. */
 export const ROOT_SERVER_NAME = 'Root Server';
@@ -34,9 +35,9 @@ const provisionOrderKind = jobKind('provision-order', z.object({ orderId: z.stri
 /** Builds the server of a paid order and completes (or fails) the order with the outcome. */
 export const provisionOrderJob = defineJob(provisionOrderKind, async (deps, { orderId }) => {
   const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order?.serverId) throw new PermanentJobError('order has no server');
-  const outcome = await provisionServer(deps, order.serverId);
-  const [server] = await deps.db.select({ status: servers.status, message: servers.statusMessage }).from(servers).where(eq(servers.id, order.serverId));
+  if (!order?.subscriptionId) throw new PermanentJobError('order has no server');
+  const outcome = await provisionServer(deps, order.subscriptionId);
+  const [server] = await deps.db.select({ status: servers.status, message: servers.statusMessage }).from(servers).where(eq(servers.id, order.subscriptionId));
   if (outcome === 'online' || server?.status === 'online') {
     await deps.db.update(orders).set({ status: 'completed', completedAt: new Date() }).where(and(eq(orders.id, order.id), eq(orders.status, 'processing')));
   } else if (outcome === 'failed' || server?.status === 'failed') {
@@ -56,7 +57,7 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
   sameOrder(input) {
     const os = input.serverId ? undefined : input.os === 'windows' ? input.windowsVersion! : input.distro!;
     return and(
-      input.serverId ? eq(orders.serverId, input.serverId) : and(eq(orders.kind, 'new'), eq(orders.os, os!)),
+      input.serverId ? ordersOfSubscription('root_server', input.serverId) : and(eq(orders.kind, 'new'), eq(orders.os, os!)),
       eq(orders.osFamily, input.os), eq(orders.cpuCores, input.cpu), eq(orders.ramGb, input.ram), eq(orders.storageGb, input.storage), eq(orders.months, input.months),
     );
   },
@@ -81,7 +82,7 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
       const locked = await lockNodeFree(tx, server.nodeId);
       if (!locked || !fits(growth, locked.free)) throw notEnoughResources();
       return {
-        kind: 'upgrade', serverId: server.id, nodeId: server.nodeId,
+        kind: 'upgrade', subscriptionId: server.id, nodeId: server.nodeId,
         // The installed system stays; a different one is a reinstall, not an order.
         osFamily: input.os, os: server.os,
         cpuCores: input.cpu, ramGb: input.ram, storageGb: input.storage, months: input.months,
@@ -119,8 +120,39 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
       .where(and(eq(ipAddresses.id, order.ipAddressId), isNull(ipAddresses.serverId), eq(ipAddresses.reservedUntil, order.holdUntil)));
   },
 
+  async terms(db, ids) {
+    if (!ids.length) return new Map();
+    const rows = await db.select({ id: servers.id, expiresAt: servers.expiresAt, deletedAt: servers.deletedAt }).from(servers).where(inArray(servers.id, ids));
+    return new Map(rows.map((r) => [r.id, r]));
+  },
+
+  async orderDetail(db, order) {
+    const config = serverConfigOf(order);
+    // The address as recorded on the order (it survives the pool entry); older upgrades look at the server.
+    const [ip] = order.ipAddress
+      ? [{ address: order.ipAddress }]
+      : order.subscriptionId
+        ? await db.select({ address: ipAddresses.address }).from(ipAddresses).where(eq(ipAddresses.serverId, order.subscriptionId)).limit(1)
+        : [];
+    const prices = priceBreakdown({ os: config.osFamily, cpu: config.cpuCores, ram: config.ramGb, storage: config.storageGb, months: order.months });
+    // Each line as charged per month: list price × 1.22 × (1 − discount), shown net of 19 % VAT like the
+    // totals, so the lines add up to the monthly net (up to rounding).
+    const discount = durationDiscountPercent(order.months);
+    const charged = (listCents: number) => Math.round((listCents * 122 * (100 - discount)) / (100 * 119));
+    return {
+      os: config.os,
+      cpu: { cores: config.cpuCores, priceCents: charged(prices.monthly.cpuCents) },
+      ram: { size: config.ramGb, type: 'DDR4 ECC', priceCents: charged(prices.monthly.ramCents) },
+      storage: { size: config.storageGb, type: 'NVMe SSD', priceCents: charged(prices.monthly.storageCents) },
+      osPriceCents: charged(prices.monthly.osCents),
+      network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
+    };
+  },
+
+  subscriptionPath: (order) => (order.subscriptionId ? serverDetailPath(order.os!, order.subscriptionId) : null),
+
   shopPath(order) {
-    if (order.kind === 'upgrade' && order.serverId) return `/upgrade/kvm-server/${order.serverId}`;
+    if (order.kind === 'upgrade' && order.subscriptionId) return `/upgrade/kvm-server/${order.subscriptionId}`;
     // The configurator checks the query itself: a system no longer sold just leaves its defaults.
     const config = {
       os: order.osFamily!, ...(order.osFamily === 'windows' ? { windowsVersion: order.os! } : { distro: order.os! }),
@@ -163,11 +195,11 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
       }).returning({ id: servers.id });
       if (ip !== null) await tx.update(ipAddresses).set({ serverId: server!.id, reservedUntil: null }).where(eq(ipAddresses.id, ip.id));
       await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { orderId: paid.id } });
-      await tx.update(orders).set({ serverId: server!.id, periodStart: now, periodEnd, ipAddressId: ip?.id ?? null, ipAddress: ip?.address ?? null }).where(eq(orders.id, paid.id));
+      await tx.update(orders).set({ subscriptionId: server!.id, periodStart: now, periodEnd, ipAddressId: ip?.id ?? null, ipAddress: ip?.address ?? null }).where(eq(orders.id, paid.id));
       await enqueue(tx, provisionOrderKind, { orderId: paid.id }, { dedupeKey: `provision:${paid.id}` });
       return 'delivering';
     }
-    const [server] = await tx.select().from(servers).where(eq(servers.id, paid.serverId!)).for('update');
+    const [server] = await tx.select().from(servers).where(eq(servers.id, paid.subscriptionId!)).for('update');
     if (!server || server.deletedAt) {
       // Deleted between checkout and payment (e.g. grace period ended): refunded automatically.
       await failPaidOrder(tx, paid.id, 'server deleted before payment');

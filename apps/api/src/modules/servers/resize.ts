@@ -5,6 +5,7 @@ import { jobKind } from '../../db/jobs.ts';
 import { HypervisorError } from '../../drivers/hypervisor/hypervisor.ts';
 import { defineJob } from '../../jobs/define.ts';
 import { PermanentJobError } from '../../jobs/queue.ts';
+import { ordersOfSubscription } from '../products/subscription.ts';
 
 /**
  * A paid upgrade or renewal (payments.service.ts enqueues it with the payment): the server row already
@@ -14,7 +15,7 @@ import { PermanentJobError } from '../../jobs/queue.ts';
  */
 export const applyUpgradeJob = defineJob(jobKind('apply-upgrade', z.object({ orderId: z.string() })), async (deps, { orderId }) => {
   const [row] = await deps.db.select({ order: orders, server: servers, node: nodes.name }).from(orders)
-    .innerJoin(servers, eq(servers.id, orders.serverId)).innerJoin(nodes, eq(nodes.id, servers.nodeId))
+    .innerJoin(servers, ordersOfSubscription('root_server', servers.id)).innerJoin(nodes, eq(nodes.id, servers.nodeId))
     .where(eq(orders.id, orderId));
   if (!row) throw new PermanentJobError('order or server missing');
   const { order, server, node } = row;

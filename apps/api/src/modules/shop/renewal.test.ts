@@ -15,7 +15,7 @@ async function buyServer(ctx: TestContext, auth: Record<string, string>, order: 
   await drainJobs(ctx);
   const [o] = await ctx.database.db.select().from(orders).where(eq(orders.id, orderId));
   expect(o!.status).toBe('completed');
-  const [server] = await ctx.database.db.select().from(servers).where(eq(servers.id, o!.serverId!));
+  const [server] = await ctx.database.db.select().from(servers).where(eq(servers.id, o!.subscriptionId!));
   return server!;
 }
 

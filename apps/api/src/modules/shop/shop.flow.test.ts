@@ -47,7 +47,7 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     const [done] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(done!.status).toBe('completed');
     expect(done!.cardLast4).toBe('4242');
-    const [server] = await ctx().database.db.select().from(servers).where(eq(servers.id, done!.serverId!));
+    const [server] = await ctx().database.db.select().from(servers).where(eq(servers.id, done!.subscriptionId!));
     expect(server!.status).toBe('online');
     expect(server!.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 80 * 86_400_000);
     const [ip] = await ctx().database.db.select().from(ipAddresses).where(eq(ipAddresses.serverId, server!.id));
@@ -126,7 +126,7 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     await billingTick(ctx().app);
     const [order] = await ctx().database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order!.status).toBe('cancelled');
-    expect(order!.serverId).toBeNull();
+    expect(order!.subscriptionId).toBeNull();
     const [ip] = await ctx().database.db.select().from(ipAddresses).where(eq(ipAddresses.id, order!.ipAddressId!));
     expect(ip!.serverId).toBeNull();
     expect(ip!.reservedUntil).toBeNull();

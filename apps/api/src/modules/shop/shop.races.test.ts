@@ -142,7 +142,7 @@ describeEachDatabase('shop: races over capacity and IPs', (ctx) => {
       const res = await upgrade(who.auth, { cpu: 3 });
       expect(res.statusCode).toBe(404);
     }
-    expect(await db.select().from(orders).where(eq(orders.serverId, server.id))).toHaveLength(0);
+    expect(await db.select().from(orders).where(eq(orders.subscriptionId, server.id))).toHaveLength(0);
 
     // Control: the owner sees the prefill, and exactly what is left fits (then nothing more does).
     const info = await ctx().app.inject({ method: 'GET', url: `/api/shop/upgrade/${server.id}`, headers: owner.auth });

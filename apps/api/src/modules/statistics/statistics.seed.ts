@@ -41,7 +41,7 @@ export async function seedDemoStatistics(db: Db) {
     const start = moment(issueDate);
     const end = new Date(Date.parse(`${monthOfIndex(monthIndex(issueDate.slice(0, 7)) + opts.months)}-${issueDate.slice(8, 10)}T09:00:00Z`));
     const [order] = await db.insert(orders).values({
-      userId: person.id, kind: opts.kind ?? 'new', status: 'completed', serverId: opts.serverId ?? null, nodeId: node.id, osFamily: 'linux', os: 'debian-12',
+      userId: person.id, kind: opts.kind ?? 'new', status: 'completed', subscriptionId: opts.serverId ?? null, nodeId: node.id, osFamily: 'linux', os: 'debian-12',
       cpuCores: 2, ramGb: 4, storageGb: 50, months: opts.months, holdUntil: start, amountCents: split.grossCents, netCents: split.netCents, vatCents: split.vatCents,
       paymentProvider: 'simulated', periodStart: start, periodEnd: end, createdAt: start, paidAt: opts.paid === false ? null : start, completedAt: start,
     }).returning();

@@ -5,13 +5,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { taxInvoiceNotes, type OrderDetail } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
+import { Server } from 'lucide-react';
+import { ProductViewsProvider, type ProductView } from '../../../lib/product-views.tsx';
 import OrderDetailPage from './order-page.tsx';
+
+// The order page takes a product's button from the view the app provides (decision 033).
+const serverView: ProductView = { kind: 'root_server', openLabel: 'Zum Server', icon: Server, openPath: (o) => (o.subscriptionPath ? '/dashboard' : null), paidLead: () => '' };
 
 const ID = '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6';
 const german = { ratePercent: 19, category: 'S', placeOfSupply: 'DE', priceMode: 'gross', priceLabel: 'inkl. 19 % USt.', invoiceNote: '', explanation: null } as const;
 const order: OrderDetail = {
   id: ID, number: '100012', product: 'Root Server', kind: 'new', status: 'completed', date: '2026-11-27T10:00:00.000Z', amountCents: 405, months: 1,
-  nextBillingDate: '2026-12-27T10:00:00.000Z', serverId: null, location: 'Frankfurt am Main', os: 'Debian 12',
+  nextBillingDate: '2026-12-27T10:00:00.000Z', productKind: 'root_server', subscriptionPath: null, location: 'Frankfurt am Main', os: 'Debian 12',
   cpu: { cores: 2, priceCents: 236 }, ram: { size: 4, type: 'DDR4 ECC', priceCents: 41 }, storage: { size: 50, type: 'NVMe SSD', priceCents: 128 }, osPriceCents: 0,
   network: { ip: '203.0.113.2', bandwidth: '1 Gbit/s', priceCents: 0 }, hosting: null, domain: null, discountPercent: 0,
   netCents: 405, vatCents: 0, grossCents: 405, perMonth: { netCents: 405, vatCents: 0, grossCents: 405 },
@@ -26,9 +31,11 @@ function renderPage(detail: OrderDetail) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[`/dashboard/order/${ID}`]}>
-        <Routes><Route path="/dashboard/order/:orderId" element={<OrderDetailPage />} /></Routes>
-      </MemoryRouter>
+      <ProductViewsProvider value={{ root_server: serverView }}>
+        <MemoryRouter initialEntries={[`/dashboard/order/${ID}`]}>
+          <Routes><Route path="/dashboard/order/:orderId" element={<OrderDetailPage />} /></Routes>
+        </MemoryRouter>
+      </ProductViewsProvider>
     </QueryClientProvider>,
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, FileText, RefreshCw, SearchX, Server, Globe } from 'lucide-react';
+import { ArrowLeft, FileText, RefreshCw, SearchX } from 'lucide-react';
 import { billingPeriodLabel, formatDayMonthYear, formatEuro, type OrderDetail } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
@@ -13,6 +13,7 @@ import { vatLineLabel } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
+import { useProductView } from '../../../lib/product-views.tsx';
 
 const backLink = 'inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-2 hover:underline';
 
@@ -90,6 +91,8 @@ function OrderView({ order }: { order: OrderDetail }) {
   const vatLabel = vatLineLabel(order.tax);
   // Without VAT the total is no gross amount; the VAT line above says why.
   const totalLabel = order.tax.category === 'S' ? 'Gesamt (brutto)' : 'Gesamt';
+  const view = useProductView(order.productKind);
+  const open = view.openPath(order);
   return (
     <>
       <PageMeta title={`Bestellung ${order.number}`} />
@@ -147,9 +150,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           {order.invoiceId && <InvoiceDownloads invoiceId={order.invoiceId} fileBase={`Rechnung-${order.number}`} label={`Rechnung zu Bestellung ${order.number}`} size="md" />}
           <div className="mt-auto flex flex-wrap gap-2">
             <Link to={paths.dashboard.invoices} className={buttonClass('ghost', 'sm')}>Alle Rechnungen</Link>
-            {order.serverId && <Link to={paths.dashboard.root} className={buttonClass('secondary', 'sm')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>}
-            {order.domain?.domainId && <Link to={paths.dashboard.domain(order.domain.domainId)} className={buttonClass('secondary', 'sm')}><Globe className="size-4" aria-hidden="true" /> Zur Domain</Link>}
-            {order.hosting?.packageId && <Link to={paths.dashboard.webhosting(order.hosting.packageId)} className={buttonClass('secondary', 'sm')}><Globe className="size-4" aria-hidden="true" /> Zum Hosting-Paket</Link>}
+            {open && <Link to={open} className={buttonClass('secondary', 'sm')}><view.icon className="size-4" aria-hidden="true" /> {view.openLabel}</Link>}
           </div>
         </Card>
       </div>

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, Server, SlidersHorizontal, XCircle, Globe } from 'lucide-react';
+import { CheckCircle2, Clock, FileText, House, LifeBuoy, Package, RotateCcw, SlidersHorizontal, XCircle } from 'lucide-react';
 import { formatDayMonthYear, formatEuro, orderStatusLabels, shopMessages, type PaymentResult } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
@@ -11,6 +11,7 @@ import { useRetryPayment } from '../api/retry-payment.ts';
 import { cn } from '../../../lib/cn.ts';
 import { chargedLabel } from '../../../components/billing/tax-price.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useProductView } from '../../../lib/product-views.tsx';
 
 const MISSING_PARAMS = 'Es wurde keine Zahlung angegeben. Bitte öffnen Sie diese Seite über den Link des Zahlungsanbieters oder prüfen Sie Ihre Bestellungen im Kundenbereich.';
 
@@ -61,21 +62,13 @@ function Checking() {
 }
 
 function SuccessView({ result }: { result: PaymentResult }) {
+  const view = useProductView(result.productKind);
+  const open = view.openPath(result);
   return (
-    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={result.domainId
-      ? (result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Wir beauftragen jetzt die Vergabestelle; den Stand sehen Sie bei Ihrer Domain.' : 'Vielen Dank. Wir verlängern Ihre Domain jetzt bei der Vergabestelle.')
-      : result.hostingPackageId
-      ? (result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Hosting-Paket wird jetzt eingerichtet; das dauert etwa eine Minute.' : 'Vielen Dank. Die Laufzeit Ihres Hosting-Pakets wurde verlängert.')
-      : result.kind === 'new' ? 'Vielen Dank für Ihre Bestellung. Ihr Server wird jetzt eingerichtet; Sie finden ihn gleich in Ihrem Kundenbereich.' : 'Vielen Dank. Die Änderungen an Ihrem Server werden jetzt übernommen.'}>
+    <ResultCard tone="success" title={shopMessages.paymentSuccess} lead={view.paidLead(result.kind)}>
       <Facts result={result} />
       <div className="mt-6 flex flex-wrap gap-2">
-        {result.domainId ? (
-          <Link to={paths.dashboard.domain(result.domainId)} className={buttonClass('primary')}><Globe className="size-4" aria-hidden="true" /> Zur Domain</Link>
-        ) : result.hostingPackageId ? (
-          <Link to={paths.dashboard.webhosting(result.hostingPackageId)} className={buttonClass('primary')}><Globe className="size-4" aria-hidden="true" /> Zum Hosting-Paket</Link>
-        ) : (result.kind === 'new' || result.serverId) && (
-          <Link to={paths.dashboard.root} className={buttonClass('primary')}><Server className="size-4" aria-hidden="true" /> Zum Server</Link>
-        )}
+        {open && <Link to={open} className={buttonClass('primary')}><view.icon className="size-4" aria-hidden="true" /> {view.openLabel}</Link>}
         <Link to={paths.dashboard.invoices} className={buttonClass('outline')}><FileText className="size-4" aria-hidden="true" /> Rechnungen</Link>
         <Link to={paths.dashboard.orders} className={buttonClass('outline')}><Package className="size-4" aria-hidden="true" /> Bestellungen</Link>
       </div>

@@ -1,0 +1,11 @@
+import { and, eq, type Column, type SQL } from 'drizzle-orm';
+import { orders } from '../../db/schema/index.ts';
+import type { ProductKind } from './product-module.ts';
+
+/**
+ * The orders of one subscription: an order names what it created or renews by the pair (product,
+ * subscription id), the id being a row of the product's own table (decision 033). `subscription` is an
+ * id or the product table's id column (for a join).
+ */
+export const ordersOfSubscription = (product: ProductKind, subscription: string | Column): SQL =>
+  and(eq(orders.product, product), eq(orders.subscriptionId, subscription))!;
