@@ -1,23 +1,51 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freshPglite } from '../../../../test/databases.ts';
+import { databaseKinds, freshDatabase } from '../../../../test/harness.ts';
 import { describeStorageContract } from '../storage.contract.ts';
+import { StorageError } from '../storage.ts';
 import { createSimulatedStorage } from './simulated-storage.ts';
 
 const GIB = 1024 ** 3;
 const DAY = 86_400_000;
 
-// The simulated server passes the same contract as the Nextcloud driver with the fake; the first login
-// is its clock moving a day on (the customer logs in ten minutes after the account exists).
-describeStorageContract('simulated', async () => {
-  const database = await freshPglite();
-  let offset = 0;
-  const driver = createSimulatedStorage(database.db, { now: () => Date.now() + offset });
-  return {
-    driver,
-    server: { url: 'https://cloud.example.net' },
-    firstLogin: async () => { offset += DAY; },
-    cleanup: () => database.close(),
-  };
+// The simulated server passes the same contract as the Nextcloud driver with the fake, on PGlite and
+// (TEST_DATABASE_URL) on PostgreSQL; the first login is its clock moving a day on (the customer logs in
+// ten minutes after the account exists).
+for (const kind of databaseKinds()) {
+  describeStorageContract(`simulated (${kind})`, async () => {
+    const { database, drop } = await freshDatabase(kind);
+    let offset = 0;
+    const driver = createSimulatedStorage(database.db, { now: () => Date.now() + offset });
+    return {
+      driver,
+      server: { url: 'https://cloud.example.net' },
+      firstLogin: async () => { offset += DAY; },
+      cleanup: async () => { await database.close(); await drop(); },
+    };
+  });
+}
+
+describe.each(databaseKinds())('simulated storage races (%s)', (kind) => {
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => { for (const close of closers) await close(); });
+
+  it('parallel creates of one name: the same job twice gets one account; another customer gets taken', async () => {
+    const { database, drop } = await freshDatabase(kind);
+    closers.push(async () => { await database.close(); await drop(); });
+    const storage = createSimulatedStorage(database.db);
+    const server = { url: 'https://cloud.example.net' };
+    const spec = { server, userId: 'Renn', password: 'Lange!Passwort-1', displayName: 'R', email: 'r@example.net', quotaBytes: GIB };
+    const [a, b] = await Promise.all([storage.createAccount(spec), storage.createAccount({ ...spec, userId: 'renn' })]);
+    expect(a.userId).toBe(b.userId);
+    const results = await Promise.allSettled([
+      storage.createAccount({ ...spec, userId: 'Zweit' }),
+      storage.createAccount({ ...spec, userId: 'zweit', email: 'jemand@example.net' }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(StorageError);
+    expect((refused.reason as StorageError).kind).toBe('taken');
+  });
 });
 
 describe('simulated storage usage', () => {
