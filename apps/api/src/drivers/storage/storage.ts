@@ -8,6 +8,8 @@
 /** A storage server: the Nextcloud instance's base URL (https://cloud1.example.net, maybe with a path). */
 export interface StorageServerRef {
   url: string;
+  /** SHA-256 fingerprint of this server's certificate, pinned; absent: the driver's default (NEXTCLOUD_FINGERPRINT). */
+  fingerprint?: string;
 }
 
 /** One account: the server it lives on and its Nextcloud user id (the login name). */

@@ -18,7 +18,8 @@ export interface NextcloudConfig {
   appPassword: string;
   /**
    * SHA-256 fingerprint of the server certificate (NEXTCLOUD_FINGERPRINT): pinned when set, and then no CA
-   * is asked; empty: the certificate must be valid for the host under the system's CAs.
+   * is asked; empty: the certificate must be valid for the host under the system's CAs. A server ref's own
+   * fingerprint wins.
    */
   fingerprint: string;
   /** Group every portal user joins (NEXTCLOUD_GROUP); empty: none. */
@@ -52,9 +53,20 @@ export function createNextcloudClient(config: NextcloudConfig, opts: NextcloudCl
   const timeoutMs = config.timeoutMs ?? 10_000;
   const authorization = `Basic ${Buffer.from(`${config.username}:${config.appPassword}`).toString('base64')}`;
   const httpAgent = new http.Agent({ keepAlive: true });
-  const httpsAgent = config.fingerprint ? new PinnedAgent(config.fingerprint) : new https.Agent({ keepAlive: true });
-  const fetchImpl = opts.fetchImpl ?? createNodeFetch(httpsAgent, httpAgent);
+  const fetches = new Map<string, ProxmoxFetch>();
   const secrets = [config.appPassword];
+
+  /** One transport per certificate pin (a server's own, else the default); '' verifies against the system CAs. */
+  function fetchFor(server: StorageServerRef | undefined): ProxmoxFetch {
+    if (opts.fetchImpl) return opts.fetchImpl;
+    const pin = server?.fingerprint || config.fingerprint;
+    let f = fetches.get(pin);
+    if (!f) {
+      f = createNodeFetch(pin ? new PinnedAgent(pin) : new https.Agent({ keepAlive: true }), httpAgent);
+      fetches.set(pin, f);
+    }
+    return f;
+  }
 
   function baseOf(server: StorageServerRef | undefined): string {
     const url = (server?.url || config.url).replace(/\/+$/, '');
@@ -84,7 +96,7 @@ export function createNextcloudClient(config: NextcloudConfig, opts: NextcloudCl
     try {
       const headers: Record<string, string> = { 'OCS-APIRequest': 'true', Accept: 'application/json', Authorization: authorization };
       if (body) headers['Content-Type'] = 'application/json';
-      const res = await fetchImpl(url, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: controller.signal });
+      const res = await fetchFor(server)(url, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: controller.signal });
       status = res.status;
       text = await res.text();
     } catch (err) {

@@ -330,6 +330,14 @@ describe('certificate pinning', () => {
     expect(tlsFake.calls.length).toBe(callsBefore);
   });
 
+  it("a storage server's own fingerprint wins over the default one", async (ctx) => {
+    if (!tlsFake) return ctx.skip();
+    const wrong = fingerprint.replace(/^[0-9A-F]{2}/, (b) => (b === '00' ? '01' : '00'));
+    const d = driver({ fingerprint: wrong }, tlsFake);
+    expect(await d.isNameAvailable({ url: tlsFake.url, fingerprint }, 'frei')).toBe(true);
+    expect((await rejection(d.isNameAvailable({ url: tlsFake.url }, 'frei'))).kind).toBe('auth');
+  });
+
   it('without a fingerprint the certificate must be valid under the system CAs: a self-signed one is refused', async (ctx) => {
     if (!tlsFake) return ctx.skip();
     const err = await rejection(driver({ fingerprint: '' }, tlsFake).isNameAvailable({ url: tlsFake.url }, 'frei'));
