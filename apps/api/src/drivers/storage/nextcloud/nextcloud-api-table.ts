@@ -147,7 +147,10 @@ export const MIDDLEWARE_ANSWERS = {
  */
 export const USERS_CONTROLLER = {
   addUser: {
-    /** userExists($userid) — looked up case-insensitively by the database backend. */
+    /**
+     * userExists($userid): the database backend looks users up by uid_lower = mb_strtolower($uid)
+     * (lib/private/User/Database.php loadUser), so "Max" exists when "max" does.
+     */
     exists: { statuscode: 102, message: 'User already exists' },
     /** A group in groups[] that does not exist: 'group ' . $group . ' does not exist'. */
     groupMissing: { statuscode: 104 },
