@@ -1,9 +1,8 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { domainToUnicode } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import {
-  communications, customerDocuments, domains, files, hostingPackages, invoicePayments, invoices, ipAddresses, orders, servers, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
+  communications, customerDocuments, files, invoicePayments, invoices, orders, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
@@ -12,6 +11,7 @@ import { enforceLimit } from '../../lib/rate-limit.ts';
 import { berlinDate, invoiceFileName, invoiceState } from '../invoices/invoices.service.ts';
 import { renderInvoicePdf } from '../invoices/invoice-pdf.ts';
 import { renderXRechnung } from '../invoices/invoice-xrechnung.ts';
+import { allProducts } from '../products/registry.ts';
 
 type ExportDeps = Pick<Deps, 'db'>;
 
@@ -33,9 +33,8 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
   if (!user) throw notFound();
   const id = user.id;
 
-  const [orderRows, serverRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows, hostingRows, domainRows] = await Promise.all([
+  const [orderRows, invoiceRows, ticketRows, contactRows, sessionRows, documentRows, productSections] = await Promise.all([
     db.select().from(orders).where(eq(orders.userId, id)).orderBy(asc(orders.createdAt)),
-    db.select().from(servers).where(eq(servers.ownerId, id)).orderBy(asc(servers.createdAt)),
     db.select().from(invoices).where(eq(invoices.userId, id)).orderBy(asc(invoices.createdAt), asc(invoices.number)),
     db.select().from(tickets).where(eq(tickets.customerId, id)).orderBy(asc(tickets.createdAt)),
     db.select().from(communications).where(eq(communications.customerId, id)).orderBy(asc(communications.createdAt)),
@@ -45,14 +44,12 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
     db.select({ fileId: customerDocuments.fileId, name: files.name, contentType: files.contentType, size: files.size, description: customerDocuments.description, createdAt: customerDocuments.createdAt })
       .from(customerDocuments).innerJoin(files, eq(files.id, customerDocuments.fileId))
       .where(eq(customerDocuments.userId, id)).orderBy(asc(customerDocuments.createdAt), asc(customerDocuments.id)),
-    db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, id)).orderBy(asc(hostingPackages.createdAt)),
-    db.select().from(domains).where(eq(domains.ownerId, id)).orderBy(asc(domains.createdAt), asc(domains.domain)),
+    // Each product's own section (servers, web hosting, domains, …), decision 033.
+    Promise.all(allProducts().map(async (p) => [p.exportSection.key, await p.exportSection.rows(db, id)] as const)),
   ]);
-  const serverIds = serverRows.map((s) => s.id);
   const invoiceIds = invoiceRows.map((i) => i.id);
   const ticketIds = ticketRows.map((t) => t.id);
-  const [ipRows, paymentRows, messageRows, attachmentRows, secretRows] = await Promise.all([
-    serverIds.length ? db.select({ serverId: ipAddresses.serverId, address: ipAddresses.address, version: ipAddresses.version }).from(ipAddresses).where(inArray(ipAddresses.serverId, serverIds)) : [],
+  const [paymentRows, messageRows, attachmentRows, secretRows] = await Promise.all([
     invoiceIds.length ? db.select({ invoiceId: invoicePayments.invoiceId, amountCents: invoicePayments.amountCents, method: invoicePayments.method, paidOn: invoicePayments.paidOn }).from(invoicePayments).where(inArray(invoicePayments.invoiceId, invoiceIds)) : [],
     // Internal notes are staff-only: filtered in the query, never loaded.
     ticketIds.length ? db.select({ id: ticketMessages.id, ticketId: ticketMessages.ticketId, fromStaff: ticketMessages.fromStaff, body: ticketMessages.body, createdAt: ticketMessages.createdAt }).from(ticketMessages)
@@ -82,22 +79,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       zahlungsanbieter: o.paymentProvider, karte: o.cardBrand ? { marke: o.cardBrand, endziffern: o.cardLast4 } : null,
       rechnungsname: o.billingName, rechnungsadresse: o.billingAddress, zeitraumVon: iso(o.periodStart), zeitraumBis: iso(o.periodEnd),
     })),
-    server: serverRows.map((s) => ({
-      id: s.id, name: s.name, betriebssystem: s.os, cpuKerne: s.cpuCores, ramGb: s.ramGb, speicherGb: s.storageGb, status: s.status,
-      ipAdressen: ipRows.filter((ip) => ip.serverId === s.id).map((ip) => ({ adresse: ip.address, version: ip.version })),
-      sshSchluessel: s.sshKeys, firewallAktiv: s.firewallEnabled,
-      erstelltAm: iso(s.createdAt), laeuftAbAm: iso(s.expiresAt), gesperrtAm: iso(s.suspendedAt), geloeschtAm: iso(s.deletedAt),
-    })),
-    webhosting: hostingRows.map((h) => ({
-      hostingId: h.number, name: h.name, tarif: h.plan, domain: h.primaryDomain, status: h.status, websiteTyp: h.websiteType,
-      panelBenutzer: h.panelUsername, backupAufbewahrungTage: h.backupRetentionDays,
-      erstelltAm: iso(h.createdAt), laeuftAbAm: iso(h.expiresAt), gesperrtAm: iso(h.suspendedAt), geloeschtAm: iso(h.deletedAt),
-    })),
-    domains: domainRows.map((d) => ({
-      domain: d.domain, domainLesbar: domainToUnicode(d.domain), status: d.status, nameserver: d.nameservers, automatischVerlaengern: d.autoRenew,
-      transferSperre: d.transferLock, jahrespreisBruttoCents: d.yearCents,
-      erstelltAm: iso(d.createdAt), laeuftAbAm: iso(d.expiresAt), geloeschtAm: iso(d.deletedAt),
-    })),
+    ...Object.fromEntries(productSections),
     rechnungen: invoiceRows.map((i) => ({
       nummer: i.number, art: i.kind === 'credit_note' ? 'Gutschrift' : 'Rechnung', datum: i.issueDate, faelligAm: i.dueDate, bruttoCents: i.grossCents,
       zahlungsstatus: invoiceState(i, today), bezahltAm: iso(i.paidAt),

@@ -3,27 +3,22 @@ import { customerDetailMessages as dm, privacyMessages as pm } from '@hp/contrac
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import {
-  auditEvents, backupCodes, domains, hostingAccess, hostingPackages, communications, customerNotes, files, invoices, jobs, oneTimeCodes, orders, registrarContacts, serverAccess, servers, ticketAttachments, ticketSecrets, tickets, users,
+  auditEvents, backupCodes, hostingAccess, communications, customerNotes, files, invoices, jobs, oneTimeCodes, orders, registrarContacts, serverAccess, ticketAttachments, ticketSecrets, tickets, users,
 } from '../../db/schema/index.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
+import { allProducts } from '../products/registry.ts';
 
 type DeletionDeps = Pick<Deps, 'db'>;
 
 /** What still ties the customer to us and forbids deleting the account now (docs/decisions/018). */
 async function assertDeletable(tx: Tx, customerId: string) {
-  const [activeServer] = await tx.select({ id: servers.id }).from(servers)
-    .where(and(eq(servers.ownerId, customerId), isNull(servers.deletedAt))).limit(1);
-  if (activeServer) throw conflict('ACTIVE_SERVERS', pm.activeServers);
-  const [activePackage] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
-    .where(and(eq(hostingPackages.ownerId, customerId), isNull(hostingPackages.deletedAt))).limit(1);
-  if (activePackage) throw conflict('ACTIVE_HOSTING', pm.activeHosting);
-  // A domain still registered (or being registered / transferred, or expired but not yet released after the
-  // grace period) is held in the customer's name at the registry; a failed one never was.
-  const [liveDomain] = await tx.select({ id: domains.id }).from(domains)
-    .where(and(eq(domains.ownerId, customerId), isNull(domains.deletedAt), ne(domains.status, 'failed'))).limit(1);
-  if (liveDomain) throw conflict('ACTIVE_DOMAINS', pm.activeDomains);
+  // Every product refuses while the customer holds a live subscription of it (decision 033).
+  for (const product of allProducts()) {
+    const block = await product.deletionBlock(tx, customerId);
+    if (block) throw conflict(block.code, block.message);
+  }
   const [openInvoice] = await tx.select({ id: invoices.id }).from(invoices)
     .where(and(eq(invoices.userId, customerId), eq(invoices.kind, 'invoice'), isNull(invoices.paidAt), isNull(invoices.creditedAt))).limit(1);
   if (openInvoice) throw conflict('OPEN_INVOICES', pm.openInvoices);

@@ -1,7 +1,7 @@
-import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  DOMAIN_TLD_INFO, DomainOrderConfig, PROVIDER_NAMESERVERS, addMonthsClamped, domainOrderMessages, domainToUnicode, splitGross,
+  DOMAIN_TLD_INFO, DomainOrderConfig, privacyMessages, PROVIDER_NAMESERVERS, addMonthsClamped, domainOrderMessages, domainToUnicode, splitGross,
   type DomainCheckoutInput, type DomainTld,
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
@@ -10,7 +10,7 @@ import { enqueue, jobKind, SEALED_KEY } from '../../db/jobs.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
-import { ordersOfSubscription } from '../products/subscription.ts';
+import { isoOrNull, ordersOfSubscription } from '../products/subscription.ts';
 
 /** Domains (issue 13, decision 024): register or transfer a name, renew one's own. */
 export const DOMAIN_PRODUCT_NAME = 'Domain';
@@ -77,6 +77,26 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
     const c = domainConfigOf(order);
     // Domains are priced per year without a term discount.
     return { discountPercent: 0, domain: { domain: c.domain, unicode: domainToUnicode(c.domain), action: c.action, years: c.years, premium: c.premium } };
+  },
+
+  async deletionBlock(tx, customerId) {
+    // A domain still registered (or being registered / transferred, or expired but not yet released after
+    // the grace period) is held in the customer's name at the registry; a failed one never was.
+    const [live] = await tx.select({ id: domains.id }).from(domains)
+      .where(and(eq(domains.ownerId, customerId), isNull(domains.deletedAt), ne(domains.status, 'failed'))).limit(1);
+    return live ? { code: 'ACTIVE_DOMAINS', message: privacyMessages.activeDomains } : null;
+  },
+
+  exportSection: {
+    key: 'domains',
+    async rows(db, userId) {
+      const rows = await db.select().from(domains).where(eq(domains.ownerId, userId)).orderBy(asc(domains.createdAt), asc(domains.domain));
+      return rows.map((d) => ({
+        domain: d.domain, domainLesbar: domainToUnicode(d.domain), status: d.status, nameserver: d.nameservers, automatischVerlaengern: d.autoRenew,
+        transferSperre: d.transferLock, jahrespreisBruttoCents: d.yearCents,
+        erstelltAm: isoOrNull(d.createdAt), laeuftAbAm: isoOrNull(d.expiresAt), geloeschtAm: isoOrNull(d.deletedAt),
+      }));
+    },
   },
 
   subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/domains/${order.subscriptionId}` : null),

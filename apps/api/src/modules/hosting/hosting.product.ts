@@ -1,7 +1,7 @@
-import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  addMonthsClamped, HOSTING_PLANS, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
+  addMonthsClamped, HOSTING_PLANS, privacyMessages, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
   type HostingCheckoutInput,
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
@@ -11,7 +11,7 @@ import { enqueue, jobKind } from '../../db/jobs.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
-import { ordersOfSubscription } from '../products/subscription.ts';
+import { isoOrNull, ordersOfSubscription } from '../products/subscription.ts';
 
 /** Web hosting (decision 022): a new order holds a package slot on a hosting server and its domain. */
 export const HOSTING_PRODUCT_NAME = 'Webhosting';
@@ -102,6 +102,24 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
           storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains, phpVersions: plan.phpVersions,
         },
       };
+    },
+
+    async deletionBlock(tx, customerId) {
+      const [live] = await tx.select({ id: hostingPackages.id }).from(hostingPackages)
+        .where(and(eq(hostingPackages.ownerId, customerId), isNull(hostingPackages.deletedAt))).limit(1);
+      return live ? { code: 'ACTIVE_HOSTING', message: privacyMessages.activeHosting } : null;
+    },
+
+    exportSection: {
+      key: 'webhosting',
+      async rows(db, userId) {
+        const rows = await db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, userId)).orderBy(asc(hostingPackages.createdAt));
+        return rows.map((h) => ({
+          hostingId: h.number, name: h.name, tarif: h.plan, domain: h.primaryDomain, status: h.status, websiteTyp: h.websiteType,
+          panelBenutzer: h.panelUsername, backupAufbewahrungTage: h.backupRetentionDays,
+          erstelltAm: isoOrNull(h.createdAt), laeuftAbAm: isoOrNull(h.expiresAt), gesperrtAm: isoOrNull(h.suspendedAt), geloeschtAm: isoOrNull(h.deletedAt),
+        }));
+      },
     },
 
     subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/webhosting/${order.subscriptionId}` : null),

@@ -76,6 +76,16 @@ export interface ProductModule<Input> {
   terms(db: Db, ids: string[]): Promise<Map<string, SubscriptionTerm>>;
   /** The product's part of the customer's order page (its configuration, with per-month prices where it has them). */
   orderDetail(db: Db, order: OrderRow): Promise<ProductOrderDetail>;
+  /**
+   * While the customer holds a live subscription of this product, their account cannot be deleted
+   * (decision 018): the refusal's code and German message, or null.
+   */
+  deletionBlock(tx: Tx, customerId: string): Promise<{ code: string; message: string } | null>;
+  /**
+   * The customer's subscriptions of this product in the DSGVO export (Art. 15/20, decision 018): the
+   * section's key in daten.json and its rows, built from explicit column lists.
+   */
+  exportSection: { key: string; rows(db: Db, userId: string): Promise<object[]> };
   /** The line on the provider's payment page. */
   paymentLine(order: OrderRow): string;
   /** The invoice line (the quantity is the term in months). */

@@ -16,4 +16,7 @@ export function productOf(kind: ProductKind): ProductModule<never> {
   return product;
 }
 
+/** Every product in the order the shop lists them (root server, web hosting, domains). */
+export const allProducts = (): ProductModule<never>[] => Object.values(products);
+
 export const productOfOrder = (order: Pick<OrderRow, 'product'>) => productOf(order.product);

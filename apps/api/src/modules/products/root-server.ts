@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { addMonthsClamped, durationDiscountPercent, orderLinkQuery, priceBreakdown, serverDetailPath, priceCents, shopMessages, splitGross, type CheckoutInput, type ServerConfig } from '@hp/contract';
+import { addMonthsClamped, durationDiscountPercent, privacyMessages, orderLinkQuery, priceBreakdown, serverDetailPath, priceCents, shopMessages, splitGross, type CheckoutInput, type ServerConfig } from '@hp/contract';
 import { ipAddresses, orders, servers, serverTasks } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { defineJob } from '../../jobs/define.ts';
@@ -11,7 +11,7 @@ import { provisionServer } from '../infrastructure/provision-server.ts';
 import { applyUpgradeJob } from '../servers/resize.ts';
 import type { OrderRow, ProductModule } from './product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
-import { ordersOfSubscription } from './subscription.ts';
+import { isoOrNull, ordersOfSubscription } from './subscription.ts';
 
 /** The product as orders, invoices and the checkout name it. */
 export const ROOT_SERVER_NAME = 'Root Server';
@@ -147,6 +147,27 @@ export const rootServerProduct: ProductModule<CheckoutInput> = {
       osPriceCents: charged(prices.monthly.osCents),
       network: { ip: ip?.address ?? null, bandwidth: '1 Gbit/s', priceCents: 0 },
     };
+  },
+
+  async deletionBlock(tx, customerId) {
+    const [live] = await tx.select({ id: servers.id }).from(servers).where(and(eq(servers.ownerId, customerId), isNull(servers.deletedAt))).limit(1);
+    return live ? { code: 'ACTIVE_SERVERS', message: privacyMessages.activeServers } : null;
+  },
+
+  exportSection: {
+    key: 'server',
+    async rows(db, userId) {
+      const rows = await db.select().from(servers).where(eq(servers.ownerId, userId)).orderBy(asc(servers.createdAt));
+      const ips = rows.length
+        ? await db.select({ serverId: ipAddresses.serverId, address: ipAddresses.address, version: ipAddresses.version }).from(ipAddresses).where(inArray(ipAddresses.serverId, rows.map((s) => s.id)))
+        : [];
+      return rows.map((s) => ({
+        id: s.id, name: s.name, betriebssystem: s.os, cpuKerne: s.cpuCores, ramGb: s.ramGb, speicherGb: s.storageGb, status: s.status,
+        ipAdressen: ips.filter((ip) => ip.serverId === s.id).map((ip) => ({ adresse: ip.address, version: ip.version })),
+        sshSchluessel: s.sshKeys, firewallAktiv: s.firewallEnabled,
+        erstelltAm: isoOrNull(s.createdAt), laeuftAbAm: isoOrNull(s.expiresAt), gesperrtAm: isoOrNull(s.suspendedAt), geloeschtAm: isoOrNull(s.deletedAt),
+      }));
+    },
   },
 
   subscriptionPath: (order) => (order.subscriptionId ? serverDetailPath(order.os!, order.subscriptionId) : null),
