@@ -1,9 +1,8 @@
 import { pgTable, text, timestamp, integer, uuid, index, uniqueIndex, jsonb, bigserial, bigint, check } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
-import { nodes, servers, ipAddresses } from './infrastructure.ts';
-import { hostingPackages, hostingServers } from './hosting.ts';
-import { domains } from './domains.ts';
+import { nodes, ipAddresses } from './infrastructure.ts';
+import { hostingServers } from './hosting.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
 import { PRODUCT_KINDS, type OrderTax } from '@hp/contract';
 
