@@ -190,6 +190,8 @@ export const OrderDetail = OrderCard.extend({
   domain: z.object({
     domain: z.string(), unicode: z.string(), action: z.enum(['register', 'transfer', 'renew']), years: z.number().int(), premium: z.boolean(),
   }).nullable(),
+  /** Cloud storage orders: the plan and account (null for other products). */
+  cloudStorage: z.object({ plan: z.string(), planName: z.string(), accountName: z.string(), quotaGb: z.number().int() }).nullable(),
   discountPercent: z.number().int(),
   netCents: z.number().int(),
   vatCents: z.number().int(),

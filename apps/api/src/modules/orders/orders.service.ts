@@ -72,7 +72,7 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
   return {
     ...toCard(order, order.subscriptionId ? terms.get(order.subscriptionId) : undefined),
     location: 'Frankfurt am Main',
-    os: null, cpu: null, ram: null, storage: null, osPriceCents: null, network: null, hosting: null, domain: null,
+    os: null, cpu: null, ram: null, storage: null, osPriceCents: null, network: null, hosting: null, domain: null, cloudStorage: null,
     discountPercent: durationDiscountPercent(order.months),
     ...own,
     netCents: order.netCents,

@@ -43,7 +43,7 @@ export interface SubscriptionTerm {
 }
 
 /** The product's own fields of the order page; the neutral order service sets the others to null. */
-export type ProductOrderDetail = Partial<Pick<OrderDetail, 'os' | 'cpu' | 'ram' | 'storage' | 'osPriceCents' | 'network' | 'hosting' | 'domain' | 'discountPercent'>>;
+export type ProductOrderDetail = Partial<Pick<OrderDetail, 'os' | 'cpu' | 'ram' | 'storage' | 'osPriceCents' | 'network' | 'hosting' | 'domain' | 'cloudStorage' | 'discountPercent'>>;
 
 export interface ProductModule<Input> {
   kind: ProductKind;

@@ -18,7 +18,7 @@ const order: OrderDetail = {
   id: ID, number: '100012', product: 'Root Server', kind: 'new', status: 'completed', date: '2026-11-27T10:00:00.000Z', amountCents: 405, months: 1,
   nextBillingDate: '2026-12-27T10:00:00.000Z', productKind: 'root_server', subscriptionPath: null, location: 'Frankfurt am Main', os: 'Debian 12',
   cpu: { cores: 2, priceCents: 236 }, ram: { size: 4, type: 'DDR4 ECC', priceCents: 41 }, storage: { size: 50, type: 'NVMe SSD', priceCents: 128 }, osPriceCents: 0,
-  network: { ip: '203.0.113.2', bandwidth: '1 Gbit/s', priceCents: 0 }, hosting: null, domain: null, discountPercent: 0,
+  network: { ip: '203.0.113.2', bandwidth: '1 Gbit/s', priceCents: 0 }, hosting: null, domain: null, cloudStorage: null, discountPercent: 0,
   netCents: 405, vatCents: 0, grossCents: 405, perMonth: { netCents: 405, vatCents: 0, grossCents: 405 },
   tax: { ...german, ratePercent: 0, category: 'AE', placeOfSupply: 'AT', priceMode: 'net', priceLabel: 'Reverse Charge', invoiceNote: taxInvoiceNotes.reverseCharge },
   invoiceId: null, paymentMethod: 'VISA •••• 4242',

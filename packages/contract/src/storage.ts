@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { durationDiscountPercent } from './pricing.ts';
+
+/**
+ * Cloud storage (public spec §2.4, issue 23, decision 034): a Nextcloud account with a quota on one of
+ * the provider's storage servers, sold by plan and term like web hosting. Plans are configured data
+ * shared by the shop page and the API; the price function is the product's.
+ */
+export const STORAGE_PLAN_IDS = ['100gb', '500gb', '1tb', '5tb', '10tb'] as const;
+export type StoragePlanId = (typeof STORAGE_PLAN_IDS)[number];
+
+export interface StoragePlan {
+  id: StoragePlanId;
+  name: string;
+  /** The quota in GiB (Nextcloud counts binary units and shows them as "GB"). */
+  quotaGb: number;
+  /** Gross list price per month in cents (incl. 19 % USt.). */
+  monthlyCents: number;
+}
+
+export const STORAGE_PLANS: Record<StoragePlanId, StoragePlan> = {
+  '100gb': { id: '100gb', name: '100 GB', quotaGb: 100, monthlyCents: 299 },
+  '500gb': { id: '500gb', name: '500 GB', quotaGb: 500, monthlyCents: 599 },
+  '1tb': { id: '1tb', name: '1 TB', quotaGb: 1024, monthlyCents: 999 },
+  '5tb': { id: '5tb', name: '5 TB', quotaGb: 5120, monthlyCents: 3499 },
+  '10tb': { id: '10tb', name: '10 TB', quotaGb: 10_240, monthlyCents: 6499 },
+};
+
+export const STORAGE_MONTHS = { min: 1, max: 12 } as const;
+export const GIB = 1024 ** 3;
+
+/** What a plan costs for a term (gross cents): monthly price × months minus the duration discount. */
+export function storagePriceCents(config: { plan: StoragePlanId; months: number }): number {
+  const discount = durationDiscountPercent(config.months);
+  return Math.round((STORAGE_PLANS[config.plan].monthlyCents * config.months * (100 - discount)) / 100);
+}
+
+/** Plans whose quota holds `usedBytes`: a downgrade below the current use is refused. */
+export const plansHolding = (usedBytes: number) => STORAGE_PLAN_IDS.filter((id) => STORAGE_PLANS[id].quotaGb * GIB >= usedBytes);
+
+export const storageMessages = {
+  planRequired: 'Bitte wählen Sie einen Tarif.',
+  accountNameInvalid: 'Der Kontoname darf nur Kleinbuchstaben, Ziffern, Punkt, Unterstrich und Bindestrich enthalten (3–32 Zeichen, beginnend mit einem Buchstaben).',
+  accountNameTaken: 'Dieser Kontoname ist bereits vergeben. Bitte wählen Sie einen anderen.',
+  accountNameOwnOrder: 'Für diesen Kontonamen haben Sie bereits eine offene Bestellung. Bitte schließen Sie sie ab oder warten Sie, bis sie abläuft.',
+  accountNameRequired: 'Bitte geben Sie einen Kontonamen an.',
+  noCapacity: 'Für diesen Tarif ist gerade kein Speicherplatz frei. Bitte versuchen Sie es später erneut oder wählen Sie einen kleineren Tarif.',
+  notFound: 'Cloud-Speicher nicht gefunden.',
+  notRenewable: 'Dieser Cloud-Speicher wird noch eingerichtet und kann erst danach verlängert werden.',
+  downgradeTooSmall: 'Sie belegen mehr Speicher, als dieser Tarif bietet. Bitte löschen Sie zuerst Dateien oder wählen Sie einen größeren Tarif.',
+  notActive: 'Der Cloud-Speicher ist nicht aktiv. Bitte verlängern Sie ihn oder warten Sie, bis die Einrichtung abgeschlossen ist.',
+  passwordSet: 'Das neue Passwort gilt ab sofort. Es wird nur jetzt angezeigt und nicht per E-Mail versandt.',
+  unavailable: 'Der Speicherserver ist gerade nicht erreichbar. Bitte versuchen Sie es in ein paar Minuten erneut.',
+  serverUrlInvalid: 'Bitte geben Sie die Adresse des Nextcloud-Servers mit https:// an (z. B. https://cloud1.example.com).',
+  serverInUse: 'Auf diesem Speicherserver liegen noch Konten. Er kann erst gelöscht werden, wenn keine mehr darauf liegen.',
+} as const;
+
+/** A Nextcloud user id as we hand them out: lower case, starts with a letter, 3–32 characters. */
+export const StorageAccountName = z.string({ error: storageMessages.accountNameRequired }).trim().toLowerCase()
+  .regex(/^[a-z][a-z0-9._-]{2,31}$/, storageMessages.accountNameInvalid);
+
+const Months = z.number({ error: 'Laufzeit: Bitte geben Sie eine Zahl an.' }).int({ error: 'Laufzeit: Bitte geben Sie eine ganze Zahl an.' })
+  .min(STORAGE_MONTHS.min, { error: 'Laufzeit: mindestens 1.' }).max(STORAGE_MONTHS.max, { error: 'Laufzeit: höchstens 12.' });
+
+/**
+ * A new account (`accountName`), or a renewal of one's own (`storageId`), which may change the plan:
+ * the new plan applies when the payment is in, the term runs on from the current end.
+ */
+export const StorageCheckoutInput = z.strictObject({
+  plan: z.enum(STORAGE_PLAN_IDS, { error: storageMessages.planRequired }),
+  months: Months,
+  accountName: StorageAccountName.optional(),
+  storageId: z.uuid({ error: storageMessages.notFound }).optional(),
+  acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
+}).refine((v) => Boolean(v.accountName) !== Boolean(v.storageId), { message: storageMessages.accountNameRequired, path: ['accountName'] });
+export type StorageCheckoutInput = z.infer<typeof StorageCheckoutInput>;
+
+/** The configuration a cloud storage order stores (orders.config), parsed with this schema when read. */
+export const StorageOrderConfig = z.object({
+  plan: z.enum(STORAGE_PLAN_IDS),
+  accountName: z.string(),
+  /** The storage server that holds the quota (new orders; a renewal stays where the account is). */
+  storageServerId: z.number().int(),
+  /** The plan before this order (renewals that change it). */
+  previousPlan: z.enum(STORAGE_PLAN_IDS).nullable().optional(),
+});
+export type StorageOrderConfig = z.infer<typeof StorageOrderConfig>;
+
+/** /shop/cloud-storage: which plans can be bought now, and the prefill of a renewal. */
+export const StorageShopInfo = z.object({
+  /** Plans for which a storage server has room now. */
+  available: z.array(z.enum(STORAGE_PLAN_IDS)),
+  renewal: z.object({
+    storageId: z.string(), accountName: z.string(), plan: z.enum(STORAGE_PLAN_IDS), expiresAt: z.string().nullable(),
+    usedBytes: z.number().int().nullable(),
+    /** Plans the current use fits in (a smaller one is refused). */
+    allowedPlans: z.array(z.enum(STORAGE_PLAN_IDS)),
+  }).nullable(),
+});
+export type StorageShopInfo = z.infer<typeof StorageShopInfo>;
+
+export const StorageNameCheck = z.object({ available: z.boolean(), message: z.string().nullable() });
+export type StorageNameCheck = z.infer<typeof StorageNameCheck>;
+export const StorageNameParams = z.object({ name: z.string().max(64) });
+
+// ── The account page ────────────────────────────────────────────────────────────────────────────────
+
+export const STORAGE_STATUS = ['provisioning', 'active', 'suspended', 'failed'] as const;
+export type StorageStatus = (typeof STORAGE_STATUS)[number];
+export const STORAGE_STATUS_LABEL: Record<StorageStatus, string> = {
+  provisioning: 'Wird eingerichtet',
+  active: 'Aktiv',
+  suspended: 'Gesperrt',
+  failed: 'Fehlgeschlagen',
+};
+
+export const StorageCard = z.object({
+  id: z.string(),
+  /** "Speicher-ID" customers quote to support. */
+  number: z.number().int(),
+  accountName: z.string(),
+  plan: z.enum(STORAGE_PLAN_IDS),
+  planName: z.string(),
+  quotaBytes: z.number().int(),
+  status: z.enum(STORAGE_STATUS),
+  statusMessage: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type StorageCard = z.infer<typeof StorageCard>;
+export const StorageList = z.object({ items: z.array(StorageCard) });
+export type StorageList = z.infer<typeof StorageList>;
+
+export const StorageDetail = StorageCard.extend({
+  /** Used bytes as the storage server reports them (null while it cannot be asked). */
+  usedBytes: z.number().int().nullable(),
+  /** Address of the web interface (login page). */
+  webUrl: z.string(),
+  /** The network-drive address (WebDAV) for Windows, macOS and Linux. */
+  webdavUrl: z.string(),
+  /** The server address the desktop and mobile apps ask for. */
+  serverUrl: z.string(),
+  /** Set when the storage server could not be asked just now. */
+  liveError: z.string().nullable(),
+  renewPath: z.string(),
+  /** Days of grace after the term's end before the account and its files are deleted. */
+  graceDays: z.number().int(),
+});
+export type StorageDetail = z.infer<typeof StorageDetail>;
+
+export const StorageIdParams = z.object({ id: z.uuid({ error: storageMessages.notFound }) });
+export const StoragePasswordResult = z.object({ password: z.string(), message: z.string() });
+export type StoragePasswordResult = z.infer<typeof StoragePasswordResult>;
+
+// ── Staff: storage servers (Server-Management) ──────────────────────────────────────────────────────
+
+export const StorageServerInput = z.strictObject({
+  name: z.string({ error: 'Bitte geben Sie einen Namen an.' }).trim().min(1, 'Bitte geben Sie einen Namen an.').max(64, 'Der Name darf höchstens 64 Zeichen lang sein.'),
+  url: z.string({ error: storageMessages.serverUrlInvalid }).trim().max(200, storageMessages.serverUrlInvalid)
+    .regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?\/?$/i, storageMessages.serverUrlInvalid)
+    .transform((v) => v.replace(/\/$/, '').toLowerCase()),
+  /** Usable disk space for customer files, in GiB. */
+  capacityGb: z.number({ error: 'Kapazität: Bitte geben Sie eine Zahl an.' }).int('Kapazität: Bitte geben Sie eine ganze Zahl an.')
+    .min(100, 'Kapazität: mindestens 100 GB.').max(10_000_000, 'Kapazität: höchstens 10.000.000 GB.'),
+  /** SHA-256 fingerprint of the server's TLS certificate (pinned), empty for the normal certificate check. */
+  fingerprint: z.string().trim().max(200).regex(/^$|^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$/, 'Bitte geben Sie den SHA-256-Fingerabdruck im Format AB:CD:… an oder lassen Sie das Feld leer.').default(''),
+});
+export type StorageServerInput = z.infer<typeof StorageServerInput>;
+
+export const StorageServerView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  capacityGb: z.number().int(),
+  /** Capacity × the configured overcommit: what the quotas may add up to. */
+  sellableGb: z.number().int(),
+  /** Quotas of the accounts on it plus those open checkouts hold. */
+  allocatedGb: z.number().int(),
+  accounts: z.number().int(),
+  createdAt: z.string(),
+});
+export type StorageServerView = z.infer<typeof StorageServerView>;
+export const StorageServerList = z.object({ items: z.array(StorageServerView), overcommit: z.number() });
+export type StorageServerList = z.infer<typeof StorageServerList>;
