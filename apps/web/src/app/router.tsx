@@ -31,6 +31,7 @@ const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'))
 const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
 const WebhostingShopPage = lazy(() => import('../routes/shop/webhosting.tsx'));
+const StorageShopPage = lazy(() => import('../routes/shop/cloud-storage.tsx'));
 const DomainShopPage = lazy(() => import('../routes/shop/domain.tsx'));
 const ChangelogPage = lazy(() => import('../routes/public/changelog.tsx'));
 const ChangelogEntryPage = lazy(() => import('../routes/public/changelog-entry.tsx'));
@@ -73,7 +74,7 @@ export function AppRoutes() {
         <Route path={paths.shop.payment} element={page(<PaymentResultPage />)} />
         <Route path={paths.shop.webhosting} element={page(<WebhostingShopPage />)} />
         <Route path={paths.shop.domain} element={page(<DomainShopPage />)} />
-        <Route path={paths.shop.cloudStorage} element={<ComingSoonPage productId="cloud-storage" />} />
+        <Route path={paths.shop.cloudStorage} element={page(<StorageShopPage />)} />
         <Route path={paths.shop.vdcRequest} element={<ComingSoonPage productId="virtual-data-center" />} />
         <Route path={paths.login} element={page(<LoginPage />)} />
         <Route path={paths.register} element={page(<RegisterPage />)} />

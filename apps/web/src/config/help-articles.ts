@@ -206,6 +206,40 @@ export const guideTopics: readonly HelpTopic[] = [
       },
     ],
   },
+  {
+    id: 'cloud-speicher',
+    title: 'Cloud-Speicher nutzen',
+    articles: [
+      {
+        id: 'cloud-apps',
+        title: 'Dateien mit den Nextcloud-Apps synchronisieren',
+        paragraphs: [
+          'Ihr Cloud-Speicher ist ein Nextcloud-Konto. Die Serveradresse, Ihren Benutzernamen und Anleitungen für jedes Gerät finden Sie unter „Meine Produkte“ → Cloud-Speicher → „Verwalten“.',
+          'Die Desktop-App (Windows, macOS, Linux) laden Sie unter nextcloud.com/install herunter; die Mobil-App „Nextcloud“ gibt es im App Store, bei Google Play und bei F-Droid. In der App geben Sie die Serveradresse ein und melden sich im Browser mit Benutzername und Passwort an.',
+        ],
+      },
+      {
+        id: 'cloud-netzlaufwerk',
+        title: 'Cloud-Speicher als Netzlaufwerk einbinden (WebDAV)',
+        paragraphs: [
+          'Als Netzlaufwerk erreichen Sie den Speicher über WebDAV; Samba/SMB bieten wir nicht an. Die WebDAV-Adresse steht auf der Seite Ihres Cloud-Speichers.',
+          'Windows überträgt über ein Netzlaufwerk standardmäßig nur Dateien bis 50 MB; für größere Dateien nutzen Sie die Desktop-App oder den Browser.',
+        ],
+        steps: [
+          'Windows: Im Explorer mit der rechten Maustaste auf „Dieser PC“ → „Netzlaufwerk verbinden …“, als Ordner die WebDAV-Adresse eingeben, „Verbindung mit anderen Anmeldeinformationen herstellen“ wählen und anmelden.',
+          'macOS: Im Finder „Gehe zu“ → „Mit Server verbinden …“ (⌘K), die WebDAV-Adresse eingeben und als registrierter Benutzer anmelden.',
+          'Linux: Im Dateimanager die WebDAV-Adresse mit „davs://“ (GNOME) bzw. „webdavs://“ (KDE) statt „https://“ öffnen, oder mit davfs2 einhängen („mount -t davfs“).',
+        ],
+      },
+      {
+        id: 'cloud-passwort',
+        title: 'Ein neues Passwort für den Cloud-Speicher setzen',
+        paragraphs: [
+          'Auf der Seite Ihres Cloud-Speichers setzen Sie mit „Neues Passwort setzen“ ein neues, zufällig erzeugtes Passwort. Es wird nur einmal angezeigt und nicht per E-Mail versandt; das bisherige Passwort gilt danach nicht mehr, auch nicht in Apps und Netzlaufwerken.',
+        ],
+      },
+    ],
+  },
 ];
 
 /** The how-tos first, then every FAQ entry as an article (anchor `faq-<id>`, the FAQ page keeps its own ids). */

@@ -48,6 +48,8 @@ export const paths = {
     domainOrder: (domain: string, action: 'register' | 'transfer') => `/shop/domain?domain=${encodeURIComponent(domain)}&action=${action}`,
     domainRenew: (domainId: string) => `/shop/domain?renew=${encodeURIComponent(domainId)}`,
     cloudStorage: '/shop/cloud-storage',
+    /** Renewal of one's own cloud storage account, with a change of plan. */
+    cloudStorageRenew: (storageId: string) => `/shop/cloud-storage?renew=${encodeURIComponent(storageId)}`,
     vdcRequest: '/shop/vdc-request',
     upgradeKvmServer: (serverId: string) => `/upgrade/kvm-server/${serverId}`,
   },
@@ -79,6 +81,8 @@ export const paths = {
     webhosting: (hostingId: string) => `/dashboard/webhosting/${hostingId}`,
     /** A customer's domain (Meine Produkte → Domains). */
     domain: (domainId: string) => `/dashboard/domains/${domainId}`,
+    /** A customer's cloud storage account (the API's subscriptionPath). */
+    cloudStorage: (storageId: string) => `/dashboard/cloud-storage/${storageId}`,
     /** A customer's server page: /dashboard/linux|windows|other/{id} by its OS (spec). */
     server: serverDetailPath,
     serverByFamily: (family: 'linux' | 'windows' | 'other', serverId: string) => `/dashboard/${family}/${serverId}`,
@@ -91,6 +95,7 @@ export const paths = {
     staffServer: (serverId: string) => `/dashboard/servers/${serverId}`,
     physicalServers: '/dashboard/physical-servers',
     hostingServers: '/dashboard/hosting-servers',
+    storageServers: '/dashboard/storage-servers',
     ipAddresses: '/dashboard/ipaddressmanagement',
     statistics: '/dashboard/statistics',
   },

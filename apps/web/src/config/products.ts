@@ -100,14 +100,17 @@ export const products: readonly Product[] = [
   {
     id: 'cloud-storage',
     name: 'Cloud-Speicher',
-    pitch: 'Bis zu 10 TB Speicherplatz, erreichbar per Browser, App oder Samba – mit Synchronisation und Freigabelinks.',
+    // Issue 23: Nextcloud accounts; access in the browser, the Nextcloud apps and WebDAV (no Samba/SMB).
+    pitch: 'Bis zu 10 TB Speicherplatz mit Nextcloud – im Browser, mit Desktop- und Mobil-Apps oder als Netzlaufwerk über WebDAV, mit Synchronisation und Freigabelinks.',
     features: [
-      { title: 'Bis zu 10\u00a0TB', icon: HardDrive, text: 'Wählen Sie den Speicherplatz, den Sie brauchen – bis zu 10 TB pro Konto.' },
-      { title: 'Automatische Synchronisation', icon: RefreshCw, text: 'Änderungen werden zwischen all Ihren Geräten automatisch abgeglichen.' },
-      { title: 'Mobile Apps', icon: FolderSync, text: 'Fotos und Dokumente direkt vom Smartphone sichern – unterwegs und zu Hause.' },
-      { title: 'Freigabelinks', icon: Share2, text: 'Teilen Sie Dateien und Ordner einfach per Link – auch mit Personen ohne eigenes Konto.' },
+      { title: 'Bis zu 10\u00a0TB', icon: HardDrive, text: 'Wählen Sie den Speicherplatz, den Sie brauchen – von 100 GB bis 10 TB pro Konto. Den Tarif wechseln Sie mit jeder Verlängerung.' },
+      { title: 'Im Browser', icon: Globe, text: 'Dateien hochladen, ansehen und verwalten im Nextcloud-Web-Interface – von jedem Rechner aus, ohne Installation.' },
+      { title: 'Automatische Synchronisation', icon: RefreshCw, text: 'Die Nextcloud-Desktop-App für Windows, macOS und Linux gleicht Ihre Ordner automatisch zwischen Rechner und Cloud ab.' },
+      { title: 'Mobile Apps', icon: FolderSync, text: 'Mit der Nextcloud-App für iOS und Android haben Sie Ihre Dateien unterwegs dabei und sichern Fotos direkt vom Smartphone.' },
+      { title: 'Netzlaufwerk über WebDAV', icon: Network, text: 'Binden Sie den Speicher unter Windows, macOS und Linux als Netzlaufwerk ein – ganz ohne zusätzliche Software.' },
+      { title: 'Freigabelinks', icon: Share2, text: 'Teilen Sie Dateien und Ordner im Web-Interface per Link, auf Wunsch mit Passwort und Ablaufdatum – auch mit Personen ohne eigenes Konto.' },
     ],
-    availability: 'soon',
+    availability: 'available',
     icon: Cloud,
     path: paths.cloudStorage,
     orderPath: paths.shop.cloudStorage,

@@ -2,8 +2,9 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { MyServersSection } from '../../features/servers/components/my-servers-page.tsx';
 import { HostingPackagesSection } from '../../features/hosting/components/packages-section.tsx';
 import { DomainsSection } from '../../features/domains/components/domains-section.tsx';
+import { StorageSection } from '../../features/storage/components/storage-section.tsx';
 
-/** /dashboard, "Meine Produkte": one section per product the customer holds (servers, web hosting, domains). */
+/** /dashboard, "Meine Produkte": one section per product the customer holds (servers, web hosting, domains, cloud storage). */
 export default function MyProductsPage() {
   return (
     <div className="mx-auto max-w-6xl">
@@ -13,6 +14,7 @@ export default function MyProductsPage() {
         <MyServersSection />
         <HostingPackagesSection />
         <DomainsSection />
+        <StorageSection />
       </div>
     </div>
   );

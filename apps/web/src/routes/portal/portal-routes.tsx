@@ -13,6 +13,8 @@ const WebhostingRedirect = lazy(() => import('./webhosting-redirect.tsx'));
 const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
 const HostingDetailPage = lazy(() => import('./hosting-detail.tsx'));
 const DomainDetailPage = lazy(() => import('./domain-detail.tsx'));
+const StorageDetailPage = lazy(() => import('./storage-detail.tsx'));
+const StorageServersPage = lazy(() => import('../staff/storage-servers.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
 const CustomerDetailPage = lazy(() => import('../staff/customer-detail.tsx'));
@@ -60,6 +62,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.webhosting(':hostingId'))} element={lazyPage(<HostingDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={lazyPage(<WebhostingRedirect />)} />
         <Route path={dashboardRoute(paths.dashboard.domain(':domainId'))} element={lazyPage(<DomainDetailPage />)} />
+        <Route path={dashboardRoute(paths.dashboard.cloudStorage(':storageId'))} element={lazyPage(<StorageDetailPage />)} />
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerDetailPage />)}</RequireRole>} />
@@ -68,6 +71,7 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.hostingServers)} element={<RequireRole roles={staff}>{lazyPage(<HostingServersPage />)}</RequireRole>} />
+        <Route path={dashboardRoute(paths.dashboard.storageServers)} element={<RequireRole roles={staff}>{lazyPage(<StorageServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.ipAddresses)} element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.statistics)} element={<RequireRole roles={['owner']}>{lazyPage(<StatisticsPage />)}</RequireRole>} />
         <Route path="*" element={<Navigate to={paths.notFound404} replace />} />

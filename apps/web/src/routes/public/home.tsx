@@ -12,8 +12,8 @@ import { productNames, products, upcomingProducts } from '../../config/products.
 import { AvailabilityBadge } from '../../components/marketing/availability-badge.tsx';
 
 export const HERO_ROTATION_MS = 6000;
-// Only what can be ordered today (the catalogue in config/products.ts); cloud storage is still "bald verfügbar".
-const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'Domains mit Transfersperre'] as const;
+// Only what can be ordered today (the catalogue in config/products.ts); the virtual data center is still "bald verfügbar".
+const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'Domains mit Transfersperre', 'Cloud-Speicher mit Nextcloud'] as const;
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -103,7 +103,7 @@ function Hero() {
                 </span>
               ))}
             </span>
-            <span className="sr-only">Root Server, skalierbares Webhosting und Domains mit Transfersperre</span>
+            <span className="sr-only">Root Server, skalierbares Webhosting, Domains mit Transfersperre und Cloud-Speicher mit Nextcloud</span>
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-8 text-slate-300">
             Von der ersten Website bis zum eigenen virtuellen Rechenzentrum: Wir stellen Ihnen schnelle, sichere Infrastruktur bereit – mit NVMe-Speicher, DDoS-Schutz und einem Support, der Ihnen wirklich weiterhilft.

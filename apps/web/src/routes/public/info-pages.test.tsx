@@ -54,7 +54,7 @@ describe('/dokumentation', () => {
     expect(ids).toEqual(docTopics.flatMap((t) => t.articles.map((a) => a.id)));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining(['server-zugang', 'ssh-schluessel-hinterlegen', 'server-backup', 'domain-nameserver', 'domain-webhosting', 'faq-zahlung']));
-    expect(guideTopics.map((t) => t.id)).toEqual(['erste-schritte', 'ssh', 'backups', 'dns']);
+    expect(guideTopics.map((t) => t.id)).toEqual(['erste-schritte', 'ssh', 'backups', 'dns', 'cloud-speicher']);
     for (const entry of faqSections.flatMap((s) => s.entries)) expect(container.querySelector(`#faq-${entry.id}`)?.textContent).toContain(entry.answer);
   });
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { DOMAIN_TLDS } from '@hp/contract/domain-tlds';
+import { formatEuro, STORAGE_PLAN_IDS, STORAGE_PLANS } from '@hp/contract';
 
 // The company details are a build-time constant (vite `define`).
 vi.stubGlobal('__COMPANY__', { name: 'Musterhost GmbH', email: 'info@example.com' });
@@ -23,9 +24,16 @@ const renderPage = (node: React.ReactNode) => render(<MemoryRouter>{node}</Memor
 const productCards = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>('[data-product]')];
 
 describe('the product catalogue', () => {
-  it('sells root servers, web hosting and domains today; cloud storage and virtual data centers come later', () => {
-    expect(availableProducts.map((p) => p.id)).toEqual(['root-server', 'webhosting', 'domain']);
-    expect(upcomingProducts.map((p) => p.id)).toEqual(['cloud-storage', 'virtual-data-center']);
+  it('sells root servers, web hosting, domains and cloud storage today; virtual data centers come later', () => {
+    expect(availableProducts.map((p) => p.id)).toEqual(['root-server', 'webhosting', 'domain', 'cloud-storage']);
+    expect(upcomingProducts.map((p) => p.id)).toEqual(['virtual-data-center']);
+  });
+
+  it('promises for cloud storage what a Nextcloud account does: browser, apps, WebDAV and share links, no Samba', () => {
+    const storage = products.find((p) => p.id === 'cloud-storage')!;
+    const claims = [storage.pitch, ...storage.features.flatMap((f) => [f.title, f.text])].join(' ');
+    expect(claims).not.toMatch(/samba|smb/i);
+    for (const word of ['Browser', 'Desktop', 'iOS und Android', 'WebDAV', 'Freigabelinks']) expect(claims).toContain(word);
   });
 
   it('promises for domains only what decision 024 lets the product do', () => {
@@ -56,7 +64,8 @@ describe('the home page shows exactly the catalogue', () => {
     const { container } = renderPage(<HomePage />);
     const text = container.textContent ?? '';
     expect(text).not.toMatch(/über 300 Endungen|DNS-Verwaltung|WHOIS/);
-    expect(text).toContain('Cloud-Speicher und Virtual Data Center sind bald verfügbar.');
+    expect(text).toContain('Virtual Data Center ist bald verfügbar.');
+    expect(text).not.toContain('Cloud-Speicher und Virtual Data Center sind bald verfügbar.');
     expect(text).not.toContain('Die meisten Funktionen sind derzeit noch nicht verfügbar');
   });
 });
@@ -75,6 +84,22 @@ describe('the "bald verfügbar" page shows the catalogue\'s availability', () =>
       expect(item.getByRole('link', { name: available.orderLabel }).getAttribute('href')).toBe(available.orderPath);
     }
     expect(container.textContent).not.toContain('Bereits verfügbar: Root Server');
+  });
+});
+
+describe('the cloud storage page', () => {
+  it('says nothing of Samba or SMB and teases the plans at their contract prices, from the cheapest', () => {
+    const CloudStoragePage = productPages['cloud-storage'];
+    const { container } = renderPage(<CloudStoragePage />);
+    const text = container.textContent ?? '';
+    expect(text).not.toMatch(/samba|smb/i);
+    expect(text).toContain('WebDAV');
+    const cheapest = Math.min(...STORAGE_PLAN_IDS.map((id) => STORAGE_PLANS[id].monthlyCents));
+    expect(text.replace(/\s/g, ' ')).toContain(`ab ${formatEuro(cheapest).replace(/\s/g, ' ')}`);
+    expect(cheapest).toBe(299);
+    const plans = [...container.querySelectorAll<HTMLElement>('[data-plan]')];
+    expect(plans.map((li) => li.dataset.plan)).toEqual([...STORAGE_PLAN_IDS]);
+    for (const li of plans) expect(li.textContent?.replace(/\s/g, ' ')).toContain(formatEuro(STORAGE_PLANS[li.dataset.plan as (typeof STORAGE_PLAN_IDS)[number]].monthlyCents).replace(/\s/g, ' '));
   });
 });
 

@@ -81,3 +81,28 @@ describe('order page splits the total by the order’s own tax decision (issue 2
     expect(screen.queryByTestId('order-tax-note')).toBeNull();
   });
 });
+
+describe('order page lines per product', () => {
+  beforeEach(() => setToken('token'));
+  afterEach(() => {
+    cleanup();
+    clearToken();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists a cloud storage order with its plan, account and quota (issue 23)', async () => {
+    renderPage({
+      ...order, product: 'Cloud-Speicher 1 TB', productKind: 'root_server', cpu: null, ram: null, storage: null, network: null, os: null, osPriceCents: null,
+      cloudStorage: { plan: '1tb', planName: '1 TB', accountName: 'mueller', quotaGb: 1024 }, tax: german,
+      perMonth: { netCents: 839, vatCents: 160, grossCents: 999 }, netCents: 839, vatCents: 160, grossCents: 999, amountCents: 999,
+    });
+    const table = await screen.findByRole('table', { name: /Paket-Details/ });
+    const text = table.textContent?.replace(/\s/g, ' ') ?? '';
+    expect(text).toContain('Cloud-Speicher 1 TB');
+    expect(text).toContain('8,39 €');
+    expect(text).toContain('mueller');
+    expect(text).toContain('Speicherplatz');
+    expect(within(table).getByText('1 TB')).toBeTruthy();
+    expect(screen.queryByText('Server Details')).toBeNull();
+  });
+});

@@ -63,6 +63,18 @@ function hostingLines(h: NonNullable<OrderDetail['hosting']>, netPerMonthCents: 
   ];
 }
 
+/** A quota in GiB as Nextcloud names it ("500 GB", "1 TB"). */
+const quota = (gb: number) => (gb >= 1024 ? `${(gb / 1024).toLocaleString('de-DE', { maximumFractionDigits: 2 })} TB` : `${gb.toLocaleString('de-DE')} GB`);
+
+function storageLines(c: NonNullable<OrderDetail['cloudStorage']>, netPerMonthCents: number) {
+  return [
+    { label: 'Tarif', detail: `Cloud-Speicher ${c.planName}`, price: formatEuro(netPerMonthCents) },
+    { label: 'Konto', detail: c.accountName, price: included },
+    { label: 'Speicherplatz', detail: quota(c.quotaGb), price: included },
+    { label: 'Zugriff', detail: 'Browser, Desktop- und Mobil-Apps, WebDAV', price: included },
+  ];
+}
+
 const ACTION_LABEL = { register: 'Registrierung', transfer: 'Transfer zu uns', renew: 'Verlängerung' } as const;
 
 function domainLines(d: NonNullable<OrderDetail['domain']>, netCents: number) {
@@ -105,13 +117,14 @@ function OrderView({ order }: { order: OrderDetail }) {
       </div>
 
       <Card className="mt-6 overflow-hidden">
-        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{order.domain ? 'Domain-Details' : order.hosting ? 'Paket-Details' : 'Server Details'}</h2>
+        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{order.domain ? 'Domain-Details' : order.hosting || order.cloudStorage ? 'Paket-Details' : 'Server Details'}</h2>
         <DataTable
-          caption={order.domain ? 'Domain-Details, Preis für die gesamte Laufzeit (netto)' : order.hosting ? 'Paket-Details, im Paketpreis enthalten' : 'Server Details, Preise pro Monat'}
+          caption={order.domain ? 'Domain-Details, Preis für die gesamte Laufzeit (netto)' : order.hosting || order.cloudStorage ? 'Paket-Details, im Paketpreis enthalten' : 'Server Details, Preise pro Monat'}
           framed={false}
           columns={lineColumns}
           rowKey={(line) => line.label}
-          rows={order.domain ? domainLines(order.domain, order.netCents) : order.hosting ? hostingLines(order.hosting, order.perMonth.netCents) : serverLines(order)}
+          rows={order.domain ? domainLines(order.domain, order.netCents) : order.hosting ? hostingLines(order.hosting, order.perMonth.netCents)
+            : order.cloudStorage ? storageLines(order.cloudStorage, order.perMonth.netCents) : serverLines(order)}
         />
         <dl className="space-y-2 border-t border-slate-200 bg-slate-50/60 px-4 pb-2 pt-4 text-sm sm:px-5">
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />

@@ -1,0 +1,140 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { formatEuro, GERMAN_CONSUMER_VIEW, GIB, storageMessages, storagePriceCents, type StorageShopInfo } from '@hp/contract';
+import { clearToken, setToken } from '../../../lib/session.ts';
+import StorageShopPage, { renewalNote } from './storage-shop-page.tsx';
+
+const STORAGE_ID = '0b8c5f7e-2a4d-4c1e-9f3a-6d2e1c0b9a87';
+const shopInfo: StorageShopInfo = { available: ['100gb', '500gb', '1tb', '5tb'], renewal: null };
+const renewalInfo: StorageShopInfo = {
+  available: ['100gb', '500gb', '1tb', '5tb'],
+  renewal: { storageId: STORAGE_ID, accountName: 'mueller', plan: '1tb', expiresAt: '2027-01-15T00:00:00.000Z', usedBytes: 600 * GIB, allowedPlans: ['1tb', '5tb', '10tb'] },
+};
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/** formatEuro separates the amount and € with a no-break space. */
+const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
+
+function renderShop(url = '/shop/cloud-storage', names: Record<string, { available: boolean; message: string | null }> = {}) {
+  const calls: { url: string; init?: RequestInit }[] = [];
+  vi.stubGlobal('fetch', vi.fn(async (input: string, init?: RequestInit) => {
+    calls.push({ url: input, init });
+    if (input === '/api/shop/cloud-storage') return json(shopInfo);
+    if (input === `/api/shop/cloud-storage/renewal/${STORAGE_ID}`) return json(renewalInfo);
+    if (input === '/api/shop/tax') return json({ ...GERMAN_CONSUMER_VIEW, signedIn: true });
+    if (input.startsWith('/api/shop/cloud-storage/name/')) return json(names[decodeURIComponent(input.split('/').pop()!)] ?? { available: true, message: null });
+    if (input === '/api/shop/cloud-storage/checkout') return json({ orderId: 'o1', sessionId: 's1', url: '/shop/payment?session=s1' }, 201);
+    return json({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }, 404);
+  }));
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[url]}>
+        <Routes>
+          <Route path="/shop/cloud-storage" element={<StorageShopPage />} />
+          <Route path="/login" element={<p>Login-Seite</p>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+const planRadio = (name: RegExp) => screen.getByRole('radio', { name });
+const total = () => plain(screen.getByTestId('storage-total').textContent);
+
+describe('cloud storage shop (issue 23)', () => {
+  afterEach(() => {
+    cleanup();
+    clearToken();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows each plan at its monthly price and the live total with the duration discount', async () => {
+    renderShop();
+    await screen.findByRole('heading', { name: 'Tarif' });
+    const plan500 = planRadio(/^500 GB/).closest('label')!;
+    expect(plain(plan500.textContent)).toContain(`${plain(formatEuro(599))} / Monat`);
+    expect(total()).toBe(plain(formatEuro(299)));
+
+    fireEvent.click(planRadio(/^500 GB/));
+    fireEvent.click(screen.getByRole('button', { name: '12 Monate' }));
+    expect(total()).toBe(plain(formatEuro(storagePriceCents({ plan: '500gb', months: 12 }))));
+    expect(total()).toBe('61,10 €');
+    expect(screen.getByText(/inkl\. 15 % Laufzeitrabatt/)).toBeTruthy();
+  });
+
+  it('disables a plan no storage server has room for, with "derzeit ausgebucht"', async () => {
+    renderShop();
+    await screen.findByRole('heading', { name: 'Tarif' });
+    const tenTb = planRadio(/^10 TB/) as HTMLInputElement;
+    expect(tenTb.disabled).toBe(true);
+    expect(within(tenTb.closest('label')!).getByText('derzeit ausgebucht')).toBeTruthy();
+    expect((planRadio(/^5 TB/) as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('shows the server\'s message at the account name field when the name is taken, and asks nothing for an invalid one', async () => {
+    setToken('token');
+    const calls = renderShop('/shop/cloud-storage', { mueller: { available: false, message: storageMessages.accountNameTaken } });
+    const field = await screen.findByLabelText('Kontoname');
+
+    fireEvent.change(field, { target: { value: '1x' } });
+    expect(await screen.findByText(storageMessages.accountNameInvalid)).toBeTruthy();
+    expect(calls.some((c) => c.url.includes('/name/'))).toBe(false);
+
+    fireEvent.change(field, { target: { value: 'Mueller' } });
+    const alert = await screen.findByText(storageMessages.accountNameTaken);
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(calls.filter((c) => c.url.includes('/name/')).map((c) => c.url)).toEqual(['/api/shop/cloud-storage/name/mueller']);
+
+    fireEvent.change(field, { target: { value: 'mueller2' } });
+    expect(await screen.findByText('Der Kontoname ist frei.')).toBeTruthy();
+    expect(screen.queryByText(storageMessages.accountNameTaken)).toBeNull();
+  });
+
+  it('sends a new account\'s plan, term and name to the checkout', async () => {
+    setToken('token');
+    const calls = renderShop();
+    fireEvent.change(await screen.findByLabelText('Kontoname'), { target: { value: 'mueller2' } });
+    await screen.findByText('Der Kontoname ist frei.');
+    fireEvent.click(planRadio(/^1 TB/));
+    fireEvent.click(screen.getByRole('button', { name: '3 Monate' }));
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: /Zur Kasse/ }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/shop/cloud-storage/checkout')).toBe(true));
+    const body = JSON.parse(String(calls.find((c) => c.url === '/api/shop/cloud-storage/checkout')!.init!.body)) as unknown;
+    expect(body).toEqual({ plan: '1tb', months: 3, acceptTerms: true, accountName: 'mueller2' });
+  });
+
+  it('a renewal offers only the plans the files fit in, keeps the name and says when the new plan applies', async () => {
+    setToken('token');
+    const calls = renderShop(`/shop/cloud-storage?renew=${STORAGE_ID}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Cloud-Speicher verlängern' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Tarif' });
+    for (const name of [/^100 GB/, /^500 GB/]) {
+      const radio = planRadio(name) as HTMLInputElement;
+      expect(radio.disabled).toBe(true);
+      expect(within(radio.closest('label')!).getByText('zu klein für Ihre Dateien')).toBeTruthy();
+    }
+    for (const name of [/^1 TB/, /^5 TB/, /^10 TB/]) expect((planRadio(name) as HTMLInputElement).disabled).toBe(false);
+    expect((planRadio(/^1 TB/) as HTMLInputElement).checked).toBe(true);
+    expect(screen.queryByLabelText('Kontoname')).toBeNull();
+    expect(screen.getAllByText(renewalNote).length).toBeGreaterThan(0);
+
+    fireEvent.click(planRadio(/^5 TB/));
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: /Zur Kasse/ }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/shop/cloud-storage/checkout')).toBe(true));
+    const body = JSON.parse(String(calls.find((c) => c.url === '/api/shop/cloud-storage/checkout')!.init!.body)) as unknown;
+    expect(body).toEqual({ plan: '5tb', months: 1, acceptTerms: true, storageId: STORAGE_ID });
+  });
+
+  it('sends a visitor who wants to renew to the login first', async () => {
+    renderShop(`/shop/cloud-storage?renew=${STORAGE_ID}`);
+    expect(await screen.findByText('Login-Seite')).toBeTruthy();
+  });
+});

@@ -1,0 +1,302 @@
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useWatch, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { CalendarClock, Check, Cloud, HardDrive, LogIn, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
+import {
+  durationDiscountPercent, formatEuro, GIB, paymentLabel, shopMessages, STORAGE_MONTHS, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName,
+  StorageCheckoutInput, storagePriceCents, type StoragePlanId, type StorageShopInfo,
+} from '@hp/contract';
+import { Button } from '../../../components/ui/button.tsx';
+import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { PageMeta } from '../../../components/page-meta.tsx';
+import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
+import { useSession } from '../../../lib/session.ts';
+import { useTaxView } from '../../../lib/use-tax-view.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useSchemaForm } from '../../../lib/forms.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { cn } from '../../../lib/cn.ts';
+import { paths } from '../../../config/paths.ts';
+import { useStorageCheckout, useStorageNameCheck, useStorageRenewal, useStorageShopInfo } from '../api/storage-shop.ts';
+import { formatBytes, formatDate, formatQuotaGb } from './format.ts';
+
+type Renewal = NonNullable<StorageShopInfo['renewal']>;
+
+interface Values {
+  plan: StoragePlanId;
+  months: number;
+  accountName: string;
+  acceptTerms: boolean;
+}
+
+const TOAST_MS = 7000;
+export const NAME_CHECK_DELAY_MS = 400;
+const monthsText = (n: number) => `${n} ${n === 1 ? 'Monat' : 'Monate'}`;
+export const renewalNote = 'Der neue Tarif gilt ab Zahlungseingang; die Laufzeit verlängert sich ab dem aktuellen Ende.';
+
+/** Exactly the contract's fields: a new account sends its name, a renewal the account's id. */
+function toInput(v: Values, storageId: string | null) {
+  return { plan: v.plan, months: v.months, acceptTerms: v.acceptTerms, ...(storageId ? { storageId } : { accountName: v.accountName }) };
+}
+const schemaResolver = zodResolver(StorageCheckoutInput);
+const resolverFor = (storageId: string | null): Resolver<Values, unknown, StorageCheckoutInput> => (values, context, options) =>
+  schemaResolver(toInput(values, storageId) as never, context, options as never) as unknown as ReturnType<Resolver<Values, unknown, StorageCheckoutInput>>;
+
+/**
+ * /shop/cloud-storage (issue 23): plan, term and account name for a new Nextcloud account, or with
+ * ?renew={id} a renewal of one's own account that may change the plan among those its files fit in.
+ */
+export default function StorageShopPage() {
+  const [params] = useSearchParams();
+  const renewId = params.get('renew');
+  const { token } = useSession();
+  const info = useStorageShopInfo();
+  const renewal = useStorageRenewal(renewId && token ? renewId : null);
+  if (renewId && !token) return <Navigate to={paths.login} replace />;
+  const loading = info.isPending || (renewId !== null && renewal.isPending);
+  const renewing = renewal.data?.renewal ?? null;
+  const title = renewId ? 'Cloud-Speicher verlängern' : 'Cloud-Speicher bestellen';
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14">
+      <PageMeta title={title} description="Cloud-Speicher von 100 GB bis 10 TB mit Nextcloud: im Browser, mit den Desktop- und Mobil-Apps und als Netzlaufwerk über WebDAV. Tarif wählen und online bestellen." />
+      <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Cloud-Speicher</p>
+      <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>
+      <p className="mt-3 max-w-2xl text-slate-600">
+        {renewing
+          ? <>Konto <span className="font-semibold text-slate-900">{renewing.accountName}</span> (Tarif {STORAGE_PLANS[renewing.plan].name}) verlängern und auf Wunsch den Tarif wechseln.</>
+          : renewId ? 'Verlängern Sie Ihren Cloud-Speicher und wechseln Sie auf Wunsch den Tarif.'
+            : 'Ihr eigenes Nextcloud-Konto: Dateien im Browser, mit den Desktop- und Mobil-Apps synchronisieren oder als Netzlaufwerk einbinden. Nach der Zahlung wird Ihr Konto automatisch eingerichtet.'}
+      </p>
+      <div className="mt-8">
+        {loading ? <Spinner label="Lade Angebot …" />
+          : info.isError || (renewId && renewal.isError)
+            ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
+            : <OrderForm available={info.data!.available} renewal={renewing} />}
+      </div>
+    </div>
+  );
+}
+
+/** Which plans can be chosen, and why the others cannot. */
+function planChoices(available: readonly StoragePlanId[], renewal: Renewal | null) {
+  return STORAGE_PLAN_IDS.map((id) => {
+    if (renewal) {
+      if (renewal.allowedPlans.includes(id)) return { id, disabledReason: null };
+      const tooSmall = renewal.usedBytes !== null && STORAGE_PLANS[id].quotaGb * GIB < renewal.usedBytes;
+      return { id, disabledReason: tooSmall ? 'zu klein für Ihre Dateien' : 'derzeit ausgebucht' };
+    }
+    return { id, disabledReason: available.includes(id) ? null : 'derzeit ausgebucht' };
+  });
+}
+
+function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]; renewal: Renewal | null }) {
+  const { token } = useSession();
+  const checkout = useStorageCheckout();
+  const [loginNeeded, setLoginNeeded] = useState(false);
+  const [redirecting, setRedirecting] = useState(false);
+  const submitting = useRef(false);
+  const storageId = renewal?.storageId ?? null;
+  const choices = planChoices(available, renewal);
+  const selectable = choices.filter((c) => c.disabledReason === null).map((c) => c.id);
+  const defaultPlan = renewal && selectable.includes(renewal.plan) ? renewal.plan : selectable[0] ?? STORAGE_PLAN_IDS[0];
+  const { register, handleSubmit, control, setValue, formState } = useSchemaForm<Values, unknown, StorageCheckoutInput>({
+    resolver: resolverFor(storageId),
+    defaultValues: { plan: defaultPlan, months: 1, accountName: '', acceptTerms: false },
+  });
+  const v = useWatch({ control }) as Values;
+  const nameCheck = useNameCheck(renewal ? '' : v.accountName, token !== null);
+  const taxState = useTaxView();
+  const tax = taxState.view;
+  const money = (listGrossCents: number) => (tax ? formatEuro(shownCents(listGrossCents, tax)) : '…');
+  const total = storagePriceCents({ plan: v.plan, months: v.months });
+  const discount = durationDiscountPercent(v.months);
+  const plan = STORAGE_PLANS[v.plan];
+  const canOrder = selectable.length > 0;
+
+  const order = handleSubmit(async (input) => {
+    if (submitting.current) return;
+    if (!token) {
+      setLoginNeeded(true);
+      toast.error('Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.', { duration: TOAST_MS });
+      return;
+    }
+    if (nameCheck.message) {
+      toast.error(nameCheck.message, { duration: TOAST_MS });
+      return;
+    }
+    submitting.current = true;
+    try {
+      const res = await checkout.mutateAsync(input);
+      setRedirecting(true);
+      window.location.assign(res.url);
+    } catch (err) {
+      submitting.current = false;
+      if (err instanceof ApiRequestError && err.status === 401) setLoginNeeded(true);
+      toast.error(err instanceof ApiRequestError && (err.status < 500 || err.code === 'PAYMENT_UNAVAILABLE') ? err.message : shopMessages.genericError, { duration: TOAST_MS });
+    }
+  }, (errors) => {
+    const first = errors.acceptTerms ? shopMessages.termsRequired : Object.values(errors).find((e) => e?.message)?.message;
+    toast.error(first ?? shopMessages.genericError, { duration: TOAST_MS });
+  });
+  const busy = checkout.isPending || redirecting;
+  const termsError = formState.errors.acceptTerms ? shopMessages.termsRequired : undefined;
+  const nameError = formState.errors.accountName?.message ?? nameCheck.message ?? undefined;
+
+  return (
+    <form onSubmit={order} noValidate className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="min-w-0 space-y-6">
+        {!canOrder && <Alert tone="error">Derzeit ist auf unseren Speicherservern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.</Alert>}
+        {renewal && (
+          <Alert tone="info">
+            <p>Aktueller Tarif: <span className="font-semibold">{STORAGE_PLANS[renewal.plan].name}</span>, läuft bis {formatDate(renewal.expiresAt)}
+              {renewal.usedBytes !== null && <>, belegt: {formatBytes(renewal.usedBytes)}</>}.</p>
+            <p className="mt-1">{renewalNote}</p>
+          </Alert>
+        )}
+        <Section title="Tarif" icon={Zap}>
+          <fieldset>
+            <legend className="sr-only">Tarif wählen</legend>
+            <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+              {choices.map(({ id, disabledReason }) => {
+                const p = STORAGE_PLANS[id];
+                const checked = v.plan === id;
+                const disabled = disabledReason !== null;
+                return (
+                  <label key={id} className={cn('relative flex flex-col rounded-xl border-2 p-4 transition focus-within:ring-2 focus-within:ring-brand-300',
+                    checked ? 'border-brand-600 bg-brand-50' : 'border-slate-200 bg-white', disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer hover:border-slate-300')}>
+                    <input type="radio" value={id} className="sr-only" disabled={disabled} aria-describedby={disabled ? `plan-${id}-reason` : undefined} {...register('plan')} />
+                    <span className="flex items-center justify-between">
+                      <span className="text-lg font-semibold text-slate-900">{p.name}</span>
+                      {checked && <Check className="size-5 text-brand-700" aria-hidden="true" />}
+                    </span>
+                    <span className="mt-1 text-2xl font-bold tabular-nums text-slate-900">{money(p.monthlyCents)}<span className="text-sm font-normal text-slate-600"> / Monat</span></span>
+                    {tax && <TaxLabel tax={tax} className="text-xs text-slate-600" />}
+                    <span className="mt-2 text-sm text-slate-700">{formatQuotaGb(p.quotaGb)} Speicherplatz</span>
+                    {disabled && <span id={`plan-${id}-reason`} className="mt-2 text-sm font-medium text-amber-800">{disabledReason}</span>}
+                  </label>
+                );
+              })}
+            </div>
+          </fieldset>
+        </Section>
+        {renewal ? (
+          <Section title="Konto" icon={User}>
+            <p className="text-sm text-slate-700">Kontoname: <span className="font-mono font-semibold text-slate-900">{renewal.accountName}</span></p>
+            <p className="mt-1 text-sm text-slate-600">Der Kontoname bleibt bei einer Verlängerung unverändert.</p>
+          </Section>
+        ) : (
+          <Section title="Konto" icon={User}>
+            <Field label="Kontoname" autoComplete="off" autoCapitalize="none" spellCheck={false} placeholder="z. B. mueller" maxLength={32}
+              hint={nameCheck.available
+                ? <span className="inline-flex items-center gap-1 font-medium text-green-800" role="status"><Check className="size-4" aria-hidden="true" /> Der Kontoname ist frei.</span>
+                : nameCheck.checking ? <span role="status">Verfügbarkeit wird geprüft …</span>
+                  : token ? 'Mit diesem Namen melden Sie sich in Nextcloud an: Kleinbuchstaben, Ziffern, Punkt, Unterstrich und Bindestrich, 3–32 Zeichen.'
+                    : 'Mit diesem Namen melden Sie sich in Nextcloud an. Ob er frei ist, prüfen wir, sobald Sie angemeldet sind.'}
+              error={nameError} {...register('accountName')} />
+          </Section>
+        )}
+        <Section title="Laufzeit" icon={Tag}>
+          <label htmlFor="storage-months" className="flex items-center justify-between text-sm font-medium text-slate-800">
+            <span>Laufzeit (Monate)</span><span className="tabular-nums text-slate-900">{monthsText(v.months)}</span>
+          </label>
+          <input id="storage-months" type="range" min={STORAGE_MONTHS.min} max={STORAGE_MONTHS.max} step={1} className="mt-3 w-full accent-brand-600" aria-valuetext={monthsText(v.months)} {...register('months', { valueAsNumber: true })} />
+          <p className="mt-2 text-sm text-slate-600">Laufzeitrabatt: 5 % ab 3 Monaten, 10 % ab 6 Monaten, 15 % ab 9 Monaten.</p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            {[1, 3, 6, 12].map((n) => (
+              <button key={n} type="button" onClick={() => setValue('months', n)} aria-pressed={v.months === n}
+                className={cn('rounded-full border px-3 py-1 text-sm', v.months === n ? 'border-brand-600 bg-brand-50 text-brand-800' : 'border-slate-300 text-slate-700 hover:border-slate-400')}>{monthsText(n)}</button>
+            ))}
+          </div>
+        </Section>
+      </div>
+      <Card className="p-5 sm:p-6 lg:sticky lg:top-6">
+        <h2 className="text-lg font-semibold text-slate-900">Zusammenfassung</h2>
+        <dl className="mt-4 divide-y divide-slate-100 text-sm">
+          <Row icon={Zap} label="Tarif" value={`Cloud-Speicher ${plan.name}`} />
+          <Row icon={HardDrive} label="Speicherplatz" value={formatQuotaGb(plan.quotaGb)} />
+          <Row icon={User} label="Kontoname" value={renewal ? renewal.accountName : v.accountName.trim().toLowerCase() || '–'} />
+          <Row icon={CalendarClock} label="Laufzeit" value={monthsText(v.months)} />
+          <Row icon={Cloud} label="Zugriff" value="Browser, Apps, WebDAV" />
+        </dl>
+        <div className="mt-5 rounded-lg bg-slate-50 p-4">
+          <p id="storage-price-label" className="text-sm font-medium text-slate-700">Gesamtpreis</p>
+          <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
+            <output aria-live="polite" aria-labelledby="storage-price-label" aria-busy={tax ? undefined : true} data-testid="storage-total" className="text-3xl font-bold tabular-nums text-slate-900">{money(total)}</output>
+            <span className="text-sm text-slate-600">/ {paymentLabel(v.months)}</span>
+          </p>
+          {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
+          {discount > 0 && <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800"><Check className="size-3.5" aria-hidden="true" /> inkl. {discount} % Laufzeitrabatt</p>}
+          {tax ? <p className="mt-2 text-xs text-slate-600">{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.</p>
+            : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
+          {tax && <TaxNotes state={taxState} />}
+          {renewal && <p className="mt-2 text-xs text-slate-600">{renewalNote}</p>}
+        </div>
+        <div className="mt-5">
+          <label className="flex items-start gap-3 text-sm text-slate-800">
+            <input type="checkbox" className="mt-0.5 size-5 shrink-0 cursor-pointer rounded accent-brand-600" aria-invalid={termsError ? true : undefined} aria-describedby={termsError ? 'storage-terms-error' : undefined} {...register('acceptTerms')} />
+            <span>Ich akzeptiere die <Link to={paths.terms} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link> und <Link to={paths.privacy} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link></span>
+          </label>
+          {termsError && <p id="storage-terms-error" role="alert" className="mt-2 text-sm font-medium text-red-700">{termsError}</p>}
+        </div>
+        {loginNeeded && (
+          <Alert tone="error" className="mt-4">
+            <p>Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.</p>
+            <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+              <Link to={paths.login} className="inline-flex items-center gap-1 font-semibold underline"><LogIn className="size-4" aria-hidden="true" /> Zum Login</Link>
+              <Link to={paths.register} className="font-semibold underline">Konto erstellen</Link>
+            </p>
+          </Alert>
+        )}
+        <TaxExplanation explanation={tax?.explanation} />
+        <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!canOrder}>
+          {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}
+          {redirecting ? 'Weiter zur Zahlung …' : 'Zur Kasse'}
+        </Button>
+        <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
+      </Card>
+    </form>
+  );
+}
+
+/**
+ * The account name's live check: the contract's rule at once (no request for a name that cannot be
+ * valid), then the server, debounced, for a signed-in customer (visitors cannot ask).
+ */
+function useNameCheck(raw: string, signedIn: boolean) {
+  const typed = raw.trim().toLowerCase();
+  const debounced = useDebouncedValue(typed, NAME_CHECK_DELAY_MS);
+  const parsed = StorageAccountName.safeParse(debounced);
+  const settled = debounced === typed && debounced !== '';
+  const ask = settled && parsed.success && signedIn ? debounced : null;
+  const query = useStorageNameCheck(ask);
+  if (!settled) return { message: null, available: false, checking: false };
+  if (!parsed.success) return { message: parsed.error.issues[0]?.message ?? null, available: false, checking: false };
+  if (!signedIn) return { message: null, available: false, checking: false };
+  if (query.isPending) return { message: null, available: false, checking: true };
+  if (query.isError) return { message: null, available: false, checking: false };
+  return { message: query.data.available ? null : query.data.message ?? 'Dieser Kontoname ist nicht verfügbar.', available: query.data.available, checking: false };
+}
+
+function Section({ title, icon: Icon, children }: { title: string; icon: LucideIcon; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Card className="p-5 sm:p-6">
+      <section aria-labelledby={id}>
+        <h2 id={id} className="flex items-center gap-2 text-lg font-semibold text-slate-900"><Icon className="size-5 text-brand-700" aria-hidden="true" /> {title}</h2>
+        <div className="mt-4">{children}</div>
+      </section>
+    </Card>
+  );
+}
+
+function Row({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string }) {
+  return (
+    <div className="flex items-start justify-between gap-3 py-2">
+      <dt className="flex items-center gap-2 text-slate-600"><Icon className="size-4" aria-hidden="true" />{label}</dt>
+      <dd className="min-w-0 break-all text-right font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}

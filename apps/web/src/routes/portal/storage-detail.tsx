@@ -1,0 +1,1 @@
+export { default } from '../../features/storage/components/storage-page.tsx';

@@ -1,0 +1,1 @@
+export { default } from '../../features/infrastructure/components/storage-server-list-page.tsx';
