@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { ProductSection } from '../../../components/product-section.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useStorageList } from '../api/storage.ts';
-import { formatBytes, formatDate } from './format.ts';
+import { formatDate } from './format.ts';
 import { StorageStatusBadge } from './status-badge.tsx';
 
 /** The cloud storage section of "Meine Produkte" (/dashboard). */
@@ -32,7 +32,7 @@ function StorageItem({ storage: s }: { storage: StorageCard }) {
           <StorageStatusBadge status={s.status} />
         </div>
         <dl className="mt-4 grid gap-2 text-sm">
-          <div className="flex items-center gap-2 text-slate-700"><HardDrive className="size-4 text-slate-500" aria-hidden="true" /><dt className="sr-only">Tarif</dt><dd>{s.planName} ({formatBytes(s.quotaBytes)} Speicherplatz)</dd></div>
+          <div className="flex items-center gap-2 text-slate-700"><HardDrive className="size-4 text-slate-500" aria-hidden="true" /><dt className="sr-only">Tarif</dt><dd>Tarif {s.planName}</dd></div>
           <div className="flex items-center gap-2 text-slate-700"><CalendarClock className="size-4 text-slate-500" aria-hidden="true" /><dt className="sr-only">Läuft bis</dt><dd>Läuft bis {formatDate(s.expiresAt)}</dd></div>
         </dl>
         {s.statusMessage && <p className="mt-3 text-sm text-slate-700">{s.statusMessage}</p>}
