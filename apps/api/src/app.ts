@@ -13,7 +13,9 @@ import type { Deps } from './deps.ts';
 import { createHostingDriver } from './drivers/hosting/index.ts';
 import { createRegistrarDriver } from './drivers/registrar/index.ts';
 import { createVatCheck } from './drivers/vat/index.ts';
+import { createStorageDriver } from './drivers/storage/index.ts';
 import { domainsModule } from './modules/domains/domains.module.ts';
+import { storageModule } from './modules/storage/storage.module.ts';
 import { JobRunner } from './jobs/queue.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import type { JobDeps, ModuleManifest } from './jobs/define.ts';
@@ -51,7 +53,7 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
 export const modules: ModuleManifest[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
   serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
-  statisticsModule, taxModule, domainsModule,
+  statisticsModule, taxModule, domainsModule, storageModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */
@@ -67,7 +69,7 @@ const baselineSecurityHeaders = {
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Drivers an entry point may leave out get their embedded default (hosting panel, registrar, VAT-ID check: simulated). */
-export type AppDeps = Omit<Deps, 'hosting' | 'registrar' | 'vatCheck'> & Partial<Pick<Deps, 'hosting' | 'registrar' | 'vatCheck'>>;
+export type AppDeps = Omit<Deps, 'hosting' | 'registrar' | 'vatCheck' | 'storage'> & Partial<Pick<Deps, 'hosting' | 'registrar' | 'vatCheck' | 'storage'>>;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -77,6 +79,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     hosting: given.hosting ?? createHostingDriver(given.env, given.db),
     registrar: given.registrar ?? createRegistrarDriver(given.env, given.db),
     vatCheck: given.vatCheck ?? createVatCheck(given.env),
+    storage: given.storage ?? createStorageDriver(given.env, given.db),
   };
   // As shipped the log is written asynchronously (a buffered SonicBoom on stdout, flushed at close):
   // a synchronous write per line cost the hot routes a third of their throughput (docs/decisions/029).

@@ -8,6 +8,7 @@ import type { Secrets } from './lib/secrets.ts';
 import type { PaymentProvider } from './drivers/payments/payments.ts';
 import type { Realtime } from './drivers/realtime/realtime.ts';
 import type { VatCheck } from './drivers/vat/vat-check.ts';
+import type { StorageDriver } from './drivers/storage/storage.ts';
 
 /**
  * What the composition root (app.ts) hands to every module and job: the adapters chosen by main.ts or
@@ -22,6 +23,8 @@ export interface Deps {
   hosting: HostingDriver;
   /** Domain registrar (simulated | inwx). */
   registrar: RegistrarDriver;
+  /** Cloud storage servers (simulated | nextcloud). */
+  storage: StorageDriver;
   payments: PaymentProvider;
   /** VAT-ID check (simulated | vies | evatr). */
   vatCheck: VatCheck;

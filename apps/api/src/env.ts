@@ -38,6 +38,11 @@ export interface Env {
   /** Cloud storage: the simulated storage server (default) or Nextcloud's provisioning API (docs/integrations/nextcloud.md). */
   storage: 'simulated' | 'nextcloud';
   nextcloud: NextcloudEnv;
+  /**
+   * STORAGE_OVERCOMMIT (default 1.5, 1–10): the quotas on a storage server may add up to its capacity
+   * times this (customers rarely fill their quota; staff watch the real use in the statistics).
+   */
+  storageOvercommit: number;
   /** Domain registrar: the simulated registry (default) or INWX (README, "INWX (OT&E first)"). */
   registrar: 'simulated' | 'inwx';
   inwx: InwxConfig;
@@ -249,6 +254,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       fingerprint: source.NEXTCLOUD_FINGERPRINT ?? '',
       group: (source.NEXTCLOUD_GROUP ?? '').trim(),
     },
+    storageOvercommit: Math.min(10, Math.max(1, Number(source.STORAGE_OVERCOMMIT ?? 1.5) || 1.5)),
     registrar: source.REGISTRAR === 'inwx' ? 'inwx' : 'simulated',
     inwx: readInwx(source),
     hostingSubdomainBase: (source.HOSTING_SUBDOMAIN_BASE ?? 'musterhost-web.de').trim().toLowerCase(),

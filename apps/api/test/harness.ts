@@ -17,6 +17,8 @@ import { simulatedPanelPath } from '../src/drivers/hosting/index.ts';
 import type { HostingDriver } from '../src/drivers/hosting/hosting.ts';
 import { createSimulatedRegistrar } from '../src/drivers/registrar/simulated/simulated-registrar.ts';
 import type { RegistrarDriver } from '../src/drivers/registrar/registrar.ts';
+import { createSimulatedStorage } from '../src/drivers/storage/simulated/simulated-storage.ts';
+import type { StorageDriver } from '../src/drivers/storage/storage.ts';
 import { createPaymentProvider } from '../src/drivers/payments/index.ts';
 import { createRealtime } from '../src/drivers/realtime/index.ts';
 import type { PaymentProvider } from '../src/drivers/payments/payments.ts';
@@ -62,6 +64,8 @@ export interface TestContextOptions {
   registrar?: (db: Database['db']) => RegistrarDriver;
   /** Another VAT-ID check (e.g. VIES against the fake) instead of the one VAT_CHECK chooses (simulated). */
   vatCheck?: VatCheck;
+  /** Another storage driver (e.g. Nextcloud against the fake, or a wrapper) instead of the simulated one. */
+  storage?: (db: Database['db']) => StorageDriver;
   /** Use this PostgreSQL database as it is (e.g. a throwaway cluster of the test) instead of a fresh one. */
   databaseUrl?: string;
   /** Capture the log at this level instead of silencing it. */
@@ -84,7 +88,8 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   const registrar = opts.registrar ? opts.registrar(database.db) : createSimulatedRegistrar(database.db, { speed: 50 });
   const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
   const vatCheck = opts.vatCheck ?? createVatCheck(env);
-  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, vatCheck, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
+  const storage = opts.storage ? opts.storage(database.db) : createSimulatedStorage(database.db, { speed: 50 });
+  const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, vatCheck, storage, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });
   opts.beforeReady?.(app);
   await app.ready();
   return {

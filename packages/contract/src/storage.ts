@@ -52,6 +52,7 @@ export const storageMessages = {
   passwordSet: 'Das neue Passwort gilt ab sofort. Es wird nur jetzt angezeigt und nicht per E-Mail versandt.',
   unavailable: 'Der Speicherserver ist gerade nicht erreichbar. Bitte versuchen Sie es in ein paar Minuten erneut.',
   serverUrlInvalid: 'Bitte geben Sie die Adresse des Nextcloud-Servers mit https:// an (z. B. https://cloud1.example.com).',
+  activeStorage: 'Das Kundenkonto kann nicht gelöscht werden, solange noch Cloud-Speicher bestehen. Bitte warten Sie, bis sie abgelaufen sind, oder wenden Sie sich an den Support.',
   serverInUse: 'Auf diesem Speicherserver liegen noch Konten. Er kann erst gelöscht werden, wenn keine mehr darauf liegen.',
 } as const;
 

@@ -9,6 +9,7 @@ import { seedStatusPage } from '../modules/status/status.seed.ts';
 import { seedChangelog } from '../modules/changelog/changelog.seed.ts';
 import { seedDemoCustomers } from '../modules/customers/customers.seed.ts';
 import { seedDemoStatistics } from '../modules/statistics/statistics.seed.ts';
+import { seedStorageServer } from '../modules/storage/storage.seed.ts';
 
 interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
 
@@ -50,6 +51,7 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
   await seedOnce(db, 'demo_seeded_hosting', async () => {
     await db.insert(hostingServers).values({ name: 'web-fra-01', hostname: 'web-fra-01.musterhost-web.de', panelServerId: '1', slots: 200 });
   });
+  await seedOnce(db, 'demo_seeded_storage', () => seedStorageServer(db));
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
   if (!marker || !fs.existsSync(credentialsFile)) await seedDemoAccounts(db, credentialsFile);
   await seedOnce(db, 'demo_seeded_tickets', () => seedDemoTickets(db));

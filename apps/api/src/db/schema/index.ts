@@ -13,3 +13,4 @@ export * from './registrar.ts';
 export * from './domains.ts';
 export * from './vat.ts';
 export * from './storage-sim.ts';
+export * from './storage.ts';

@@ -23,7 +23,7 @@ import { ordersOfSubscription } from '../products/subscription.ts';
  * registrar before the order is placed; the product module then holds the name in the checkout
  * transaction. Every portal change goes to the registrar first and is stored only when it accepted.
  */
-type DomainDeps = Pick<Deps, 'db' | 'env' | 'payments' | 'registrar' | 'secrets' | 'vatCheck'> & { log?: { warn: (obj: object, msg: string) => void } };
+type DomainDeps = Pick<Deps, 'db' | 'env' | 'payments' | 'registrar' | 'secrets' | 'vatCheck' | 'storage'> & { log?: { warn: (obj: object, msg: string) => void } };
 
 /** Checkouts and quotes per customer (each asks the registrar). */
 const ORDER_LIMIT = { limit: 30, windowSeconds: 600 };

@@ -3,6 +3,7 @@ import type { OrderDetail } from '@hp/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import type { orders } from '../../db/schema/index.ts';
 import type { Env } from '../../env.ts';
+import type { Deps } from '../../deps.ts';
 
 /**
  * The port every product implements (decision 022). Checkout, payment fulfilment, invoicing and the
@@ -21,6 +22,14 @@ export interface ReserveContext {
   env: Env;
   /** Until when a pending order holds what it reserved. */
   holdUntil: Date;
+}
+
+/** What a product may ask before the checkout's transaction: the database and the outside systems. */
+export interface PrecheckContext {
+  userId: string;
+  env: Env;
+  db: Db;
+  drivers: Pick<Deps, 'storage'>;
 }
 
 export interface FulfilContext {
@@ -56,6 +65,12 @@ export interface ProductModule<Input> {
    * cents, from the product's price function in packages/contract).
    */
   reserve(tx: Tx, ctx: ReserveContext, input: Input): Promise<ReservedOrder>;
+  /**
+   * Runs before the checkout's transaction, without locks: questions to outside systems that may take
+   * a while (cloud storage: is the name free on the storage server, does the use fit a smaller plan?).
+   * Never called inside a transaction, so a slow system holds no lock (and PGlite's one connection is free).
+   */
+  precheck?(ctx: PrecheckContext, input: Input): Promise<void>;
   /** The open orders that are "the same purchase again" (second tab, back button): replaced, not stacked. */
   sameOrder(input: Input, env: Env): SQL | undefined;
   /** Gives back what a pending order held when it is cancelled (capacity held by status needs nothing). */

@@ -15,7 +15,7 @@ import { osFamilyOf, rootServerProduct } from '../products/root-server.ts';
 import { productOfOrder } from '../products/registry.ts';
 import { customerTaxFacts, decideTaxForOrder } from '../tax/tax.service.ts';
 
-type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env' | 'vatCheck'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
+type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env' | 'vatCheck' | 'storage'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 export { osFamilyOf };
 
@@ -95,6 +95,7 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
   if (!account) throw notFound();
   const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
 
+  await product.precheck?.({ userId: user.id, env, db, drivers: { storage: deps.storage } }, input);
   await replaceSameOpenCheckout(deps, user, product, input);
   // The customer's tax facts, with the VAT ID checked again when due, before any lock is taken (the
   // check service may take seconds); the decision itself is made with the order's price below.
