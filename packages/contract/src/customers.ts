@@ -181,6 +181,14 @@ export const CustomerDetail = CustomerRow.extend({
   servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
   /** Web hosting packages the customer owns (not deleted). */
   hostingPackages: z.array(z.object({ id: z.string(), name: z.string(), planName: z.string(), status: z.string(), primaryDomain: z.string(), expiresAt: z.string().nullable() })),
+  /**
+   * The products that show themselves through the product port (decision 033; cloud storage so far):
+   * one section per product with its live subscriptions.
+   */
+  productSections: z.array(z.object({
+    kind: z.string(), title: z.string(), empty: z.string(),
+    items: z.array(z.object({ id: z.string(), name: z.string(), detail: z.string(), status: z.string(), expiresAt: z.string().nullable() })),
+  })),
   /** Domains the customer owns (not deleted); `unicode` is the name as people read it. */
   domains: z.array(z.object({ id: z.string(), domain: z.string(), unicode: z.string(), status: z.string(), expiresAt: z.string().nullable(), autoRenew: z.boolean() })),
   openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { productOf } from '../products/registry.ts';
+import { allProducts, productOf } from '../products/registry.ts';
 import {
   HOSTING_PLANS,
   customerDetailMessages as dm,
@@ -149,7 +149,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   // One connection in one read-only snapshot: the queries of one page view run one after another on it
   // (pg does not pipeline; queuing several at once on one client is deprecated) instead of taking ten of
   // the pool's connections at once, and every part shows the same moment.
-  const { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck } = await db.transaction(async (tx) => {
+  const { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck, productSections } = await db.transaction(async (tx) => {
     const on = { ...deps, db: tx as unknown as Db };
     const ownServers = await tx.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
       .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid));
@@ -170,7 +170,12 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     const ownDomains = await tx.select({ id: domains.id, domain: domains.domain, status: domains.status, expiresAt: domains.expiresAt, autoRenew: domains.autoRenew })
       .from(domains).where(and(eq(domains.ownerId, id), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt));
     const vatCheck = await latestCheck(on, id);
-    return { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck };
+    const productSections = [];
+    for (const product of allProducts()) {
+      if (!product.staffSection) continue;
+      productSections.push({ kind: product.kind, title: product.staffSection.title, empty: product.staffSection.empty, items: await product.staffSection.items(tx as unknown as Db, id) });
+    }
+    return { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck, productSections };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   const tax = await taxViewFor(deps, id);
   return {
@@ -189,6 +194,7 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     pendingEmail,
     servers: ownServers,
     hostingPackages: packages.map((p) => ({ id: p.id, name: p.name, planName: HOSTING_PLANS[p.plan].name, status: p.status, primaryDomain: p.primaryDomain, expiresAt: p.expiresAt?.toISOString() ?? null })),
+    productSections,
     domains: ownDomains.map((d) => ({ id: d.id, domain: d.domain, unicode: domainToUnicode(d.domain), status: d.status, expiresAt: d.expiresAt?.toISOString() ?? null, autoRenew: d.autoRenew })),
     openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
     recentOrders: recentOrders.map((o) => ({ ...o, product: productOf(o.product).name, createdAt: o.createdAt.toISOString() })),

@@ -54,6 +54,16 @@ export interface SubscriptionTerm {
 /** The product's own fields of the order page; the neutral order service sets the others to null. */
 export type ProductOrderDetail = Partial<Pick<OrderDetail, 'os' | 'cpu' | 'ram' | 'storage' | 'osPriceCents' | 'network' | 'hosting' | 'domain' | 'cloudStorage' | 'discountPercent'>>;
 
+export interface StaffSubscriptionItem {
+  id: string;
+  name: string;
+  /** Plan and size, e.g. "500 GB · Konto mueller". */
+  detail: string;
+  /** The status as staff read it (German label). */
+  status: string;
+  expiresAt: string | null;
+}
+
 export interface ProductModule<Input> {
   kind: ProductKind;
   /** The product's name on orders, payment pages and invoices. */
@@ -101,6 +111,11 @@ export interface ProductModule<Input> {
    * section's key in daten.json and its rows, built from explicit column lists.
    */
   exportSection: { key: string; rows(db: Db, userId: string): Promise<object[]> };
+  /**
+   * The product's section on the staff customer page (its live subscriptions). Products with their own
+   * section there (servers, web hosting, domains: older, richer views) leave it out.
+   */
+  staffSection?: { title: string; empty: string; items(db: Db, customerId: string): Promise<StaffSubscriptionItem[]> };
   /** The line on the provider's payment page. */
   paymentLine(order: OrderRow): string;
   /** The invoice line (the quantity is the term in months). */

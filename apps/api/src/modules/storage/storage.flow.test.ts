@@ -211,6 +211,9 @@ describeEachDatabase('cloud storage: order, pay, provision, use', (ctx) => {
     const data = JSON.parse(strFromU8(unzipSync(exported.rawPayload)['daten.json']!)) as { cloudSpeicher: { kontoname: string; tarif: string }[] };
     expect(data.cloudSpeicher).toEqual([expect.objectContaining({ kontoname: accountName, tarif: '100 GB' })]);
     const owner = await createUser(ctx(), { role: 'owner' });
+    // Staff see it on the customer page, in the section the product adds through the port.
+    const card = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${customer.user.id}`, headers: owner.auth })).json();
+    expect(card.productSections).toEqual([expect.objectContaining({ kind: 'cloud_storage', title: 'Cloud-Speicher', items: [expect.objectContaining({ name: accountName, status: 'Aktiv' })] })]);
     const staffDel = await ctx().app.inject({ method: 'DELETE', url: `/api/staff/customers/${customer.user.id}`, headers: owner.auth });
     expect(staffDel.statusCode).toBe(409);
   });

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  addMonthsClamped, plansHolding, splitGross, STORAGE_PLANS, StorageOrderConfig, storageMessages, storagePriceCents,
+  addMonthsClamped, plansHolding, splitGross, STORAGE_PLANS, STORAGE_STATUS_LABEL, StorageOrderConfig, storageMessages, storagePriceCents,
   type StorageCheckoutInput, type StoragePlanId,
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
@@ -110,6 +110,17 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
       return rows.map((a) => ({
         speicherId: a.number, kontoname: a.accountName, tarif: STORAGE_PLANS[a.plan].name, kontingentGb: a.quotaGb, status: a.status,
         erstelltAm: isoOrNull(a.createdAt), laeuftAbAm: isoOrNull(a.expiresAt), gesperrtAm: isoOrNull(a.suspendedAt), geloeschtAm: isoOrNull(a.deletedAt),
+      }));
+    },
+  },
+
+  staffSection: {
+    title: 'Cloud-Speicher',
+    empty: 'Kein Cloud-Speicher.',
+    async items(db, customerId) {
+      const rows = await db.select().from(storageAccounts).where(and(eq(storageAccounts.ownerId, customerId), isNull(storageAccounts.deletedAt))).orderBy(asc(storageAccounts.number));
+      return rows.map((a) => ({
+        id: a.id, name: a.accountName, detail: `${STORAGE_PLANS[a.plan].name} · Speicher-ID ${a.number}`, status: STORAGE_STATUS_LABEL[a.status], expiresAt: isoOrNull(a.expiresAt),
       }));
     },
   },

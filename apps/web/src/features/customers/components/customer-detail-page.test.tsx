@@ -14,6 +14,10 @@ const detail: CustomerDetail = {
   phone: '', industry: '', address: { street: '', zipCode: '', city: '', country: 'DE' },
   business: false, vatId: null, vatCheck: null, tax: GERMAN_CONSUMER_VIEW,
   disabled: false, deletedAt: null, pendingEmail: null, servers: [], hostingPackages: [],
+  productSections: [{
+    kind: 'cloud_storage', title: 'Cloud-Speicher', empty: 'Kein Cloud-Speicher.',
+    items: [{ id: 's1', name: 'mueller', detail: '500 GB · Speicher-ID 50001', status: 'Aktiv', expiresAt: '2027-02-01T00:00:00.000Z' }],
+  }],
   domains: [
     { id: 'd1', domain: 'xn--mller-kva.de', unicode: 'müller.de', status: 'active', expiresAt: '2027-03-01T00:00:00.000Z', autoRenew: false },
     { id: 'd2', domain: 'beispiel.de', unicode: 'beispiel.de', status: 'transferring', expiresAt: null, autoRenew: true },
@@ -51,6 +55,14 @@ describe('staff customer detail', () => {
       'müller.de (xn--mller-kva.de)Aktiv · bis 01.03.2027 · läuft aus',
       'beispiel.deTransfer läuft · verlängert automatisch',
     ]);
+  });
+
+  it('shows the sections products add through the port (cloud storage)', async () => {
+    renderPage();
+    const heading = await screen.findByRole('heading', { name: 'Cloud-Speicher' });
+    expect(within(heading.parentElement!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['mueller500 GB · Speicher-ID 50001 · Aktiv · bis 01.02.2027']);
+    renderPage({ ...detail, productSections: [{ ...detail.productSections[0]!, items: [] }] });
+    expect(await screen.findByText('Kein Cloud-Speicher.')).toBeTruthy();
   });
 
   it('shows business status, VAT ID and the latest check\'s proof (issue 24)', async () => {

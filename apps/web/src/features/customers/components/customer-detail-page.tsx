@@ -135,6 +135,21 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                 </ul>
               )}
             </Card>
+            {c.productSections.map((section) => (
+              <Card key={section.kind} className="p-4">
+                <h2 className="font-semibold text-slate-900">{section.title}</h2>
+                {section.items.length === 0 ? <p className="mt-2 text-sm text-slate-600">{section.empty}</p> : (
+                  <ul className="mt-2 flex flex-col gap-1 text-sm">
+                    {section.items.map((item) => (
+                      <li key={item.id} className="flex flex-wrap justify-between gap-2">
+                        <span className="break-all font-medium text-slate-900">{item.name}</span>
+                        <span className="text-slate-700">{item.detail} · {item.status}{item.expiresAt ? <> · bis <time dateTime={item.expiresAt}>{date(item.expiresAt)}</time></> : null}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Card>
+            ))}
             <Card className="p-4">
               <h2 className="font-semibold text-slate-900">Domains</h2>
               {c.domains.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Domains.</p> : (
