@@ -191,7 +191,7 @@ function PasswordCard({ detail }: { detail: StorageDetail }) {
         <div className="mt-3 space-y-3" aria-live="polite">
           <Alert tone="warning">{result.message}</Alert>
           <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-100 px-3 py-2">
-            <code className="min-w-0 break-all font-mono text-lg text-slate-900" aria-label="Neues Passwort">{result.password}</code>
+            <code className="min-w-0 break-all font-mono text-base text-slate-900 sm:text-lg" aria-label="Neues Passwort">{result.password}</code>
             <CopyButton value={result.password} label="Passwort kopieren" copied="Passwort kopiert." />
           </div>
           <Button variant="outline" size="sm" onClick={() => setResult(null)}>Passwort ausblenden</Button>

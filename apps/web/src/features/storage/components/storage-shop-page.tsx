@@ -232,7 +232,6 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
           {tax ? <p className="mt-2 text-xs text-slate-600">{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.</p>
             : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
           {tax && <TaxNotes state={taxState} />}
-          {renewal && <p className="mt-2 text-xs text-slate-600">{renewalNote}</p>}
         </div>
         <div className="mt-5">
           <label className="flex items-start gap-3 text-sm text-slate-800">
