@@ -17,7 +17,7 @@ const publicPages: [path: string, heading: RegExp][] = [
   ['/dokumentation', /Dokumentation/],
   ['/status', /Systemstatus/],
   ['/shop/webhosting', /Webhosting bestellen/],
-  ['/shop/cloud-storage', /Cloud-Speicher – bald verfügbar/],
+  ['/shop/cloud-storage', /Cloud-Speicher bestellen/],
   ['/shop/vdc-request', /Virtual Data Center – bald verfügbar/],
   ['/login', /Login/],
   ['/register', /Registrieren/],
@@ -125,14 +125,18 @@ test('the FAQ accordion keeps one answer open at a time', async ({ page }) => {
   await expect(questions.nth(1)).toHaveAttribute('aria-expanded', 'false');
 });
 
-test('shop buttons lead to the configurator, the web hosting shop or an honest "bald verfügbar" page', async ({ page }) => {
+test('shop buttons lead to the configurator, the web hosting and cloud storage shops or an honest "bald verfügbar" page', async ({ page }) => {
   await page.goto('/shop/root-server');
   await expect(page).toHaveURL(/\/shop\/kvm-server$/);
   await page.goto('/webhosting');
   await page.getByRole('main').getByRole('link', { name: /bestellen|Jetzt/i }).first().click();
   await expect(page).toHaveURL(/\/shop\/webhosting$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Webhosting bestellen');
-  await page.goto('/shop/cloud-storage');
+  await page.goto('/cloud-speicher');
+  await page.getByRole('main').getByRole('link', { name: /bestellen|Jetzt/i }).first().click();
+  await expect(page).toHaveURL(/\/shop\/cloud-storage$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cloud-Speicher bestellen');
+  await page.goto('/shop/vdc-request');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/bald verfügbar/);
 });
 

@@ -6,6 +6,7 @@ import { ProductKind } from './products.ts';
 /** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8): the spec's wording, spelling and grammar corrected. */
 export const shopMessages = {
   termsRequired: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.',
+  sameOrderOpen: 'Diese Bestellung haben Sie gerade in einem anderen Fenster begonnen. Bitte schließen Sie die Zahlung dort ab oder versuchen Sie es in einem Moment erneut.',
   tooManyOpenCheckouts: 'Sie haben bereits 3 offene Bestellungen, die noch nicht bezahlt sind. Bitte schließen Sie eine Zahlung ab oder brechen Sie sie auf der Zahlungsseite ab; unbezahlte Bestellungen verfallen nach kurzer Zeit.',
   loginRequired: 'Sie müssen angemeldet sein, um einen Server bestellen zu können.',
   notEnoughResourcesTitle: 'Nicht genügend Ressourcen',

@@ -83,11 +83,26 @@ export const ReceivableBucket = z.object({
 });
 export type ReceivableBucket = z.infer<typeof ReceivableBucket>;
 
+/** A product's own servers in the capacity part (cloud storage: quotas per storage server), decision 033. */
+export const ProductCapacity = z.object({
+  kind: z.string(),
+  title: z.string(),
+  /** Unit of the figures, e.g. "GB". */
+  unit: z.string(),
+  servers: z.array(z.object({
+    id: z.number().int(), name: z.string(),
+    capacity: z.number(), sellable: z.number(), allocated: z.number(),
+    /** Subscriptions on it. */
+    count: z.number().int(),
+  })),
+});
+export type ProductCapacity = z.infer<typeof ProductCapacity>;
+
 export const Statistics = z.object({
   from: z.string(),
   to: z.string(),
   generatedAt: z.string(),
-  capacity: z.object({ nodes: z.array(NodeCapacity), total: NodeCapacity.omit({ id: true, name: true, status: true }), liveAvailable: z.boolean() }),
+  capacity: z.object({ nodes: z.array(NodeCapacity), total: NodeCapacity.omit({ id: true, name: true, status: true }), liveAvailable: z.boolean(), products: z.array(ProductCapacity) }),
   finances: z.object({ months: z.array(FinanceMonth), current: FinanceMonth.nullable() }),
   receivables: z.array(ReceivableBucket),
   support: z.object({

@@ -15,7 +15,7 @@ import { issueInvoiceJob } from '../invoices/invoices.service.ts';
 import { productOfOrder } from '../products/registry.ts';
 import { refundDuplicatePaymentKind } from './fail-order.ts';
 
-type PaymentDeps = Pick<Deps, 'db' | 'payments'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
+type PaymentDeps = Pick<Deps, 'db' | 'payments' | 'env'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string() }));
 
@@ -90,7 +90,7 @@ async function fulfilOrder(deps: PaymentDeps, order: typeof orders.$inferSelect,
     if (!paid) return false;
 
     // A subscription that vanished before the payment fails the order: refunded automatically, no invoice.
-    if (await productOfOrder(paid).fulfil(tx, paid, { now, log: deps.log }) === 'failed') return true;
+    if (await productOfOrder(paid).fulfil(tx, paid, { now, env: deps.env, log: deps.log }) === 'failed') return true;
     await enqueue(tx, issueInvoiceJob, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
     return true;
   });

@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { OrderDetail } from '@hp/contract';
+import type { OrderDetail, ProductCapacity } from '@hp/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import type { orders } from '../../db/schema/index.ts';
 import type { Env } from '../../env.ts';
@@ -34,6 +34,7 @@ export interface PrecheckContext {
 
 export interface FulfilContext {
   now: Date;
+  env: Env;
   log?: { warn: (obj: object, msg: string) => void };
 }
 
@@ -116,6 +117,8 @@ export interface ProductModule<Input> {
    * section there (servers, web hosting, domains: older, richer views) leave it out.
    */
   staffSection?: { title: string; empty: string; items(db: Db, customerId: string): Promise<StaffSubscriptionItem[]> };
+  /** The product's own servers in the statistics' capacity part: what they hold, may sell and have sold. */
+  capacity?(db: Db, env: Env): Promise<ProductCapacity>;
   /** The line on the provider's payment page. */
   paymentLine(order: OrderRow): string;
   /** The invoice line (the quantity is the term in months). */

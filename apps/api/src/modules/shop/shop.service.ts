@@ -108,6 +108,14 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
     const [open] = await tx.select({ n: count() }).from(orders)
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date())));
     if ((open?.n ?? 0) >= MAX_OPEN_CHECKOUTS) throw conflict('TOO_MANY_OPEN_CHECKOUTS', shopMessages.tooManyOpenCheckouts);
+    // The same purchase started in another tab at the same moment: replaceSameOpenCheckout ran before
+    // either existed, so under the customer's lock the later one is refused instead of stacking.
+    const same = product.sameOrder(input, env);
+    if (same) {
+      const [twin] = await tx.select({ id: orders.id }).from(orders)
+        .where(and(eq(orders.userId, user.id), eq(orders.product, product.kind), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()), isNull(orders.failureReason), same)).limit(1);
+      if (twin) throw conflict('SAME_ORDER_OPEN', shopMessages.sameOrderOpen);
+    }
     const reserved = await product.reserve(tx, { userId: user.id, holdUntil, env }, input);
     // Products price in German gross list prices; the customer pays what the tax decision makes of its
     // net price (issue 24, decision 031).

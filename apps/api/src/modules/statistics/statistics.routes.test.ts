@@ -114,7 +114,7 @@ describeEachDatabase('statistics', (ctx) => {
       node('stat-n2', { status: 'offline' }),
       node('elsewhere', { cpu: 1, maxcpu: 8 }),
     ]);
-    const s = await getStatistics({ db: ctx().database.db, hypervisor }, range, NOW);
+    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env }, range, NOW);
 
     // Capacity. n1: servers 4+2+1+1+1+1 cores, 10+4+1+1+1+1 GB, 130+50+10+10+10+10 GB (the expired hold and the paid order do not count).
     // n2: server 8/32/500 plus the open hold 3/4/40; the deleted server does not count.
@@ -174,7 +174,7 @@ describeEachDatabase('statistics', (ctx) => {
   it('shows live use as unknown when the hypervisor cannot be asked, and the rest all the same', async () => {
     await fixture();
     const hypervisor = hypervisorWith(async () => { throw new Error('connection refused'); });
-    const s = await getStatistics({ db: ctx().database.db, hypervisor }, { from: '2026-03', to: '2026-03' }, NOW);
+    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env }, { from: '2026-03', to: '2026-03' }, NOW);
     expect(s.capacity.liveAvailable).toBe(false);
     expect(s.capacity.nodes.map((n) => [n.cpu.used, n.ram.used, n.storage.used])).toEqual([[null, null, null], [null, null, null]]);
     expect(s.finances.months.map((m) => m.mrrCents)).toEqual([8000]);
@@ -182,7 +182,7 @@ describeEachDatabase('statistics', (ctx) => {
 
   it('defaults to the last 12 months up to the current one', async () => {
     await fixture();
-    const s = await getStatistics({ db: ctx().database.db, hypervisor: ctx().app.deps.hypervisor }, {}, NOW);
+    const s = await getStatistics({ db: ctx().database.db, hypervisor: ctx().app.deps.hypervisor, env: ctx().app.deps.env }, {}, NOW);
     expect([s.from, s.to, s.finances.months.length]).toEqual(['2025-07', '2026-06', 12]);
     // The simulated hypervisor reads the database too: asked outside the statistics' transaction, it answers (PGlite has one connection).
     expect(s.capacity.liveAvailable).toBe(true);
@@ -223,15 +223,15 @@ describeEachDatabase('statistics', (ctx) => {
     await fixture();
     const db = ctx().database.db;
     const hypervisor = hypervisorWith(async () => []);
-    const finances = await exportStatisticsCsv({ db, hypervisor }, 'finances', range, NOW);
+    const finances = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'finances', range, NOW);
     expect(finances.split('\r\n')[1]).toBe('2026-01;90,00;50,00;600,00;25,00;2;1;0;0');
     expect(finances.split('\r\n')[5]).toBe('2026-05;-160,00;20,00;240,00;20,00;1;0;0;1');
-    const receivables = await exportStatisticsCsv({ db, hypervisor }, 'receivables', range, NOW);
+    const receivables = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'receivables', range, NOW);
     expect(receivables.split('\r\n')[1]).toBe('0–30 Tage;10,00;1;60,00;1');
-    const support = await exportStatisticsCsv({ db, hypervisor }, 'tickets', range, NOW);
+    const support = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'tickets', range, NOW);
     expect(support).toContain('Zahlung;2\r\n');
     await db.insert(nodes).values({ name: '=HYPERLINK("http://evil")', host: '198.51.100.199', cpuCores: 1, ramGb: 1, storageGb: 1 });
-    const capacity = await exportStatisticsCsv({ db, hypervisor }, 'capacity', range, NOW);
+    const capacity = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'capacity', range, NOW);
     expect(capacity).toContain(`"'=HYPERLINK(""http://evil"")";CPU-Kerne;1;0;1;;0\r\n`);
     expect(capacity).toContain('stat-n1;RAM (GB);128;18;110;;0,14\r\n');
   });

@@ -8,13 +8,14 @@ import type { NodeInfo } from '../../drivers/hypervisor/hypervisor.ts';
 import { CSV_BOM, CsvDecimal, csvRow } from '../../lib/csv.ts';
 import { rowsOf } from '../../lib/rate-limit.ts';
 import { berlinDate } from '../invoices/invoices.service.ts';
+import { allProducts } from '../products/registry.ts';
 
 /**
  * Owner statistics (docs/decisions/017, 020). Every figure is aggregated by the database; the invoice
  * figures come from the rollup that triggers keep (migration 0021), so the work grows with the months
  * shown, not with the number of invoices.
  */
-type StatisticsDeps = Pick<Deps, 'db' | 'hypervisor'>;
+type StatisticsDeps = Pick<Deps, 'db' | 'hypervisor' | 'env'>;
 
 const GiB = 1024 ** 3;
 /** A slow or unreachable hypervisor must not hold the page: live use is then shown as unknown. */
@@ -75,7 +76,7 @@ async function nodeAllocations({ db }: StatisticsDeps, now: Date): Promise<NodeA
 }
 
 /** Adds free, live use (null when the node could not be asked or is not online) and overcommit. */
-export function capacityOf(allocations: NodeAllocation[], live: NodeInfo[] | null): Statistics['capacity'] {
+export function capacityOf(allocations: NodeAllocation[], live: NodeInfo[] | null): Omit<Statistics['capacity'], 'products'> {
   const byName = new Map((live ?? []).map((n) => [n.node.toLowerCase(), n]));
   const nodes: NodeCapacity[] = allocations.map((a) => {
     const info = byName.get(a.name.toLowerCase());
@@ -277,7 +278,10 @@ export async function getStatistics(deps: StatisticsDeps, query: StatisticsQuery
     const support = await supportStatistics(d, range);
     return { allocations, months, receivables, support };
   });
-  const capacity = capacityOf(allocations, await live);
+  // Products with servers of their own (cloud storage) add their capacity through the port (decision 033).
+  const products = [];
+  for (const product of allProducts()) if (product.capacity) products.push(await product.capacity(deps.db, deps.env));
+  const capacity = { ...capacityOf(allocations, await live), products };
   const current = months.find((m) => monthIndex(m.month) === range.current) ?? null;
   return {
     from: monthOfIndex(range.from), to: monthOfIndex(range.to), generatedAt: now.toISOString(),
@@ -298,7 +302,7 @@ export async function exportStatisticsCsv(deps: StatisticsDeps, table: Statistic
   return withStatisticsSession(deps, (d) => statisticsCsv(d, table, query, now));
 }
 
-function capacityCsv(capacity: Statistics['capacity']): string {
+function capacityCsv(capacity: Omit<Statistics['capacity'], 'products'>): string {
   let out = CSV_BOM + csvRow(['Knoten', 'Ressource', 'Physisch', 'Zugewiesen', 'Frei', 'Live genutzt', 'Überbuchung']);
   const rows = [...capacity.nodes, { name: 'Gesamt', ...capacity.total }];
   for (const n of rows) {

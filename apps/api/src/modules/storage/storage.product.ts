@@ -125,6 +125,16 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
     },
   },
 
+  async capacity(db, env) {
+    const rows = await db.select().from(storageServers).where(isNull(storageServers.deletedAt)).orderBy(storageServers.id);
+    const servers = [];
+    for (const s of rows) {
+      const { accountsGb, heldGb, accounts } = await allocatedGb(db, s.id);
+      servers.push({ id: s.id, name: s.name, capacity: s.capacityGb, sellable: sellableGb(s, env.storageOvercommit), allocated: accountsGb + heldGb, count: accounts });
+    }
+    return { kind: 'cloud_storage', title: 'Cloud-Speicher', unit: 'GB', servers };
+  },
+
   subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/cloud-storage/${order.subscriptionId}` : null),
 
   shopPath(order) {
@@ -201,7 +211,7 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
     };
   },
 
-  async fulfil(tx, paid, { now }) {
+  async fulfil(tx, paid, { now, env, log }) {
     const c = storageConfigOf(paid);
     const plan = STORAGE_PLANS[c.plan];
     if (paid.kind === 'new') {
@@ -211,6 +221,13 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
       if (taken) {
         await failPaidOrder(tx, paid.id, 'account name taken before payment');
         return 'failed';
+      }
+      // A payment settled after its hold ran out is placed anyway (the customer paid); staff are told in
+      // the log when the server is now sold beyond capacity × overcommit, like web hosting's slots.
+      const [server] = await tx.select().from(storageServers).where(eq(storageServers.id, c.storageServerId)).for('update');
+      const { accountsGb, heldGb } = await allocatedGb(tx, c.storageServerId);
+      if (server && accountsGb + heldGb + plan.quotaGb > sellableGb(server, env.storageOvercommit)) {
+        log?.warn({ orderId: paid.id, storageServerId: c.storageServerId }, 'paid storage order beyond the server\'s sellable capacity (hold ran out): placed anyway');
       }
       const periodEnd = addMonthsClamped(now, paid.months);
       const [account] = await tx.insert(storageAccounts).values({

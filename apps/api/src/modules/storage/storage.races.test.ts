@@ -6,10 +6,10 @@
  */
 import { expect, it } from 'vitest';
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { storageMessages } from '@hp/contract';
+import { shopMessages, storageMessages } from '@hp/contract';
 import { createTestContext, describeEachDatabase, STRONG_PASSWORD, uniqueName, type TestContext } from '../../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
-import { postStorageCheckout, seedStorageServer, storageName } from '../../../test/storage.ts';
+import { buyStorage, postStorageCheckout, seedStorageServer, storageName } from '../../../test/storage.ts';
 import { invoices, orders, simCheckoutSessions, simStorageAccounts, storageAccounts, storageServers, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { openSession } from '../auth/sessions.ts';
@@ -255,7 +255,11 @@ describeEachDatabase('cloud storage: races over room and names', (ctx) => {
     expect(created.length, responses.map((r) => `${r.statusCode} ${r.body}`).join('\n')).toBeGreaterThanOrEqual(1);
     for (const r of responses.filter((x) => x.statusCode !== 201)) {
       expect(r.statusCode, r.body).toBe(409);
-      expect(r.json().error).toEqual({ code: 'STORAGE_NAME_OPEN_ORDER', message: storageMessages.accountNameOwnOrder });
+      // Refused by the shop's same-purchase check (the same tab's twin under the customer's lock) or by the name claim.
+      expect([
+        { code: 'SAME_ORDER_OPEN', message: shopMessages.sameOrderOpen },
+        { code: 'STORAGE_NAME_OPEN_ORDER', message: storageMessages.accountNameOwnOrder },
+      ]).toContainEqual(r.json().error);
     }
     const open = await db.select().from(orders).where(and(eq(orders.userId, customer!.user.id), eq(orders.status, 'pending')));
     expect(open).toHaveLength(1);
@@ -263,6 +267,23 @@ describeEachDatabase('cloud storage: races over room and names', (ctx) => {
     // Whatever else was created was replaced.
     const others = await db.select().from(orders).where(and(eq(orders.userId, customer!.user.id), ne(orders.id, open[0]!.id)));
     expect(others.every((o) => o.status === 'cancelled')).toBe(true);
+  });
+
+  it('two renewals of the same account at once: never two payable renewals; a refused one is told in German', { timeout: 120_000 }, async () => {
+    const db = ctx().database.db;
+    await seedStorageServer(ctx());
+    const [customer] = await createCustomers(ctx(), 1);
+    const { storageId } = await buyStorage(ctx(), customer!);
+    const responses = await Promise.all([1, 2].map((months) => postStorageCheckout(ctx(), customer!.auth, { plan: '500gb', months, storageId, acceptTerms: true })));
+    // One after the other (PGlite answers them in turn) the later replaces the earlier; truly at once the
+    // later is refused under the customer's lock. Either way one renewal stays payable.
+    expect(responses.filter((r) => r.statusCode === 201).length).toBeGreaterThanOrEqual(1);
+    for (const refused of responses.filter((r) => r.statusCode !== 201)) {
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error).toEqual({ code: 'SAME_ORDER_OPEN', message: shopMessages.sameOrderOpen });
+    }
+    const open = await db.select().from(orders).where(and(eq(orders.userId, customer!.user.id), eq(orders.status, 'pending')));
+    expect(open).toHaveLength(1);
   });
 });
 

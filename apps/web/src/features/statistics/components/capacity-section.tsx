@@ -1,4 +1,4 @@
-import type { NodeCapacity, Statistics, StatisticsResource } from '@hp/contract';
+import type { NodeCapacity, ProductCapacity, Statistics, StatisticsResource } from '@hp/contract';
 import { Card } from '../../../components/ui/card.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { cn } from '../../../lib/cn.ts';
@@ -75,8 +75,39 @@ const columns: Column<NodeCapacity>[] = [
   { header: 'Überbuchung', cell: (n) => <span className="flex flex-col"><span>CPU {formatPercent(n.cpu.overcommit)}</span><span>RAM {formatPercent(n.ram.overcommit)}</span></span> },
 ];
 
+type ProductServer = ProductCapacity['servers'][number];
+
+/** A product's own servers (cloud storage: quotas per storage server), as the product reports them. */
+function ProductCapacityTable({ product }: { product: ProductCapacity }) {
+  const amount = (v: number) => `${v.toLocaleString('de-DE')} ${product.unit}`;
+  const productColumns: Column<ProductServer>[] = [
+    { header: 'Server', rowHeader: true, cell: (s) => s.name },
+    { header: 'Kapazität', cell: (s) => amount(s.capacity) },
+    { header: 'Verkaufbar', cell: (s) => amount(s.sellable) },
+    {
+      header: 'Vergeben', cell: (s) => (
+        <span className="flex flex-col gap-1">
+          <span>{amount(s.allocated)} ({formatPercent(s.sellable > 0 ? s.allocated / s.sellable : 0)})</span>
+          <Bar label={`${product.title}: vergeben auf ${s.name}`} value={s.allocated} max={s.sellable} tone="allocated" />
+        </span>
+      ),
+    },
+    { header: 'Konten', cell: (s) => s.count.toLocaleString('de-DE') },
+  ];
+  if (product.servers.length === 0) return <Card className="px-5 py-6 text-slate-700">{product.title}: Es sind noch keine Server angelegt.</Card>;
+  return <DataTable caption={`${product.title}: Kapazität je Server`} columns={productColumns} rows={product.servers} rowKey={(s) => s.id} />;
+}
+
 export function CapacitySection({ capacity }: { capacity: Statistics['capacity'] }) {
-  if (capacity.nodes.length === 0) return <Card className="px-5 py-8 text-center text-slate-700">Es sind noch keine physischen Server angelegt.</Card>;
+  const products = (capacity.products ?? []).map((p) => <ProductCapacityTable key={p.kind} product={p} />);
+  if (capacity.nodes.length === 0) {
+    return (
+      <div className="space-y-4">
+        <Card className="px-5 py-8 text-center text-slate-700">Es sind noch keine physischen Server angelegt.</Card>
+        {products}
+      </div>
+    );
+  }
   return (
     <div className="space-y-4">
       {!capacity.liveAvailable && <p className="text-sm text-amber-800">Der Hypervisor ist gerade nicht erreichbar: Die Live-Auslastung fehlt.</p>}
@@ -86,6 +117,7 @@ export function CapacitySection({ capacity }: { capacity: Statistics['capacity']
         <ResourceCard kind="storage" r={capacity.total.storage} />
       </div>
       <DataTable caption="Kapazität je Knoten" columns={columns} rows={capacity.nodes} rowKey={(n) => n.id} />
+      {products}
     </div>
   );
 }
