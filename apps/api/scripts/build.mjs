@@ -36,4 +36,11 @@ fs.cpSync(path.join(apiRoot, 'src/db/migrations'), path.join(outdir, 'migrations
 const schema = path.join(apiRoot, 'src/drivers/hypervisor/proxmox/pve-api-schema.json');
 if (fs.existsSync(schema)) fs.copyFileSync(schema, path.join(outdir, 'pve-api-schema.json'));
 
+// zod's German messages (packages/contract/src/zod-locale.ts) are installed by a bare import, a side effect
+// a bundler may drop: once esbuild did, and the built API answered every validation error in English while
+// the tests, run from the sources, stayed German. The build fails instead.
+if (!fs.readFileSync(path.join(outdir, 'server.js'), 'utf8').includes('alle Pflichtfelder aus.')) {
+  throw new Error('apps/api/dist/server.js lacks the German zod messages (packages/contract/src/zod-locale.ts): check "sideEffects" in packages/contract/package.json');
+}
+
 process.stdout.write(`API kompiliert nach ${path.relative(process.cwd(), outdir) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
