@@ -51,7 +51,7 @@ export const storageMessages = {
   notActive: 'Der Cloud-Speicher ist nicht aktiv. Bitte verlängern Sie ihn oder warten Sie, bis die Einrichtung abgeschlossen ist.',
   passwordSet: 'Das neue Passwort gilt ab sofort. Es wird nur jetzt angezeigt und nicht per E-Mail versandt.',
   unavailable: 'Der Speicherserver ist gerade nicht erreichbar. Bitte versuchen Sie es in ein paar Minuten erneut.',
-  serverUrlInvalid: 'Bitte geben Sie die Adresse des Nextcloud-Servers mit https:// an (z. B. https://cloud1.example.com).',
+  serverUrlInvalid: 'Bitte geben Sie die Adresse des Nextcloud-Servers mit https:// und einem Domainnamen an (z. B. https://cloud1.example.com); IP-Adressen und lokale Namen sind nicht erlaubt.',
   activeStorage: 'Das Kundenkonto kann nicht gelöscht werden, solange noch Cloud-Speicher bestehen. Bitte warten Sie, bis sie abgelaufen sind, oder wenden Sie sich an den Support.',
   serverInUse: 'Auf diesem Speicherserver liegen noch Konten. Er kann erst gelöscht werden, wenn keine mehr darauf liegen.',
 } as const;
@@ -154,11 +154,27 @@ export type StoragePasswordResult = z.infer<typeof StoragePasswordResult>;
 
 // ── Staff: storage servers (Server-Management) ──────────────────────────────────────────────────────
 
+/**
+ * A storage server's address: https, a DNS name of at least two labels whose top level has a letter (no IP
+ * address, no "localhost", no single-label or internal name), an optional port 1–65535, no path. The
+ * portal sends the Nextcloud admin's app password there, so it must not point into our own network.
+ */
+export function isPublicHttpsUrl(url: string): boolean {
+  const m = /^https:\/\/([a-z0-9.-]+)(?::(\d{1,5}))?$/.exec(url);
+  if (!m) return false;
+  const [host, port] = [m[1]!, m[2]];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) return false;
+  const labels = host.split('.');
+  if (labels.length < 2 || !labels.every((l) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(l))) return false;
+  const tld = labels.at(-1)!;
+  return /[a-z]/.test(tld) && !['localhost', 'local', 'internal', 'lan', 'home', 'corp', 'intranet', 'localdomain'].includes(tld);
+}
+
 export const StorageServerInput = z.strictObject({
   name: z.string({ error: 'Bitte geben Sie einen Namen an.' }).trim().min(1, 'Bitte geben Sie einen Namen an.').max(64, 'Der Name darf höchstens 64 Zeichen lang sein.'),
   url: z.string({ error: storageMessages.serverUrlInvalid }).trim().max(200, storageMessages.serverUrlInvalid)
-    .regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?\/?$/i, storageMessages.serverUrlInvalid)
-    .transform((v) => v.replace(/\/$/, '').toLowerCase()),
+    .transform((v) => v.replace(/\/$/, '').toLowerCase().replace(/:443$/, ''))
+    .refine(isPublicHttpsUrl, storageMessages.serverUrlInvalid),
   /** Usable disk space for customer files, in GiB. */
   capacityGb: z.number({ error: 'Kapazität: Bitte geben Sie eine Zahl an.' }).int('Kapazität: Bitte geben Sie eine ganze Zahl an.')
     .min(100, 'Kapazität: mindestens 100 GB.').max(10_000_000, 'Kapazität: höchstens 10.000.000 GB.'),

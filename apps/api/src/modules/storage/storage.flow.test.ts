@@ -149,6 +149,7 @@ describeEachDatabase('cloud storage: order, pay, provision, use', (ctx) => {
       expect(full.statusCode).toBe(409);
       expect(full.json().error).toMatchObject({ code: 'NO_STORAGE_CAPACITY', message: storageMessages.noCapacity });
       const staff = await createUser(own, { role: 'employee' });
+      // Employees see the servers; entering them is the owner's.
       const servers = (await own.app.inject({ method: 'GET', url: '/api/admin/storage-servers', headers: staff.auth })).json();
       expect(servers).toMatchObject({ overcommit: 1.5, items: [{ name: 'small', capacityGb: 400, sellableGb: 600, allocatedGb: 500, accounts: 1 }] });
     } finally {
@@ -218,21 +219,33 @@ describeEachDatabase('cloud storage: order, pay, provision, use', (ctx) => {
     expect(staffDel.statusCode).toBe(409);
   });
 
-  it('staff enter storage servers (checked input), see the allocation, and cannot remove one with accounts', { timeout: 60_000 }, async () => {
+  it('the owner enters storage servers (public https names only); employees see them but may not add or remove one', { timeout: 60_000 }, async () => {
+    const owner = await createUser(ctx(), { role: 'owner' });
     const employee = await createUser(ctx(), { role: 'employee' });
     const customer = await createUser(ctx());
-    const bad = await ctx().app.inject({ method: 'POST', url: '/api/admin/storage-servers', headers: employee.auth, payload: { name: 'x', url: 'ftp://nope', capacityGb: 10 } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.message).toMatch(/https:\/\/|Kapazität/);
+    const post = (who: { auth: Record<string, string> }, payload: Record<string, unknown>) => ctx().app.inject({ method: 'POST', url: '/api/admin/storage-servers', headers: who.auth, payload });
+    // The server gets the Nextcloud admin's app password: never plain http, an IP address or a name inside our network.
+    for (const url of ['ftp://nope.example.net', 'http://cloud.example.net', 'https://127.0.0.1', 'https://localhost', 'https://2130706433', 'https://169.254.169.254',
+      'https://metadata.google.internal', 'https://cloud', 'https://a..b.example', 'https://cloud.example.net:99999', 'https://cloud.example.net/path', 'javascript:alert(1)']) {
+      const bad = await post(owner, { name: 'x', url, capacityGb: 1000 });
+      expect(bad.statusCode, url).toBe(400);
+      expect(bad.json().error.message, url).toBe(storageMessages.serverUrlInvalid);
+    }
+    expect((await post(owner, { name: 'x', url: 'https://ok.example.net', capacityGb: 10 })).json().error.message).toMatch(/Kapazität/);
     const url = `https://cloud-${storageName()}.example.net`;
-    const made = await ctx().app.inject({ method: 'POST', url: '/api/admin/storage-servers', headers: employee.auth, payload: { name: 'cloud-new', url: `${url}/`, capacityGb: 2000 } });
+    expect((await post(employee, { name: 'cloud-new', url, capacityGb: 2000 })).statusCode).toBe(403);
+    expect((await post(customer, { name: 'cloud-new', url, capacityGb: 2000 })).statusCode).toBe(403);
+    const made = await post(owner, { name: 'cloud-new', url: `${url.toUpperCase()}:443/`, capacityGb: 2000 });
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json()).toMatchObject({ name: 'cloud-new', url, capacityGb: 2000, allocatedGb: 0, accounts: 0 });
-    const twice = await ctx().app.inject({ method: 'POST', url: '/api/admin/storage-servers', headers: employee.auth, payload: { name: 'again', url, capacityGb: 2000 } });
-    expect(twice.statusCode).toBe(409);
-    expect((await ctx().app.inject({ method: 'POST', url: '/api/admin/storage-servers', headers: customer.auth, payload: { name: 'c', url: 'https://c.example.net', capacityGb: 2000 } })).statusCode).toBe(403);
-    const empty = await ctx().app.inject({ method: 'DELETE', url: `/api/admin/storage-servers/${made.json().id}`, headers: employee.auth });
-    expect(empty.statusCode).toBe(204);
+    expect((await post(owner, { name: 'again', url, capacityGb: 2000 })).statusCode).toBe(409);
+    const listed = (await ctx().app.inject({ method: 'GET', url: '/api/admin/storage-servers', headers: employee.auth })).json();
+    expect(listed.items.map((s: { url: string }) => s.url)).toContain(url);
+    expect((await ctx().app.inject({ method: 'DELETE', url: `/api/admin/storage-servers/${made.json().id}`, headers: employee.auth })).statusCode).toBe(403);
+    const huge = await ctx().app.inject({ method: 'DELETE', url: '/api/admin/storage-servers/99999999999', headers: owner.auth });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().error.message).toBe('Speicherserver nicht gefunden.');
+    expect((await ctx().app.inject({ method: 'DELETE', url: `/api/admin/storage-servers/${made.json().id}`, headers: owner.auth })).statusCode).toBe(204);
   });
 });
 

@@ -13,7 +13,7 @@ import * as storage from './storage.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 429: ApiError, 503: ApiError };
 const security = [{ bearer: [] }];
-const StorageServerParams = z.object({ id: z.coerce.number({ error: 'Speicherserver nicht gefunden.' }).int().positive() });
+const StorageServerParams = z.object({ id: z.coerce.number({ error: 'Speicherserver nicht gefunden.' }).int('Speicherserver nicht gefunden.').positive('Speicherserver nicht gefunden.').max(2_147_483_647, 'Speicherserver nicht gefunden.') });
 
 /** Storage-server calls per customer (name checks while typing, new passwords): a burst cannot flood Nextcloud. */
 const CALL_LIMIT = { limit: 120, windowSeconds: 600 };
@@ -49,8 +49,10 @@ export async function storageRoutes(app: FastifyInstance) {
   // ── Staff: storage servers ──
   u.get('/api/admin/storage-servers', { ...staff, schema: { ...doc('Speicherserver mit Kapazität und vergebenen Kontingenten'), response: { 200: StorageServerList, ...errors } } },
     async () => storage.listStorageServers(deps));
-  u.post('/api/admin/storage-servers', { ...staff, schema: { ...doc('Speicherserver (Nextcloud) eintragen'), body: StorageServerInput, response: { 201: StorageServerView, ...errors } } },
+  // Entering a server hands it the Nextcloud admin's app password on every call: the owner's decision (decision 034).
+  const owner = { config: { access: 'owner' as const } };
+  u.post('/api/admin/storage-servers', { ...owner, schema: { ...doc('Speicherserver (Nextcloud) eintragen'), body: StorageServerInput, response: { 201: StorageServerView, ...errors } } },
     async (req, reply) => reply.code(201).send(await storage.createStorageServer(deps, req.body)));
-  u.delete('/api/admin/storage-servers/:id', { ...staff, schema: { ...doc('Leeren Speicherserver entfernen'), params: StorageServerParams, response: { 204: z.null(), ...errors } } },
+  u.delete('/api/admin/storage-servers/:id', { ...owner, schema: { ...doc('Leeren Speicherserver entfernen'), params: StorageServerParams, response: { 204: z.null(), ...errors } } },
     async (req, reply) => { await storage.deleteStorageServer(deps, req.params.id); return reply.code(204).send(null); });
 }

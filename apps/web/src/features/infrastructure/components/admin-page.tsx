@@ -12,12 +12,13 @@ export const iconDeleteClass = 'inline-flex size-10 items-center justify-center 
 export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : infrastructureMessages.saveFailed);
 
 /** The header of a page under server management: its add button and the way back. */
-export function SubPageHeader({ title, description, addLabel, onAdd }: { title: string; description: string; addLabel: string; onAdd: () => void }) {
+/** `onAdd` absent: the viewer may not add (e.g. storage servers are the owner's). */
+export function SubPageHeader({ title, description, addLabel, onAdd }: { title: string; description: string; addLabel: string; onAdd?: () => void }) {
   return (
     <PageHeader
       title={title}
       description={description}
-      actions={<Button onClick={onAdd}><Plus className="size-4" aria-hidden="true" /> {addLabel}</Button>}
+      actions={onAdd ? <Button onClick={onAdd}><Plus className="size-4" aria-hidden="true" /> {addLabel}</Button> : undefined}
     >
       <p className="mt-2 text-sm"><Link to={paths.dashboard.staffServers} className="font-medium text-brand-700 hover:underline">Zurück zum Server-Management</Link></p>
     </PageHeader>

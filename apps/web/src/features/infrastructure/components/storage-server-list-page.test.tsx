@@ -5,7 +5,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { toast } from 'sonner';
 import { storageMessages, type StorageServerList } from '@hp/contract';
+import { clearToken, setToken } from '../../../lib/session.ts';
 import StorageServerListPage from './storage-server-list-page.tsx';
+
+/** A signed-in session of this role (the page reads the role from the token's claims). */
+const tokenOf = (role: 'owner' | 'employee') => `x.${btoa(JSON.stringify({ role, customerId: 'c1', sub: 'u1' })).replace(/=+$/, '')}.y`;
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
@@ -14,7 +18,8 @@ const list: StorageServerList = {
   items: [{ id: 3, name: 'cloud-fra-01', url: 'https://cloud1.example.com', capacityGb: 10_000, sellableGb: 15_000, allocatedGb: 14_000, accounts: 12, createdAt: '2026-11-01T00:00:00.000Z' }],
 };
 
-function renderPage() {
+function renderPage(role: 'owner' | 'employee' = 'owner') {
+  setToken(tokenOf(role));
   const calls: { url: string; method: string; body?: unknown }[] = [];
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
@@ -35,6 +40,7 @@ function renderPage() {
 
 describe('staff: storage servers (issue 23)', () => {
   afterEach(() => {
+    clearToken();
     cleanup();
     vi.unstubAllGlobals();
     vi.clearAllMocks();
@@ -67,5 +73,13 @@ describe('staff: storage servers (issue 23)', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: 'Entfernen' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(storageMessages.serverInUse));
     expect(screen.getByRole('dialog', { name: 'Speicher-Server entfernen?' })).toBeTruthy();
+  });
+
+  it('shows employees the servers without "hinzufügen" and "Entfernen": entering one is the owner\'s', async () => {
+    renderPage('employee');
+    expect(await screen.findByRole('cell', { name: 'cloud-fra-01' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Speicher-Server hinzufügen/ })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Aktionen' })).toBeNull();
+    expect(screen.getByText(/trägt der Inhaber ein/)).toBeTruthy();
   });
 });

@@ -6,6 +6,7 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
+import { useSession } from '../../../lib/session.ts';
 import { useCreateStorageServer, useDeleteStorageServer, useStorageServers } from '../api/storage-servers.ts';
 import { SubPageHeader } from './admin-page.tsx';
 import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
@@ -17,9 +18,11 @@ const overcommitText = (n: number) => n.toLocaleString('de-DE', { maximumFractio
 export default function StorageServerListPage() {
   const [adding, setAdding] = useState(false);
   const list = useStorageServers();
+  // Entering a server hands it the Nextcloud admin's app password: only the owner does that (decision 034).
+  const owner = useSession().claims?.role === 'owner';
   return (
     <div className="mx-auto max-w-6xl">
-      <SubPageHeader title="Speicher-Server" description="Nextcloud-Server für Cloud-Speicher. Ein neues Konto kommt auf einen Server, dessen verkaufbarer Platz für das Kontingent reicht; offene Bestellungen reservieren ihr Kontingent, bis ihre Zahlungsfrist abläuft." addLabel="Speicher-Server hinzufügen" onAdd={() => setAdding(true)} />
+      <SubPageHeader title="Speicher-Server" description="Nextcloud-Server für Cloud-Speicher. Ein neues Konto kommt auf einen Server, dessen verkaufbarer Platz für das Kontingent reicht; offene Bestellungen reservieren ihr Kontingent, bis ihre Zahlungsfrist abläuft." addLabel="Speicher-Server hinzufügen" {...(owner ? { onAdd: () => setAdding(true) } : {})} />
       {list.isPending && <div className="mt-6"><Spinner label="Lade Speicher-Server …" /></div>}
       {list.isError && <Alert tone="error" className="mt-6">Die Speicher-Server konnten nicht geladen werden. <button type="button" className="font-medium underline" onClick={() => list.refetch()}>Erneut versuchen</button></Alert>}
       {list.data && (
@@ -27,10 +30,11 @@ export default function StorageServerListPage() {
           <p className="mt-4 text-sm text-slate-600">Überbuchungsfaktor: <span className="font-medium text-slate-800">{overcommitText(list.data.overcommit)}</span> (verkaufbar = Kapazität × Faktor)</p>
           {list.data.items.length === 0
             ? <Card className="mt-4 p-8 text-center text-slate-600">Es sind noch keine Speicher-Server eingetragen. Ohne Speicher-Server kann der Shop keinen Cloud-Speicher verkaufen.</Card>
-            : <div className="mt-4"><DataTable caption="Speicher-Server" columns={columns} rows={list.data.items} rowKey={(s) => s.id} /></div>}
+            : <div className="mt-4"><DataTable caption="Speicher-Server" columns={owner ? columns : columns.slice(0, -1)} rows={list.data.items} rowKey={(s) => s.id} /></div>}
         </>
       )}
-      <AddDialog open={adding} onOpenChange={setAdding} />
+      {!owner && <p className="mt-4 text-sm text-slate-600">Speicher-Server trägt der Inhaber ein: Der Server erhält dabei die Zugangsdaten des Nextcloud-Administrators.</p>}
+      {owner && <AddDialog open={adding} onOpenChange={setAdding} />}
     </div>
   );
 }
