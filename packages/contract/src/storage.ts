@@ -35,6 +35,19 @@ export function storagePriceCents(config: { plan: StoragePlanId; months: number 
   return Math.round((STORAGE_PLANS[config.plan].monthlyCents * config.months * (100 - discount)) / 100);
 }
 
+/**
+ * What a larger plan costs on top for the rest of the current term (gross cents): the monthly difference
+ * per 30 days left, since the new quota applies when the payment is in (decision 034). A smaller or the
+ * same plan adds nothing (and credits nothing).
+ */
+export function storageUpgradeCents(from: StoragePlanId, to: StoragePlanId, remainingDays: number): number {
+  const diff = STORAGE_PLANS[to].monthlyCents - STORAGE_PLANS[from].monthlyCents;
+  return diff > 0 && remainingDays > 0 ? Math.round((diff * remainingDays) / 30) : 0;
+}
+
+/** Whole days (rounded up) until the term ends; 0 when it ended. */
+export const daysLeft = (expiresAt: Date | null, now: Date) => (expiresAt && expiresAt > now ? Math.ceil((expiresAt.getTime() - now.getTime()) / 86_400_000) : 0);
+
 /** Plans whose quota holds `usedBytes`: a downgrade below the current use is refused. */
 export const plansHolding = (usedBytes: number) => STORAGE_PLAN_IDS.filter((id) => STORAGE_PLANS[id].quotaGb * GIB >= usedBytes);
 
@@ -84,6 +97,9 @@ export const StorageOrderConfig = z.object({
   storageServerId: z.number().int(),
   /** The plan before this order (renewals that change it). */
   previousPlan: z.enum(STORAGE_PLAN_IDS).nullable().optional(),
+  /** Renewals to a larger plan: the days of the current term the difference was charged for. */
+  upgradeDays: z.number().int().optional(),
+  upgradeCents: z.number().int().optional(),
 });
 export type StorageOrderConfig = z.infer<typeof StorageOrderConfig>;
 
@@ -94,6 +110,8 @@ export const StorageShopInfo = z.object({
   renewal: z.object({
     storageId: z.string(), accountName: z.string(), plan: z.enum(STORAGE_PLAN_IDS), expiresAt: z.string().nullable(),
     usedBytes: z.number().int().nullable(),
+    /** Days left in the current term: a larger plan costs the difference for them (storageUpgradeCents). */
+    remainingDays: z.number().int(),
     /** Plans the current use fits in (a smaller one is refused). */
     allowedPlans: z.array(z.enum(STORAGE_PLAN_IDS)),
   }).nullable(),

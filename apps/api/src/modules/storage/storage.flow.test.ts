@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { GIB, STORAGE_PLANS, storageMessages, storagePriceCents } from '@hp/contract';
+import { daysLeft, GIB, STORAGE_PLANS, storageMessages, storagePriceCents, storageUpgradeCents } from '@hp/contract';
 import { createTestContext, createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { buyStorage, postStorageCheckout, seedStorageServer, storageName } from '../../../test/storage.ts';
@@ -121,7 +121,13 @@ describeEachDatabase('cloud storage: order, pay, provision, use', (ctx) => {
     const res = await postStorageCheckout(ctx(), customer.auth, { plan: '1tb', months: 2, storageId, acceptTerms: true });
     expect(res.statusCode, res.body).toBe(201);
     const [pending] = await db.select().from(orders).where(eq(orders.id, res.json().orderId));
-    expect(pending).toMatchObject({ kind: 'upgrade', subscriptionId: storageId, holdStorageGb: 1024 - 100, amountCents: storagePriceCents({ plan: '1tb', months: 2 }) });
+    // The larger plan applies when paid: the days left of the current term cost the difference (decision 034).
+    const left = daysLeft(before!.expiresAt, new Date());
+    expect(left).toBeGreaterThanOrEqual(28);
+    const extra = storageUpgradeCents('100gb', '1tb', left);
+    expect(extra).toBe(Math.round(((999 - 299) * left) / 30));
+    expect(info.renewal.remainingDays).toBe(left);
+    expect(pending).toMatchObject({ kind: 'upgrade', subscriptionId: storageId, holdStorageGb: 1024 - 100, amountCents: storagePriceCents({ plan: '1tb', months: 2 }) + extra });
     await paySimulated(ctx(), res.json().sessionId);
     await drainJobs(ctx());
     const [after] = await db.select().from(storageAccounts).where(eq(storageAccounts.id, storageId));
@@ -132,7 +138,7 @@ describeEachDatabase('cloud storage: order, pay, provision, use', (ctx) => {
     const [order] = await db.select().from(orders).where(eq(orders.id, res.json().orderId));
     expect(order!.status).toBe('completed');
     const [invoice] = await db.select().from(invoices).where(and(eq(invoices.orderId, order!.id), eq(invoices.kind, 'invoice')));
-    expect(invoice!.document.lines[0]!.description).toContain('Tarifwechsel von 100 GB');
+    expect(invoice!.document.lines[0]!.description).toContain(`Tarifwechsel von 100 GB, inkl. Aufpreis für die restlichen ${left} Tage der bisherigen Laufzeit`);
   });
 
   it('never sells more than capacity × overcommit; the shop shows which plans still fit', { timeout: 60_000 }, async () => {

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  addMonthsClamped, plansHolding, splitGross, STORAGE_PLANS, STORAGE_STATUS_LABEL, StorageOrderConfig, storageMessages, storagePriceCents,
+  addMonthsClamped, daysLeft, plansHolding, splitGross, storageUpgradeCents, STORAGE_PLANS, STORAGE_STATUS_LABEL, StorageOrderConfig, storageMessages, storagePriceCents,
   type StorageCheckoutInput, type StoragePlanId,
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
@@ -171,9 +171,8 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
 
   async reserve(tx, { userId, env }, input) {
     const plan = STORAGE_PLANS[input.plan];
-    const gross = storagePriceCents({ plan: input.plan, months: input.months });
-    const split = splitGross(gross);
-    const price = { months: input.months, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents };
+    const priceOf = (gross: number) => { const split = splitGross(gross); return { months: input.months, amountCents: gross, netCents: split.netCents, vatCents: split.vatCents }; };
+    const termCents = storagePriceCents({ plan: input.plan, months: input.months });
     if (input.storageId) {
       const [account] = await tx.select().from(storageAccounts)
         .where(and(eq(storageAccounts.id, input.storageId), eq(storageAccounts.ownerId, userId), isNull(storageAccounts.deletedAt))).for('update');
@@ -181,8 +180,14 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
       if (account.status === 'provisioning' || account.status === 'failed') throw conflict('STORAGE_NOT_READY', storageMessages.notRenewable);
       const grow = Math.max(0, plan.quotaGb - account.quotaGb);
       if (grow > 0 && !await roomFor(tx, account.storageServerId, grow, env.storageOvercommit)) throw conflict('NO_STORAGE_CAPACITY', storageMessages.noCapacity);
-      const config: StorageOrderConfig = { plan: input.plan, accountName: account.accountName, storageServerId: account.storageServerId, previousPlan: account.plan };
-      return { kind: 'upgrade', subscriptionId: account.id, config, holdStorageGb: grow, ...price };
+      // A larger plan applies when paid: the rest of the current term costs the difference (decision 034).
+      const upgradeDays = daysLeft(account.expiresAt, new Date());
+      const upgradeCents = storageUpgradeCents(account.plan, input.plan, upgradeDays);
+      const config: StorageOrderConfig = {
+        plan: input.plan, accountName: account.accountName, storageServerId: account.storageServerId, previousPlan: account.plan,
+        ...(upgradeCents > 0 ? { upgradeDays, upgradeCents } : {}),
+      };
+      return { kind: 'upgrade', subscriptionId: account.id, config, holdStorageGb: grow, ...priceOf(termCents + upgradeCents) };
     }
     const name = input.accountName!;
     const claim = await nameClaim(tx, name, userId);
@@ -190,7 +195,7 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
     const server = await takeRoom(tx, plan.quotaGb, env.storageOvercommit);
     if (!server) throw conflict('NO_STORAGE_CAPACITY', storageMessages.noCapacity);
     const config: StorageOrderConfig = { plan: input.plan, accountName: name, storageServerId: server.id, previousPlan: null };
-    return { kind: 'new', config, holdStorageGb: plan.quotaGb, ...price };
+    return { kind: 'new', config, holdStorageGb: plan.quotaGb, ...priceOf(termCents) };
   },
 
   // The quota and the name are held by the order's status and hold time: nothing to give back.
@@ -204,7 +209,8 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
   invoiceLine(order) {
     const c = storageConfigOf(order);
     const plan = STORAGE_PLANS[c.plan];
-    const change = order.kind === 'upgrade' && c.previousPlan && c.previousPlan !== c.plan ? ` (Tarifwechsel von ${STORAGE_PLANS[c.previousPlan].name})` : '';
+    const change = order.kind === 'upgrade' && c.previousPlan && c.previousPlan !== c.plan
+      ? ` (Tarifwechsel von ${STORAGE_PLANS[c.previousPlan].name}${c.upgradeDays ? `, inkl. Aufpreis für die restlichen ${c.upgradeDays} Tage der bisherigen Laufzeit` : ''})` : '';
     return {
       name: `${STORAGE_PRODUCT_NAME} ${plan.name}${order.kind === 'upgrade' ? ' – Verlängerung' : ''}`,
       description: `Konto ${c.accountName} · ${plan.name} Speicher${change} · ${order.months} ${order.months === 1 ? 'Monat' : 'Monate'}`,

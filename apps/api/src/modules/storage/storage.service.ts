@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import {
-  GIB, plansHolding, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName, storageMessages,
+  daysLeft, GIB, plansHolding, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName, storageMessages,
   type StorageCard, type StorageDetail, type StorageList, type StorageNameCheck, type StoragePasswordResult, type StorageServerInput,
   type StorageServerList, type StorageServerView, type StorageShopInfo,
 } from '@hp/contract';
@@ -105,7 +105,7 @@ export async function getStorageShopInfo(deps: StorageDeps, user: RequestUser | 
     const usedBytes = live?.usedBytes ?? null;
     // Without a reading, only the current plan and larger ones are offered.
     const allowed = usedBytes === null ? STORAGE_PLAN_IDS.filter((p) => STORAGE_PLANS[p].quotaGb >= a.quotaGb) : plansHolding(usedBytes);
-    renewal = { storageId: a.id, accountName: a.accountName, plan: a.plan, expiresAt: a.expiresAt?.toISOString() ?? null, usedBytes, allowedPlans: allowed };
+    renewal = { storageId: a.id, accountName: a.accountName, plan: a.plan, expiresAt: a.expiresAt?.toISOString() ?? null, usedBytes, remainingDays: daysLeft(a.expiresAt, new Date()), allowedPlans: allowed };
   }
   return { available, renewal };
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { formatEuro, GERMAN_CONSUMER_VIEW, GIB, storageMessages, storagePriceCents, type StorageShopInfo } from '@hp/contract';
+import { formatEuro, GERMAN_CONSUMER_VIEW, GIB, storageMessages, storagePriceCents, storageUpgradeCents, type StorageShopInfo } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
 import StorageShopPage, { renewalNote } from './storage-shop-page.tsx';
 
@@ -11,7 +11,7 @@ const STORAGE_ID = '0b8c5f7e-2a4d-4c1e-9f3a-6d2e1c0b9a87';
 const shopInfo: StorageShopInfo = { available: ['100gb', '500gb', '1tb', '5tb'], renewal: null };
 const renewalInfo: StorageShopInfo = {
   available: ['100gb', '500gb', '1tb', '5tb'],
-  renewal: { storageId: STORAGE_ID, accountName: 'mueller', plan: '1tb', expiresAt: '2027-01-15T00:00:00.000Z', usedBytes: 600 * GIB, allowedPlans: ['1tb', '5tb', '10tb'] },
+  renewal: { storageId: STORAGE_ID, accountName: 'mueller', plan: '1tb', expiresAt: '2027-01-15T00:00:00.000Z', remainingDays: 20, usedBytes: 600 * GIB, allowedPlans: ['1tb', '5tb', '10tb'] },
 };
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -125,7 +125,13 @@ describe('cloud storage shop (issue 23)', () => {
     expect(screen.queryByLabelText('Kontoname')).toBeNull();
     expect(screen.getAllByText(renewalNote).length).toBeGreaterThan(0);
 
+    // The same plan adds nothing; a larger one costs the difference for the 20 days left.
+    await waitFor(() => expect(total()).toBe(plain(formatEuro(storagePriceCents({ plan: '1tb', months: 1 })))));
     fireEvent.click(planRadio(/^5 TB/));
+    const extra = storageUpgradeCents('1tb', '5tb', 20);
+    expect(extra).toBe(Math.round(((3499 - 999) * 20) / 30));
+    await waitFor(() => expect(total()).toBe(plain(formatEuro(storagePriceCents({ plan: '5tb', months: 1 }) + extra))));
+    expect(plain(screen.getByText(/Aufpreis für die restlichen 20 Tage/).textContent)).toContain(plain(formatEuro(extra)));
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: /Zur Kasse/ }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/shop/cloud-storage/checkout')).toBe(true));

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { CalendarClock, Check, Cloud, HardDrive, LogIn, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
 import {
   durationDiscountPercent, formatEuro, GIB, paymentLabel, shopMessages, STORAGE_MONTHS, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName,
-  StorageCheckoutInput, storagePriceCents, type StoragePlanId, type StorageShopInfo,
+  StorageCheckoutInput, storagePriceCents, storageUpgradeCents, type StoragePlanId, type StorageShopInfo,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -35,7 +35,7 @@ interface Values {
 const TOAST_MS = 7000;
 export const NAME_CHECK_DELAY_MS = 400;
 const monthsText = (n: number) => `${n} ${n === 1 ? 'Monat' : 'Monate'}`;
-export const renewalNote = 'Der neue Tarif gilt ab Zahlungseingang; die Laufzeit verlängert sich ab dem aktuellen Ende.';
+export const renewalNote = 'Der neue Tarif gilt ab Zahlungseingang; die Laufzeit verlängert sich ab dem aktuellen Ende. Ein größerer Tarif kostet für die restliche bisherige Laufzeit den Unterschied; ein kleinerer Tarif gilt ebenfalls sofort, ohne Gutschrift für die restliche Laufzeit.';
 
 /** Exactly the contract's fields: a new account sends its name, a renewal the account's id. */
 function toInput(v: Values, storageId: string | null) {
@@ -111,7 +111,9 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
   const taxState = useTaxView();
   const tax = taxState.view;
   const money = (listGrossCents: number) => (tax ? formatEuro(shownCents(listGrossCents, tax)) : '…');
-  const total = storagePriceCents({ plan: v.plan, months: v.months });
+  // A larger plan costs the difference for the rest of the current term (decision 034).
+  const upgradeCents = renewal ? storageUpgradeCents(renewal.plan, v.plan, renewal.remainingDays) : 0;
+  const total = storagePriceCents({ plan: v.plan, months: v.months }) + upgradeCents;
   const discount = durationDiscountPercent(v.months);
   const plan = STORAGE_PLANS[v.plan];
   const canOrder = selectable.length > 0;
@@ -228,6 +230,7 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
             <span className="text-sm text-slate-600">/ {paymentLabel(v.months)}</span>
           </p>
           {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
+          {upgradeCents > 0 && renewal && <p className="mt-2 text-sm text-slate-700">inkl. {money(upgradeCents)} Aufpreis für die restlichen {renewal.remainingDays} Tage der bisherigen Laufzeit</p>}
           {discount > 0 && <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800"><Check className="size-3.5" aria-hidden="true" /> inkl. {discount} % Laufzeitrabatt</p>}
           {tax ? <p className="mt-2 text-xs text-slate-600">{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.</p>
             : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
