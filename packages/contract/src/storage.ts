@@ -60,6 +60,8 @@ export const storageMessages = {
   noCapacity: 'Für diesen Tarif ist gerade kein Speicherplatz frei. Bitte versuchen Sie es später erneut oder wählen Sie einen kleineren Tarif.',
   notFound: 'Cloud-Speicher nicht gefunden.',
   notRenewable: 'Dieser Cloud-Speicher wird noch eingerichtet und kann erst danach verlängert werden.',
+  failedNotRenewable: 'Dieser Cloud-Speicher konnte nicht eingerichtet werden und kann deshalb nicht verlängert werden; die Zahlung wurde erstattet. Bitte bestellen Sie neu oder wenden Sie sich an den Support.',
+  nameOrAccount: 'Bitte geben Sie entweder einen Kontonamen für ein neues Konto an oder wählen Sie das Konto, das Sie verlängern möchten.',
   downgradeTooSmall: 'Sie belegen mehr Speicher, als dieser Tarif bietet. Bitte löschen Sie zuerst Dateien oder wählen Sie einen größeren Tarif.',
   notActive: 'Der Cloud-Speicher ist nicht aktiv. Bitte verlängern Sie ihn oder warten Sie, bis die Einrichtung abgeschlossen ist.',
   passwordSet: 'Das neue Passwort gilt ab sofort. Es wird nur jetzt angezeigt und nicht per E-Mail versandt.',
@@ -86,7 +88,8 @@ export const StorageCheckoutInput = z.strictObject({
   accountName: StorageAccountName.optional(),
   storageId: z.uuid({ error: storageMessages.notFound }).optional(),
   acceptTerms: z.literal(true, { error: 'Sie müssen den AGB und Datenschutzbestimmungen zustimmen, um fortzufahren.' }),
-}).refine((v) => Boolean(v.accountName) !== Boolean(v.storageId), { message: storageMessages.accountNameRequired, path: ['accountName'] });
+}).refine((v) => Boolean(v.accountName) || Boolean(v.storageId), { message: storageMessages.accountNameRequired, path: ['accountName'] })
+  .refine((v) => !(v.accountName && v.storageId), { message: storageMessages.nameOrAccount, path: ['storageId'] });
 export type StorageCheckoutInput = z.infer<typeof StorageCheckoutInput>;
 
 /** The configuration a cloud storage order stores (orders.config), parsed with this schema when read. */

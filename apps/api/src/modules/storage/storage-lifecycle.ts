@@ -93,19 +93,28 @@ export const suspendStorageJob = defineJob(jobKind('suspend-storage', accountPay
   if (ref) await deps.storage.disable(ref);
 });
 
+/**
+ * After the grace period: the account is marked deleted first, under its row lock and only while its
+ * term still ended before the grace period (a renewal paid meanwhile moved it: nothing happens); a
+ * renewal paid after the mark finds it deleted and is refunded. Then the Nextcloud user goes with its
+ * files; a retry after a crash deletes it again, which Nextcloud takes as done.
+ */
 export const deleteExpiredStorageJob = defineJob(jobKind('delete-expired-storage', accountPayload), async (deps, { accountId }) => {
   const [row] = await deps.db.select({ account: storageAccounts, email: users.email, username: users.username }).from(storageAccounts)
     .innerJoin(users, eq(users.id, storageAccounts.ownerId)).where(eq(storageAccounts.id, accountId));
-  if (!row || row.account.deletedAt) return;
-  const graceEnd = row.account.expiresAt ? row.account.expiresAt.getTime() + deps.env.billing.graceDays * 86_400_000 : Infinity;
-  if (!row.account.suspendedAt || graceEnd > Date.now()) return; // renewed meanwhile
+  if (!row) return;
+  if (!row.account.deletedAt) {
+    const marked = await deps.db.transaction(async (tx) => {
+      const [deleted] = await tx.update(storageAccounts).set({ deletedAt: new Date() })
+        .where(and(eq(storageAccounts.id, row.account.id), isNull(storageAccounts.deletedAt), isNotNull(storageAccounts.suspendedAt),
+          sql`${storageAccounts.expiresAt} + (${deps.env.billing.graceDays} * interval '1 day') <= now()`)).returning({ id: storageAccounts.id });
+      if (deleted) await enqueueMail(tx, storageDeletedMail(row.email, row.username, row.account.accountName));
+      return Boolean(deleted);
+    });
+    if (!marked) return; // renewed meanwhile
+  }
   const ref = await accountRefOf(deps, row.account);
   if (ref) await deps.storage.deleteAccount(ref);
-  await deps.db.transaction(async (tx) => {
-    const [deleted] = await tx.update(storageAccounts).set({ deletedAt: new Date() })
-      .where(and(eq(storageAccounts.id, row.account.id), isNull(storageAccounts.deletedAt), isNotNull(storageAccounts.suspendedAt))).returning({ id: storageAccounts.id });
-    if (deleted) await enqueueMail(tx, storageDeletedMail(row.email, row.username, row.account.accountName));
-  });
 });
 
 const signature = '\n\nViele Grüße\nIhr Support-Team';

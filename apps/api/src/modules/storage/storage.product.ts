@@ -22,7 +22,9 @@ export const provisionStorageKind = jobKind('provision-storage', z.object({ orde
 export const applyStorageRenewalKind = jobKind('apply-storage-renewal', z.object({ orderId: z.string() }));
 
 /** Names of the provider's own users on every Nextcloud (admins, service accounts): never a customer's. */
-const RESERVED_NAMES = new Set(['admin', 'administrator', 'root', 'nextcloud', 'support', 'portal', 'system', 'guest', 'test', 'backup', 'webmaster', 'postmaster']);
+const RESERVED_NAMES = new Set(['root', 'nextcloud', 'support', 'portal', 'system', 'guest', 'test', 'backup', 'webmaster', 'postmaster', 'hostmaster', 'abuse',
+  'info', 'security', 'noreply', 'no-reply', 'mail', 'www', 'ftp', 'billing', 'owncloud', 'occ']);
+const isReserved = (name: string) => RESERVED_NAMES.has(name) || name.startsWith('admin');
 
 /** Quotas of the live accounts on a server plus what open checkouts hold there, in GiB. */
 export async function allocatedGb(tx: Pick<Tx, 'select'>, storageServerId: number) {
@@ -64,7 +66,7 @@ async function roomFor(tx: Tx, serverId: number, growGb: number, overcommit: num
  * across our servers), an open checkout, or a user on the storage server itself. Serialised per name.
  */
 export async function nameClaim(tx: Pick<Tx, 'select' | 'execute'>, name: string, userId: string): Promise<'taken' | 'own-order' | null> {
-  if (RESERVED_NAMES.has(name)) return 'taken';
+  if (isReserved(name)) return 'taken';
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`storage-name:${name}`}))`);
   const [live] = await tx.select({ id: storageAccounts.id }).from(storageAccounts)
     .where(and(eq(storageAccounts.accountName, name), isNull(storageAccounts.deletedAt), ne(storageAccounts.status, 'failed'))).limit(1);
@@ -157,11 +159,20 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
     }
     // A user a storage server has already (created outside the portal) cannot be ours: asked on every server a new account may go to.
     const servers = await db.select({ url: storageServers.url, fingerprint: storageServers.fingerprint }).from(storageServers).where(isNull(storageServers.deletedAt));
+    // A server that cannot be asked now does not stop the sale (the account may go to another; if it goes
+    // there and the name is taken after all, provisioning fails and the payment is refunded); none at all does.
+    let asked = 0;
     for (const s of servers) {
-      const free = await drivers.storage.isNameAvailable({ url: s.url, ...(s.fingerprint ? { fingerprint: s.fingerprint } : {}) }, input.accountName!)
-        .catch(() => { throw new AppError(503, 'STORAGE_UNAVAILABLE', storageMessages.unavailable); });
+      let free: boolean;
+      try {
+        free = await drivers.storage.isNameAvailable({ url: s.url, ...(s.fingerprint ? { fingerprint: s.fingerprint } : {}) }, input.accountName!);
+      } catch {
+        continue;
+      }
+      asked += 1;
       if (!free) throw nameClaimError('taken');
     }
+    if (servers.length > 0 && asked === 0) throw new AppError(503, 'STORAGE_UNAVAILABLE', storageMessages.unavailable);
   },
 
   sameOrder(input) {
@@ -177,7 +188,8 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
       const [account] = await tx.select().from(storageAccounts)
         .where(and(eq(storageAccounts.id, input.storageId), eq(storageAccounts.ownerId, userId), isNull(storageAccounts.deletedAt))).for('update');
       if (!account) throw notFound(storageMessages.notFound);
-      if (account.status === 'provisioning' || account.status === 'failed') throw conflict('STORAGE_NOT_READY', storageMessages.notRenewable);
+      if (account.status === 'failed') throw conflict('STORAGE_FAILED', storageMessages.failedNotRenewable);
+      if (account.status === 'provisioning') throw conflict('STORAGE_NOT_READY', storageMessages.notRenewable);
       const grow = Math.max(0, plan.quotaGb - account.quotaGb);
       if (grow > 0 && !await roomFor(tx, account.storageServerId, grow, env.storageOvercommit)) throw conflict('NO_STORAGE_CAPACITY', storageMessages.noCapacity);
       // A larger plan applies when paid: the rest of the current term costs the difference (decision 034).

@@ -99,7 +99,8 @@ export async function getStorageShopInfo(deps: StorageDeps, user: RequestUser | 
   let renewal: StorageShopInfo['renewal'] = null;
   if (renewId && user) {
     const a = await ownAccount(deps.db, user, renewId);
-    if (a.status === 'provisioning' || a.status === 'failed') throw conflict('STORAGE_NOT_READY', storageMessages.notRenewable);
+    if (a.status === 'failed') throw conflict('STORAGE_FAILED', storageMessages.failedNotRenewable);
+    if (a.status === 'provisioning') throw conflict('STORAGE_NOT_READY', storageMessages.notRenewable);
     const ref = await accountRefOf(deps, a);
     const live = ref ? await withTimeout(deps.storage.getAccount(ref), LIVE_TIMEOUT_MS).catch(() => null) : null;
     const usedBytes = live?.usedBytes ?? null;
