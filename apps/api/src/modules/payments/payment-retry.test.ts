@@ -185,6 +185,22 @@ describeEachDatabase('payments: a declined card can be retried while the hold la
     expect((await result(ctx(), customer, `order=${orderId}`)).json()).toMatchObject({ paymentStatus: 'failed', orderStatus: 'cancelled', retryUntil: null });
   });
 
+  it('retries renew the hold, but not beyond three holds after the order was placed: then the retry is refused in German', async () => {
+    const { customer, orderId } = await declinedOrder(ctx());
+    const holdMinutes = ctx().app.deps.env.billing.checkoutHoldMinutes;
+    // Placed almost three holds ago: too little time is left for a payment session of its own.
+    await ctx().database.db.update(orders).set({ createdAt: new Date(Date.now() - (3 * holdMinutes - 20) * 60_000) }).where(eq(orders.id, orderId));
+    const res = await retry(ctx(), customer, orderId);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error).toMatchObject({ code: 'ORDER_NOT_PAYABLE', message: shopMessages.orderNoLongerPayable });
+    // Placed two holds ago: the retry works, and its hold ends at the three-hold limit at the latest.
+    const { customer: other, orderId: second } = await declinedOrder(ctx());
+    const placed = Date.now() - 2 * holdMinutes * 60_000;
+    await ctx().database.db.update(orders).set({ createdAt: new Date(placed) }).where(eq(orders.id, second));
+    expect((await retry(ctx(), other, second)).statusCode).toBe(201);
+    expect((await orderRow(ctx(), second)).holdUntil.getTime()).toBeLessThanOrEqual(placed + 3 * holdMinutes * 60_000);
+  });
+
   it('a retry after the hold ran out ends a still open session before it cancels, and a payment taken after all is refunded', async () => {
     await seedCapacity(ctx(), { ips: 1 });
     const customer = await createUser(ctx());

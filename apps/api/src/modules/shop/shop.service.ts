@@ -82,6 +82,9 @@ async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, pro
 /** Lifetime of a provider checkout session (Stripe: at least 30 minutes). */
 export const CHECKOUT_SESSION_MINUTES = 31;
 
+/** How many holds' worth of time after it was placed an order may still be paid by retrying (decision 028). */
+export const MAX_HOLD_FACTOR = 3;
+
 /**
  * Places the order of any product and opens the payment. One transaction takes the customer's row lock
  * (open-checkout cap), lets the product check and hold what it needs (decision 022) and stores the
@@ -232,7 +235,12 @@ export async function retryPayment(deps: ShopDeps, user: RequestUser, orderId: s
     return { orderId: settled.id, sessionId: settled.paymentSessionId!, url: settled.paymentUrl! };
   }
 
-  const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
+  // Retries renew the hold, but not beyond MAX_HOLD_FACTOR holds after the order was placed: cancelling and
+  // retrying must not keep capacity or a name from others for hours (adversarial review, issue 23). The
+  // last retry still leaves the payment session its whole lifetime inside the hold.
+  const latest = settled.createdAt.getTime() + MAX_HOLD_FACTOR * env.billing.checkoutHoldMinutes * 60_000;
+  if (latest - Date.now() < (CHECKOUT_SESSION_MINUTES + 1) * 60_000) throw conflict('ORDER_NOT_PAYABLE', shopMessages.orderNoLongerPayable);
+  const holdUntil = new Date(Math.min(Date.now() + env.billing.checkoutHoldMinutes * 60_000, latest));
   const session = await createPaymentSession(deps, settled, account.email, `order-${settled.id}-retry-${crypto.randomUUID()}`);
   const switched = await db.transaction(async (tx) => {
     const [row] = await tx.update(orders).set({ paymentSessionId: session.id, paymentUrl: session.url, holdUntil, failureReason: null })
