@@ -40,7 +40,7 @@ if (fs.existsSync(schema)) fs.copyFileSync(schema, path.join(outdir, 'pve-api-sc
 // a bundler may drop: once esbuild did, and the built API answered every validation error in English while
 // the tests, run from the sources, stayed German. The build fails instead.
 if (!fs.readFileSync(path.join(outdir, 'server.js'), 'utf8').includes('alle Pflichtfelder aus.')) {
-  throw new Error('apps/api/dist/server.js lacks the German zod messages (packages/contract/src/zod-locale.ts): check "sideEffects" in packages/contract/package.json');
+  throw new Error('apps/api/dist/server.js lacks the German zod messages (packages/contract/src/zod-locale.ts): check that apps/api/src/app.ts imports "@hp/contract/zod-locale"');
 }
 
 process.stdout.write(`API kompiliert nach ${path.relative(process.cwd(), outdir) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
 import './fastify-instance.ts';
+// zod's German messages: imported here by name, because a bundler may drop the contract index's bare
+// import of them (esbuild did: the built API answered in English, decision 010).
+import '@hp/contract/zod-locale';
 import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';

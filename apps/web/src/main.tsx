@@ -1,3 +1,4 @@
+import './zod-jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -5,12 +6,6 @@ import { setNonce } from 'get-nonce';
 import { Providers } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
 import './styles.css';
-
-// zod compiles object parsers with new Function when eval is allowed; our CSP forbids eval, so tell zod
-// up front instead of letting its probe trigger a CSP violation. Must run before any schema is built;
-// zod keeps its configuration on this global (shared by every copy of zod), so no import is needed here.
-const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> };
-zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true };
 
 // The server puts a per-response style nonce here; libraries that inject <style> elements use it.
 const nonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content');

@@ -17,6 +17,7 @@ export * from './server-network.ts';
 export * from './server-software.ts';
 export * from './pricing.ts';
 export * from './products.ts';
+export * from './storage-plans.ts';
 export * from './storage.ts';
 export * from './shop.ts';
 export * from './live-events.ts';
