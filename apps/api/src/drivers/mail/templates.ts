@@ -1,6 +1,7 @@
 import type { MailMessage } from './mail.ts';
 
-const signature = '\n\nViele Grüße\nIhr Support-Team';
+/** The closing of every mail (product modules with mails of their own use it too). */
+export const signature = '\n\nViele Grüße\nIhr Support-Team';
 
 export const verificationMail = (to: string, username: string, code: string): MailMessage => ({
   to,
@@ -57,7 +58,8 @@ export const emailChangedMail = (to: string, username: string, newEmail: string,
   text: `Hallo ${username},\n\ndie E-Mail-Adresse Ihres Kontos wurde soeben auf ${newEmail} geändert. Nachrichten zu Ihrem Konto gehen ab jetzt an diese Adresse.\n\nFalls Sie das nicht waren, ändern Sie Ihr Passwort und wenden Sie sich an den Support: ${supportEmail}${signature}`,
 });
 
-const germanDate = (d: Date) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
+/** A date as mails print it (Berlin day). */
+export const germanDate = (d: Date) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
 
 /** How the invoice is settled: already paid by card, or to be transferred by the due date. */
 export type InvoiceMailPayment = { paidByCard: true } | { paidByCard: false; dueDate: Date };

@@ -5,6 +5,7 @@ import { orders, storageAccounts, storageServers, users } from '../../db/schema/
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import { StorageError, type StorageAccountRef } from '../../drivers/storage/storage.ts';
 import type { MailMessage } from '../../drivers/mail/mail.ts';
+import { germanDate, signature } from '../../drivers/mail/templates.ts';
 import { defineJob, defineSchedule, type JobDeps } from '../../jobs/define.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
 import { PermanentJobError } from '../../jobs/queue.ts';
@@ -117,8 +118,6 @@ export const deleteExpiredStorageJob = defineJob(jobKind('delete-expired-storage
   if (ref) await deps.storage.deleteAccount(ref);
 });
 
-const signature = '\n\nViele Grüße\nIhr Support-Team';
-const germanDate = (d: Date) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
 
 export const storageExpiryReminderMail = (to: string, name: string, account: string, expiresAt: Date, renewUrl: string): MailMessage => ({
   to,
