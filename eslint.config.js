@@ -17,7 +17,7 @@ const webFeatures = readdirSync(new URL(`./${web}/features`, import.meta.url), {
 const webMessage = 'Web shape (docs/decisions/012): lib, components and config import no features or routes; features import no routes and no other feature. Move shared code to lib/ or components/.';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', 'apps/api/src/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['**/dist/**', '**/dist-test-*/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', 'apps/api/src/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

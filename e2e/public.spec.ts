@@ -18,7 +18,7 @@ const publicPages: [path: string, heading: RegExp][] = [
   ['/status', /Systemstatus/],
   ['/shop/webhosting', /Webhosting bestellen/],
   ['/shop/cloud-storage', /Cloud-Speicher bestellen/],
-  ['/shop/vdc-request', /Virtual Data Center – bald verfügbar/],
+  ['/shop/vdc-request', /Virtual Data Center bestellen/],
   ['/login', /Login/],
   ['/register', /Registrieren/],
   ['/reset-password', /Passwort zurücksetzen/],
@@ -62,7 +62,9 @@ test('public pages are prerendered: content shows without JavaScript', { tag: '@
   }
   await expect(page.getByText('Hinweis:')).toHaveCount(0); // the banner is on the home page only
   await page.goto('/');
-  await expect(page.getByText(/Unternehmen befindet sich noch im Aufbau/)).toBeVisible();
+  // Every product is on sale now (the virtual data center was the last): no "bald verfügbar" notice.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Leistungsstark/);
+  await expect(page.getByText(/bald verfügbar/)).toHaveCount(0);
   await context.close();
 });
 
@@ -125,7 +127,7 @@ test('the FAQ accordion keeps one answer open at a time', async ({ page }) => {
   await expect(questions.nth(1)).toHaveAttribute('aria-expanded', 'false');
 });
 
-test('shop buttons lead to the configurator, the web hosting and cloud storage shops or an honest "bald verfügbar" page', async ({ page }) => {
+test('shop buttons lead to the configurator and the web hosting, cloud storage and virtual data center shops', async ({ page }) => {
   await page.goto('/shop/root-server');
   await expect(page).toHaveURL(/\/shop\/kvm-server$/);
   await page.goto('/webhosting');
@@ -136,8 +138,10 @@ test('shop buttons lead to the configurator, the web hosting and cloud storage s
   await page.getByRole('main').getByRole('link', { name: /bestellen|Jetzt/i }).first().click();
   await expect(page).toHaveURL(/\/shop\/cloud-storage$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cloud-Speicher bestellen');
-  await page.goto('/shop/vdc-request');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/bald verfügbar/);
+  await page.goto('/virtual-data-center');
+  await page.getByRole('main').getByRole('link', { name: /bestellen|Jetzt/i }).first().click();
+  await expect(page).toHaveURL(/\/shop\/vdc-request$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Virtual Data Center bestellen');
 });
 
 test('the footer links "Unternehmen", "Rechenzentrum" and "Dokumentation" open their pages', async ({ page }) => {

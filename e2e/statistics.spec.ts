@@ -46,7 +46,7 @@ test('the owner opens Statistiken: capacity bars, revenue chart, another range, 
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^statistik-finances-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(csv[0]).toBe('Monat;Umsatz netto (EUR);MRR (EUR);ARR (EUR);ARPA (EUR);Zahlende Kunden;Neue Kunden;Verlorene Kunden;Ausgelaufene Server');
+    expect(csv[0]).toBe('Monat;Umsatz netto (EUR);MRR (EUR);ARR (EUR);ARPA (EUR);Zahlende Kunden;Neue Kunden;Verlorene Kunden;Ausgelaufene Server;Ausgelaufene Webhosting-Pakete;Ausgelaufene Domains;Ausgelaufene Cloud-Speicher;Ausgelaufene Virtual Data Center');
     expect(csv.slice(1).map((line) => line.split(';')[0])).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
   } finally {
     await owner.context.close();

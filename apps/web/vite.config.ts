@@ -16,6 +16,12 @@ export default defineConfig(({ mode }) => ({
   // production build that ships alongside it (same API, no dev-only warnings).
   resolve: mode === 'production' ? { alias: { 'react-router': require.resolve('react-router').replace(/development([/\\])index\.m?js$/, 'production$1index.mjs') } } : {},
   define: { __COMPANY__: JSON.stringify(company), __DATA_CENTER__: JSON.stringify(dataCenter) },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
+  build: {
+    target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600,
+    // The entry page lists no <link rel=modulepreload>: on a slow line those scripts compete with the
+    // stylesheet the first paint waits for (the page is prerendered and readable without them). Lazy
+    // chunks still preload their own imports when the app loads them.
+    modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
+  },
   server: { port: 5173, proxy: { '/api': 'http://localhost:5000' } },
 }));

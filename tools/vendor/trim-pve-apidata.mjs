@@ -53,6 +53,20 @@ export const DRIVER_ENDPOINTS = [
   'POST /nodes/{node}/vzdump',
   'GET /nodes/{node}/storage/{storage}/content',
   'DELETE /nodes/{node}/storage/{storage}/content/{volume}',
+  // Virtual data center (issue 25): one pool per VDC (PVE 8.1+ takes the pool id as a parameter of
+  // /pools; /pools/{poolid} is deprecated), its private network as an SDN VNet with one subnet, applied
+  // with PUT /cluster/sdn, and ISO images uploaded to an ISO storage.
+  'GET /pools',
+  'POST /pools',
+  'DELETE /pools',
+  'GET /cluster/sdn/vnets/{vnet}',
+  'POST /cluster/sdn/vnets',
+  'DELETE /cluster/sdn/vnets/{vnet}',
+  'GET /cluster/sdn/vnets/{vnet}/subnets',
+  'POST /cluster/sdn/vnets/{vnet}/subnets',
+  'DELETE /cluster/sdn/vnets/{vnet}/subnets/{subnet}',
+  'PUT /cluster/sdn',
+  'POST /nodes/{node}/storage/{storage}/upload',
 ];
 
 /** apidata.js is `const apiSchema = [ … ];` followed by nothing else; the array is plain JSON. */

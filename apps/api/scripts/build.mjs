@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = path.join(apiRoot, 'dist');
+// API_BUILD_DIR: another folder beside src (the unit tests build their own copy, so a test run never
+// replaces the dist/ that a running server or the journeys use); the data lookups below need that depth.
+const outdir = process.env.API_BUILD_DIR ? path.resolve(process.env.API_BUILD_DIR) : path.join(apiRoot, 'dist');
+if (path.dirname(outdir) !== apiRoot) throw new Error(`API_BUILD_DIR must be a folder directly in ${apiRoot}`);
 const started = performance.now();
 
 fs.rmSync(outdir, { recursive: true, force: true });

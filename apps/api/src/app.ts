@@ -19,9 +19,12 @@ import { createVatCheck } from './drivers/vat/index.ts';
 import { createStorageDriver } from './drivers/storage/index.ts';
 import { domainsModule } from './modules/domains/domains.module.ts';
 import { storageModule } from './modules/storage/storage.module.ts';
+import { vdcModule } from './modules/vdc/vdc.module.ts';
 import { JobRunner } from './jobs/queue.ts';
+import { createProductRegistry } from './modules/products/registry.ts';
+import type { DeclaredModule } from './modules/products/define-product.ts';
 import { Scheduler } from './jobs/scheduler.ts';
-import type { JobDeps, ModuleManifest } from './jobs/define.ts';
+import type { JobDeps } from './jobs/define.ts';
 import { mailModule } from './jobs/mail.ts';
 import { authModule } from './modules/auth/auth.module.ts';
 import { accountsModule } from './modules/accounts/accounts.module.ts';
@@ -53,10 +56,10 @@ import { withCommunicationLog } from './modules/customers/communications.ts';
  * Every module of the product, each with its routes, job definitions and schedules (docs/decisions/013).
  * A new module adds its manifest here and nowhere else.
  */
-export const modules: ModuleManifest[] = [
+export const modules: DeclaredModule[] = [
   mailModule, authModule, accountsModule, statusModule, siteModule, infrastructureModule,
   serversModule, shopModule, paymentsModule, ordersModule, hostingModule, invoicesModule, eventsModule, ticketsModule, changelogModule, customersModule,
-  statisticsModule, taxModule, domainsModule, storageModule,
+  statisticsModule, taxModule, domainsModule, storageModule, vdcModule,
 ];
 
 /** Headers for the few responses that bypass the helmet hook. */
@@ -72,7 +75,7 @@ const baselineSecurityHeaders = {
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Drivers an entry point may leave out get their embedded default (hosting panel, registrar, VAT-ID check: simulated). */
-export type AppDeps = Omit<Deps, 'hosting' | 'registrar' | 'vatCheck' | 'storage'> & Partial<Pick<Deps, 'hosting' | 'registrar' | 'vatCheck' | 'storage'>>;
+export type AppDeps = Omit<Deps, 'hosting' | 'registrar' | 'vatCheck' | 'storage' | 'products'> & Partial<Pick<Deps, 'hosting' | 'registrar' | 'vatCheck' | 'storage'>>;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -83,6 +86,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     registrar: given.registrar ?? createRegistrarDriver(given.env, given.db),
     vatCheck: given.vatCheck ?? createVatCheck(given.env),
     storage: given.storage ?? createStorageDriver(given.env, given.db),
+    products: createProductRegistry(modules),
   };
   // As shipped the log is written asynchronously (a buffered SonicBoom on stdout, flushed at close):
   // a synchronous write per line cost the hot routes a third of their throughput (docs/decisions/029).

@@ -43,6 +43,8 @@ export interface Env {
    * times this (customers rarely fill their quota; staff watch the real use in the statistics).
    */
   storageOvercommit: number;
+  /** Virtual data centers: the largest ISO image one upload may announce (VDC_ISO_MAX_GB, default 8 GiB). */
+  vdcIsoMaxBytes: number;
   /** Domain registrar: the simulated registry (default) or INWX (README, "INWX (OT&E first)"). */
   registrar: 'simulated' | 'inwx';
   inwx: InwxConfig;
@@ -142,6 +144,10 @@ export interface ProxmoxConfig {
   storage: string;
   backupStorage: string;
   bridge: string;
+  /** Virtual data centers: the SDN zone (VLAN or VXLAN, set up by the operator) their VNets go into. */
+  sdnZone: string;
+  /** Virtual data centers: the storage (content type ISO) customers' ISO images are uploaded to. */
+  isoStorage: string;
   /** OS template VM ids, e.g. {"debian-12":9000,"ubuntu-24.04":9001} */
   templates: Record<string, number>;
   /** Console-only PVE user for the terminal websocket (ticket auth), e.g. console@pve */
@@ -235,6 +241,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       storage: source.PROXMOX_STORAGE ?? 'local-lvm',
       backupStorage: source.PROXMOX_BACKUP_STORAGE ?? 'local',
       bridge: source.PROXMOX_BRIDGE ?? 'vmbr0',
+      sdnZone: source.PROXMOX_SDN_ZONE ?? 'vdc',
+      isoStorage: source.PROXMOX_ISO_STORAGE ?? 'local',
       templates: parseTemplates(source.PROXMOX_TEMPLATES),
       consoleUser: source.PROXMOX_CONSOLE_USER ?? '',
       consolePassword: source.PROXMOX_CONSOLE_PASSWORD ?? '',
@@ -255,6 +263,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
       group: (source.NEXTCLOUD_GROUP ?? '').trim(),
     },
     storageOvercommit: Math.min(10, Math.max(1, Number(source.STORAGE_OVERCOMMIT ?? 1.5) || 1.5)),
+    vdcIsoMaxBytes: Math.max(1, Number(source.VDC_ISO_MAX_GB ?? 8) || 8) * 1024 ** 3,
     registrar: source.REGISTRAR === 'inwx' ? 'inwx' : 'simulated',
     inwx: readInwx(source),
     hostingSubdomainBase: (source.HOSTING_SUBDOMAIN_BASE ?? 'musterhost-web.de').trim().toLowerCase(),

@@ -2,13 +2,14 @@ import path from 'node:path';
 import { readEnv } from './env.ts';
 import { createRuntime } from './main.ts';
 import { seedDemoData } from './db/seed.ts';
+import { modules } from './app.ts';
 
 const env = readEnv();
 const { app, database } = await createRuntime(env);
 
 const credentialsFile = path.join(env.dataDir, 'demo-credentials.json');
 if (database.kind === 'pglite' || process.env.SEED_DEMO === 'true') {
-  await seedDemoData(database.db, credentialsFile);
+  await seedDemoData(database.db, credentialsFile, modules);
 }
 
 await app.listen({ port: env.port, host: env.host });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { invoices, jobs, orders, users } from '../src/db/schema/index.ts';
@@ -54,7 +54,7 @@ export async function openCrashScenario(cleanups: Cleanups, dataDirPrefix: strin
     origin,
     /** Starts the API process with the fault's variables and waits until it answers. */
     async start(fault: Record<string, string> = {}) {
-      run = startServer({ ...env, ...fault });
+      run = startServer({ ...env, ...fault }, { build: inject('apiBuild') });
       await waitForHealth(run, origin);
     },
     kill: () => void current().child.kill('SIGKILL'),
@@ -65,7 +65,7 @@ export async function openCrashScenario(cleanups: Cleanups, dataDirPrefix: strin
     },
     /** A new process without the fault; `healthy` waits for it to answer. */
     async restart({ healthy = false } = {}) {
-      run = startServer(env);
+      run = startServer(env, { build: inject('apiBuild') });
       if (healthy) await waitForHealth(run, origin);
     },
     async stop() {
@@ -96,6 +96,31 @@ export async function waitForCompletedOrder(db: Database['db'], orderId: string)
     const [inv] = await db.select().from(invoices).where(eq(invoices.orderId, orderId));
     return o?.status === 'completed' && inv?.mailedAt ? true : undefined;
   }, 60_000);
+}
+
+/**
+ * A purchase through a product's shop route while the process is set to die after the job `killAfter`:
+ * checkout, payment on the simulated card page, the kill (that job still claimed, so the restart must run
+ * it again), the restart, and the order completed and its invoice mailed. Returns the order and whether
+ * an invoice mail was in flight at the kill.
+ */
+export async function buyThroughCrash(crash: CrashScenario, killAfter: string, auth: Record<string, string>, checkoutPath: string, body: object) {
+  const { db, origin } = crash;
+  await crash.start({ FAULT_KILL_AFTER_JOB: killAfter });
+  const checkout = await fetch(`${origin}${checkoutPath}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  expect(checkout.status, await checkout.clone().text()).toBe(201);
+  const { orderId, sessionId } = (await checkout.json()) as { orderId: string; sessionId: string };
+  await payOnSimulatedPage(origin, sessionId);
+
+  await crash.expectKilled(`the process should have been killed after ${killAfter}`);
+  const mailingAtKill = await invoiceMailInFlight(db);
+  const [killedJob] = await db.select().from(jobs).where(eq(jobs.kind, killAfter));
+  expect(killedJob?.status).toBe('running');
+
+  // Killed after the last step, the order already looks done: wait for the new process itself.
+  await crash.restart({ healthy: true });
+  await waitForCompletedOrder(db, orderId);
+  return { orderId, mailingAtKill };
 }
 
 /** Every job settles (none queued or running after `timeoutMs`) and none failed. */

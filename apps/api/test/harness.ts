@@ -102,10 +102,28 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   };
 }
 
-export const databaseKinds = (): ('pglite' | 'postgres')[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
+type Kind = 'pglite' | 'postgres';
 
 /**
- * Runs a suite once per database: always PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
+ * The databases the API suites run on in this pass (docs/decisions/025, "One database per pass"):
+ * PostgreSQL when TEST_DATABASE_URL is set, else PGlite. `.ci/run` covers both: the Node 20 pass runs
+ * on PostgreSQL, the Node 24 pass on PGlite, so every suite meets both engines in every CI run without
+ * paying for both twice. HP_TEST_DATABASES=pglite,postgres runs both in one pass.
+ */
+export function databaseKinds(): Kind[] {
+  const asked = (process.env.HP_TEST_DATABASES ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  if (asked.length) {
+    for (const k of asked) {
+      if (k !== 'pglite' && k !== 'postgres') throw new Error(`HP_TEST_DATABASES: unknown database ${k} (pglite, postgres)`);
+      if (k === 'postgres' && !process.env.TEST_DATABASE_URL) throw new Error('HP_TEST_DATABASES names postgres, but TEST_DATABASE_URL is not set');
+    }
+    return [...new Set(asked as Kind[])];
+  }
+  return process.env.TEST_DATABASE_URL ? ['postgres'] : ['pglite'];
+}
+
+/**
+ * Runs a suite once per database of this pass (databaseKinds).
  * The context is created once per suite; tests use unique names so they do not collide.
  */
 export function describeEachDatabase(name: string, body: (ctx: () => TestContext, kind: 'pglite' | 'postgres') => void) {
@@ -129,7 +147,9 @@ export function describeEachDatabase(name: string, body: (ctx: () => TestContext
  * second run on the other database repeats the same SQL with the same outcome at the price of minutes
  * (docs/decisions/025, "Fuzzers once"). Suites about concurrency, locks and pools still run on both.
  */
-export const fuzzDatabase = (): 'pglite' | 'postgres' => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+export const fuzzDatabase = (): 'pglite' | 'postgres' | null =>
+  // HP_FUZZ=off: CI's second pass (Node 24), after the first pass fuzzed (decision 025, "Fuzzers once").
+  process.env.HP_FUZZ === 'off' ? null : process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 let counter = 0;
 export const uniqueName = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${crypto.randomBytes(2).toString('hex')}`;

@@ -14,12 +14,15 @@ export async function freshPg() {
 
 /**
  * Starts an API process. `compiled`: the build `npm start` runs (apps/api/dist/server.js, made by
- * `npm run build:api`) instead of the sources through tsx. `discardStdout`: the log goes to /dev/null
- * instead of being collected (benchmarks at LOG_LEVEL=info; errors still reach `output()`).
+ * `npm run build:api`) instead of the sources through tsx; `build`: the same, from the folder the unit
+ * test run compiled the current sources into (global-setup.ts, `inject('apiBuild')`). `discardStdout`:
+ * the log goes to /dev/null instead of being collected (benchmarks at LOG_LEVEL=info; errors still
+ * reach `output()`).
  */
-export function startServer(env: Record<string, string>, opts: { compiled?: boolean; discardStdout?: boolean } = {}): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+export function startServer(env: Record<string, string>, opts: { compiled?: boolean; build?: string; discardStdout?: boolean } = {}): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
   let out = '';
-  const args = opts.compiled ? ['--enable-source-maps', 'apps/api/dist/server.js'] : ['--import', 'tsx', 'apps/api/src/server.ts'];
+  const args = opts.build ? ['--enable-source-maps', path.join(opts.build, 'server.js')]
+    : opts.compiled ? ['--enable-source-maps', 'apps/api/dist/server.js'] : ['--import', 'tsx', 'apps/api/src/server.ts'];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot, env: { ...process.env, VITEST: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', opts.discardStdout ? 'ignore' : 'pipe', 'pipe'],
   });

@@ -12,12 +12,15 @@ export async function seedCapacity(ctx: TestContext, opts: { cpuCores?: number; 
   const [node] = await db.insert(nodes).values({
     name: `shop-${tag}`, host: '10.1.0.1', cpuCores: opts.cpuCores ?? 64, ramGb: opts.ramGb ?? 256, storageGb: opts.storageGb ?? 4000, status: opts.status ?? 'online',
   }).returning();
-  const base = Math.floor(Math.random() * 60000);
+  // Random addresses in 172.16.0.0/12; a taken one (another call of this file or a parallel file on the
+  // same database) is skipped rather than failing the test.
   const ips = [];
-  for (let i = 0; i < (opts.ips ?? 3); i++) {
-    const n = base * 4 + i;
-    const [ip] = await db.insert(ipAddresses).values({ address: `172.${16 + ((n >> 16) & 15)}.${(n >> 8) & 255}.${n & 255}`, version: 'IPv4', subnet: '24', gateway: '172.16.0.1' }).returning();
-    ips.push(ip!);
+  while (ips.length < (opts.ips ?? 3)) {
+    const n = Math.floor(Math.random() * 0xfffff);
+    const [ip] = await db.insert(ipAddresses)
+      .values({ address: `172.${16 + ((n >> 16) & 15)}.${(n >> 8) & 255}.${n & 255}`, version: 'IPv4', subnet: '24', gateway: '172.16.0.1' })
+      .onConflictDoNothing().returning();
+    if (ip) ips.push(ip);
   }
   return { node: node!, ips };
 }

@@ -5,6 +5,7 @@ import { plainText } from './text.ts';
 import { EmailAddress, UpdateProfileInput } from './profile.ts';
 import { ticketMessages } from './tickets.ts';
 import { TaxViewResponse } from './business.ts';
+import { ProductKind } from './products.ts';
 
 /* Back office: customers (spec "Customer overview"; issue 11). Staff only. */
 
@@ -160,7 +161,35 @@ export const CustomerVatCheck = z.object({
 });
 export type CustomerVatCheck = z.infer<typeof CustomerVatCheck>;
 
-/** The customer detail's overview: profile, servers, open tickets, the last orders, money, notes. */
+/**
+ * One subscription on the staff customer page, in the one shape every product fills (its staffSection
+ * through the product port): name, what it is, its status and term.
+ */
+export const StaffSubscriptionItem = z.object({
+  id: z.string(),
+  /** What staff call it: the server's name, the package's primary domain, the domain as people read it. */
+  name: z.string(),
+  /** Plan, size, address …, e.g. "Professional · Hosting-ID 10001" or a server's IP; may be empty. */
+  detail: z.string(),
+  /** The status as staff read it (German label). */
+  status: z.string(),
+  expiresAt: z.string().nullable(),
+  /** What happens at the end of the term when it is not the usual manual renewal, e.g. "verlängert automatisch". */
+  note: z.string().optional(),
+  /** The staff page of this subscription, where one exists (the staff server page). */
+  href: z.string().optional(),
+});
+export type StaffSubscriptionItem = z.infer<typeof StaffSubscriptionItem>;
+export const StaffProductSection = z.object({
+  kind: ProductKind,
+  title: z.string(),
+  /** The text shown when the customer has none of this product. */
+  empty: z.string(),
+  items: z.array(StaffSubscriptionItem),
+});
+export type StaffProductSection = z.infer<typeof StaffProductSection>;
+
+/** The customer detail's overview: profile, products, open tickets, the last orders, money, notes. */
 export const CustomerDetail = CustomerRow.extend({
   phone: z.string(),
   industry: z.string(),
@@ -178,19 +207,11 @@ export const CustomerDetail = CustomerRow.extend({
   deletedAt: z.string().nullable(),
   /** A staff-initiated e-mail change waiting for the new address to confirm it. */
   pendingEmail: z.object({ email: z.string(), expiresAt: z.string() }).nullable(),
-  servers: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ip: z.string().nullable() })),
-  /** Web hosting packages the customer owns (not deleted). */
-  hostingPackages: z.array(z.object({ id: z.string(), name: z.string(), planName: z.string(), status: z.string(), primaryDomain: z.string(), expiresAt: z.string().nullable() })),
   /**
-   * The products that show themselves through the product port (decision 033; cloud storage so far):
-   * one section per product with its live subscriptions.
+   * One section per product (the registry's order: root server, web hosting, domains, cloud storage),
+   * each with the customer's live subscriptions as the product describes them (decisions 033, 035).
    */
-  productSections: z.array(z.object({
-    kind: z.string(), title: z.string(), empty: z.string(),
-    items: z.array(z.object({ id: z.string(), name: z.string(), detail: z.string(), status: z.string(), expiresAt: z.string().nullable() })),
-  })),
-  /** Domains the customer owns (not deleted); `unicode` is the name as people read it. */
-  domains: z.array(z.object({ id: z.string(), domain: z.string(), unicode: z.string(), status: z.string(), expiresAt: z.string().nullable(), autoRenew: z.boolean() })),
+  productSections: z.array(StaffProductSection),
   openTickets: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), createdAt: z.string() })),
   recentOrders: z.array(z.object({ id: z.string(), number: z.number().int(), product: z.string(), kind: z.string(), status: z.string(), grossCents: z.number().int(), createdAt: z.string() })),
   /** Net revenue: invoices minus credit notes, in cents. */

@@ -166,3 +166,10 @@ export const DomainAuthCodeInput = z.strictObject({ password: z.string().min(1, 
 export const DomainAuthCode = z.object({ authCode: z.string() });
 export type DomainAuthCode = z.infer<typeof DomainAuthCode>;
 export type DomainNameserversInput = z.infer<typeof DomainNameserversInput>;
+
+/** The order page's part of a domain order (OrderDetail.configuration): the name, what was ordered and for how many years. */
+export const DomainOrderSummary = z.object({
+  product: z.literal('domain'),
+  domain: z.string(), unicode: z.string(), action: z.enum(['register', 'transfer', 'renew']), years: z.number().int(), premium: z.boolean(),
+});
+export type DomainOrderSummary = z.infer<typeof DomainOrderSummary>;

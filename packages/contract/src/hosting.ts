@@ -362,3 +362,11 @@ export const HostingServerView = z.object({
 export type HostingServerView = z.infer<typeof HostingServerView>;
 export const HostingServerList = z.object({ items: z.array(HostingServerView), panel: z.string() });
 export type HostingServerList = z.infer<typeof HostingServerList>;
+
+/** The order page's part of a web hosting order (OrderDetail.configuration): the plan and domain. */
+export const HostingOrderSummary = z.object({
+  product: z.literal('webhosting'),
+  plan: z.string(), planName: z.string(), primaryDomain: z.string(),
+  storageMb: z.number().int(), trafficMb: z.number().int(), databases: z.number().int(), domains: z.number().int(), phpVersions: z.array(z.string()),
+});
+export type HostingOrderSummary = z.infer<typeof HostingOrderSummary>;

@@ -18,6 +18,8 @@ export * from './server-software.ts';
 export * from './pricing.ts';
 export * from './products.ts';
 export * from './storage-plans.ts';
+export * from './vdc-pricing.ts';
+export * from './vdc.ts';
 export * from './storage.ts';
 export * from './shop.ts';
 export * from './live-events.ts';

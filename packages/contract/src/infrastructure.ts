@@ -212,7 +212,7 @@ export const NodeRow = z.object({
   storageGb: z.number().int(),
   status: NodeStatus,
   serverCount: z.number().int(),
-  /** Sum of the virtual servers on the node that are not deleted. */
+  /** What the node has sold (usedCapacity): live root servers, each live VDC pool whole (not its VMs), open orders' holds. */
   used: Resources,
   /** Capacity minus used, never below 0. */
   free: Resources,

@@ -34,11 +34,11 @@ export interface PriceConfig {
   months: number;
 }
 
-/** In tenths of a cent ("milli-euro") per month. */
+/** In tenths of a cent ("milli-euro") per month; the virtual data center's pool uses the same unit prices. */
 const WINDOWS_SURCHARGE = 5000;
-const PER_CORE = 1150;
-const PER_GB_RAM = 100;
-const PER_GB_STORAGE = 25;
+export const PER_CORE_MILLI = 1150;
+export const PER_GB_RAM_MILLI = 100;
+export const PER_GB_STORAGE_MILLI = 25;
 /** 1.22 as a percentage. */
 const FACTOR_PERCENT = 122;
 
@@ -61,25 +61,36 @@ export interface PriceBreakdown {
 const roundDiv = (numerator: number, divisor: number) => Math.floor((numerator + divisor / 2) / divisor);
 
 export function monthlyBaseMilli(config: Pick<PriceConfig, 'os' | 'cpu' | 'ram' | 'storage'>): number {
-  return (config.os === 'windows' ? WINDOWS_SURCHARGE : 0) + PER_CORE * config.cpu + PER_GB_RAM * config.ram + PER_GB_STORAGE * config.storage;
+  return (config.os === 'windows' ? WINDOWS_SURCHARGE : 0) + PER_CORE_MILLI * config.cpu + PER_GB_RAM_MILLI * config.ram + PER_GB_STORAGE_MILLI * config.storage;
 }
+
+/**
+ * A monthly list price in milli-euro for a term: × months × 1.22 × (1 − duration discount), rounded once
+ * (half up) to cents. Every configured product's price (root server, virtual data center) goes through it.
+ */
+export function termPriceCents(monthlyMilli: number, months: number): number {
+  const discount = durationDiscountPercent(months);
+  // milli-euro × months × 122/100 × (100 − d)/100, then /10 to cents: one division at the end.
+  return roundDiv(monthlyMilli * months * FACTOR_PERCENT * (100 - discount), 100 * 100 * 10);
+}
+
+/** Milli-euro to cents, half up (monthly list prices for display). */
+export const milliToCents = (milli: number) => roundDiv(milli, 10);
 
 /** The price in cents for the whole rental length. */
 export function priceCents(config: PriceConfig): number {
-  const discount = durationDiscountPercent(config.months);
-  // milli-euro × months × 122/100 × (100 − d)/100, then /10 to cents: one division at the end.
-  return roundDiv(monthlyBaseMilli(config) * config.months * FACTOR_PERCENT * (100 - discount), 100 * 100 * 10);
+  return termPriceCents(monthlyBaseMilli(config), config.months);
 }
 
 export function priceBreakdown(config: PriceConfig): PriceBreakdown {
-  const toCents = (milli: number) => roundDiv(milli, 10);
+  const toCents = milliToCents;
   return {
     totalCents: priceCents(config),
     discountPercent: durationDiscountPercent(config.months),
     monthly: {
-      cpuCents: toCents(PER_CORE * config.cpu),
-      ramCents: toCents(PER_GB_RAM * config.ram),
-      storageCents: toCents(PER_GB_STORAGE * config.storage),
+      cpuCents: toCents(PER_CORE_MILLI * config.cpu),
+      ramCents: toCents(PER_GB_RAM_MILLI * config.ram),
+      storageCents: toCents(PER_GB_STORAGE_MILLI * config.storage),
       osCents: config.os === 'windows' ? toCents(WINDOWS_SURCHARGE) : 0,
       totalCents: toCents(monthlyBaseMilli(config)),
     },

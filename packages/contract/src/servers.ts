@@ -82,3 +82,18 @@ export const UsageHistory = z.object({
   points: z.array(z.object({ time: z.number(), cpu: z.number(), ramUsedMb: z.number(), netIn: z.number(), netOut: z.number() })),
 });
 export type UsageHistory = z.infer<typeof UsageHistory>;
+
+const OrderResource = z.object({ size: z.number().int(), type: z.string(), priceCents: z.number().int() });
+
+/** The order page's part of a root server order: the configuration with its per-month prices. */
+export const RootServerOrderSummary = z.object({
+  product: z.literal('root_server'),
+  location: z.string(),
+  os: z.string(),
+  cpu: z.object({ cores: z.number().int(), priceCents: z.number().int() }),
+  ram: OrderResource,
+  storage: OrderResource,
+  osPriceCents: z.number().int(),
+  network: z.object({ ip: z.string().nullable(), bandwidth: z.string(), priceCents: z.number().int() }),
+});
+export type RootServerOrderSummary = z.infer<typeof RootServerOrderSummary>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONFIG_LIMITS, LINUX_DISTROS, WINDOWS_VERSIONS } from './pricing.ts';
 import { plainText } from './text.ts';
-import { ProductKind } from './products.ts';
+import { OrderConfiguration, ProductKind } from './products.ts';
 
 /** Shop, payment, order and invoice texts (public spec §5, §8; portal spec §8): the spec's wording, spelling and grammar corrected. */
 export const shopMessages = {
@@ -150,8 +150,6 @@ export const PaymentResult = z.object({
 });
 export type PaymentResult = z.infer<typeof PaymentResult>;
 
-const Resource = z.object({ size: z.number().int(), type: z.string(), priceCents: z.number().int() });
-
 export const OrderCard = z.object({
   id: z.string(),
   number: z.string(),
@@ -172,27 +170,9 @@ export type OrderCard = z.infer<typeof OrderCard>;
 export const OrderList = z.object({ items: z.array(OrderCard), total: z.number().int() });
 export type OrderList = z.infer<typeof OrderList>;
 
-/** 'Server Details' of /dashboard/order/{id}: per-month list prices and the charged total split into net and VAT by the order's tax. */
+/** /dashboard/order/{id}: what the order bought (the product's part) and the charged total split into net and VAT by the order's tax. */
 export const OrderDetail = OrderCard.extend({
-  location: z.string(),
-  /** Root server orders: the configuration with its per-month prices (null for other products). */
-  os: z.string().nullable(),
-  cpu: z.object({ cores: z.number().int(), priceCents: z.number().int() }).nullable(),
-  ram: Resource.nullable(),
-  storage: Resource.nullable(),
-  osPriceCents: z.number().int().nullable(),
-  network: z.object({ ip: z.string().nullable(), bandwidth: z.string(), priceCents: z.number().int() }).nullable(),
-  /** Web hosting orders: the plan and domain (null for other products). */
-  hosting: z.object({
-    plan: z.string(), planName: z.string(), primaryDomain: z.string(),
-    storageMb: z.number().int(), trafficMb: z.number().int(), databases: z.number().int(), domains: z.number().int(), phpVersions: z.array(z.string()),
-  }).nullable(),
-  /** Domain orders: the name, what was ordered and for how many years (null for other products). */
-  domain: z.object({
-    domain: z.string(), unicode: z.string(), action: z.enum(['register', 'transfer', 'renew']), years: z.number().int(), premium: z.boolean(),
-  }).nullable(),
-  /** Cloud storage orders: the plan and account (null for other products). */
-  cloudStorage: z.object({ plan: z.string(), planName: z.string(), accountName: z.string(), quotaGb: z.number().int() }).nullable(),
+  configuration: OrderConfiguration,
   discountPercent: z.number().int(),
   netCents: z.number().int(),
   vatCents: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ticketTypes } from './tickets.ts';
+import { ProductKind } from './products.ts';
 
 /* Platform statistics (spec "Statistics", owner only; docs/decisions/017). Money: integer cents, net. */
 
@@ -55,6 +56,12 @@ export const NodeCapacity = z.object({
 });
 export type NodeCapacity = z.infer<typeof NodeCapacity>;
 
+/** A product in the churn figures: its kind and the plural of its subscriptions ("Webhosting-Pakete"). */
+export const ChurnProduct = z.object({ kind: ProductKind, label: z.string() });
+export type ChurnProduct = z.infer<typeof ChurnProduct>;
+/** The column of a product's ended terms, on the page and in the CSV. */
+export const churnedColumnTitle = (product: Pick<ChurnProduct, 'label'>) => `Ausgelaufene ${product.label}`;
+
 export const FinanceMonth = z.object({
   month: z.string(),
   /** Invoices minus credit notes issued in the month, net. */
@@ -66,7 +73,8 @@ export const FinanceMonth = z.object({
   payingCustomers: z.number().int(),
   newCustomers: z.number().int(),
   churnedCustomers: z.number().int(),
-  churnedServers: z.number().int(),
+  /** Terms that ended in the month without a renewal, per product (every product of `finances.products`, in its order). */
+  churned: z.array(z.object({ kind: ProductKind, count: z.number().int() })),
 });
 export type FinanceMonth = z.infer<typeof FinanceMonth>;
 
@@ -103,7 +111,12 @@ export const Statistics = z.object({
   to: z.string(),
   generatedAt: z.string(),
   capacity: z.object({ nodes: z.array(NodeCapacity), total: NodeCapacity.omit({ id: true, name: true, status: true }), liveAvailable: z.boolean(), products: z.array(ProductCapacity) }),
-  finances: z.object({ months: z.array(FinanceMonth), current: FinanceMonth.nullable() }),
+  finances: z.object({
+    months: z.array(FinanceMonth),
+    current: FinanceMonth.nullable(),
+    /** The products whose churn the months count, in the registry's order, with the plural their column names. */
+    products: z.array(ChurnProduct),
+  }),
   receivables: z.array(ReceivableBucket),
   support: z.object({
     openTickets: z.number().int(),

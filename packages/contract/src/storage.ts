@@ -155,3 +155,10 @@ export const StorageServerView = z.object({
 export type StorageServerView = z.infer<typeof StorageServerView>;
 export const StorageServerList = z.object({ items: z.array(StorageServerView), overcommit: z.number() });
 export type StorageServerList = z.infer<typeof StorageServerList>;
+
+/** The order page's part of a cloud storage order (OrderDetail.configuration). */
+export const StorageOrderSummary = z.object({
+  product: z.literal('cloud_storage'),
+  plan: z.string(), planName: z.string(), accountName: z.string(), quotaGb: z.number().int(),
+});
+export type StorageOrderSummary = z.infer<typeof StorageOrderSummary>;

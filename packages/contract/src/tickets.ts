@@ -58,13 +58,19 @@ export const ticketMessages = {
 } as const;
 const m = ticketMessages;
 
-/** Spec §3: question, issue, problem, technical, billing, other. */
-export const ticketTypes = ['question', 'issue', 'problem', 'technical', 'billing', 'other'] as const;
+/**
+ * Spec §3: question, issue, problem, technical, billing, other; and "VDC-Anfrage" (issue 25), which only
+ * the virtual data center's "Individuelle Anfrage" opens (`POST /api/vdc-requests`).
+ */
+export const ticketTypes = ['question', 'issue', 'problem', 'technical', 'billing', 'other', 'vdc_request'] as const;
 export const TicketType = z.enum(ticketTypes, { error: m.typeRequired });
 export type TicketType = z.infer<typeof TicketType>;
 export const ticketTypeLabels: Record<TicketType, string> = {
-  question: 'Frage', issue: 'Störung', problem: 'Problem', technical: 'Technische Frage', billing: 'Zahlung', other: 'Sonstiges',
+  question: 'Frage', issue: 'Störung', problem: 'Problem', technical: 'Technische Frage', billing: 'Zahlung', other: 'Sonstiges', vdc_request: 'VDC-Anfrage',
 };
+/** The types a customer picks in "Neues Ticket"; the others come from their own forms. */
+export const customerTicketTypes = ['question', 'issue', 'problem', 'technical', 'billing', 'other'] as const satisfies readonly TicketType[];
+export const CustomerTicketType = z.enum(customerTicketTypes, { error: m.typeRequired });
 
 /** Spec §3: a new ticket is open; staff set open or in progress; closing ends it. */
 export const ticketStatuses = ['open', 'in_progress', 'closed'] as const;
@@ -80,7 +86,7 @@ export const TicketIdParams = z.object({ id: z.uuid({ error: m.ticketNotFound })
 export const CreateTicketInput = z.strictObject({
   title: plainText({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(150, m.titleTooLong),
   description: plainText({ multiline: true, error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(10_000, m.descriptionTooLong),
-  type: TicketType,
+  type: CustomerTicketType,
   /** One of the customer's own servers, checked on the server. */
   serverId: z.uuid({ error: m.serverNotFound }).nullable().optional(),
 }, { error: messages.invalidInput });

@@ -3,13 +3,13 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages, hostingServers } from './schema/index.ts';
+import { users, settings, sessions, nodes, ipAddresses, tickets, ticketMessages } from './schema/index.ts';
+import type { ModuleManifest } from '../jobs/define.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedStatusPage } from '../modules/status/status.seed.ts';
 import { seedChangelog } from '../modules/changelog/changelog.seed.ts';
 import { seedDemoCustomers } from '../modules/customers/customers.seed.ts';
 import { seedDemoStatistics } from '../modules/statistics/statistics.seed.ts';
-import { seedStorageServer } from '../modules/storage/storage.seed.ts';
 
 interface DemoAccount { role: 'owner' | 'employee' | 'customer'; username: string; password: string }
 
@@ -35,7 +35,7 @@ export function randomPassword() {
  * Demo data, loaded once per installation (embedded mode). Passwords are random per installation and
  * written to data/demo-credentials.json; if that file is lost the demo passwords are rolled anew.
  */
-export async function seedDemoData(db: Db, credentialsFile: string) {
+export async function seedDemoData(db: Db, credentialsFile: string, modules: readonly ModuleManifest[]) {
   // Each part of the demo data has its own marker, so parts added by later versions still arrive once.
   await seedOnce(db, 'demo_seeded_status', () => seedStatusPage(db));
   // Two hosts and a /27 of documentation addresses (RFC 5737), so the shop can sell out of the box.
@@ -47,11 +47,8 @@ export async function seedDemoData(db: Db, credentialsFile: string) {
     const addresses = Array.from({ length: 29 }, (_, i) => ({ address: `203.0.113.${i + 2}`, version: 'IPv4' as const, subnet: '27', gateway: '203.0.113.1' }));
     await db.insert(ipAddresses).values(addresses).onConflictDoNothing();
   });
-  // One web hosting server of the (simulated) panel, so /shop/webhosting sells out of the box.
-  await seedOnce(db, 'demo_seeded_hosting', async () => {
-    await db.insert(hostingServers).values({ name: 'web-fra-01', hostname: 'web-fra-01.musterhost-web.de', panelServerId: '1', slots: 200 });
-  });
-  await seedOnce(db, 'demo_seeded_storage', () => seedStorageServer(db));
+  // What each module declares it needs to work out of the box (a product's first server, decision 035).
+  for (const m of modules) if (m.seed) await seedOnce(db, `demo_seeded_${m.name}`, () => m.seed!(db));
   const [marker] = await db.select().from(settings).where(eq(settings.key, 'demo_seeded'));
   if (!marker || !fs.existsSync(credentialsFile)) await seedDemoAccounts(db, credentialsFile);
   await seedOnce(db, 'demo_seeded_tickets', () => seedDemoTickets(db));

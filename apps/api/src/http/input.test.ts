@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENT_BYTES } from '@hp/contract';
 import { containsNul } from './input.ts';
@@ -17,5 +18,15 @@ describe('containsNul (issue 21, item 1)', () => {
     expect(containsNul(new Uint8Array(upload.buffer, 0, 1024))).toBe(false);
     // Walking it entry by entry took 14 s here and blocked every other request meanwhile.
     expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('never walks a stream or another instance handed on as the body (a socket graph never ends)', () => {
+    const stream = Readable.from(['a\u0000b']);
+    const started = performance.now();
+    expect(containsNul(stream)).toBe(false);
+    expect(containsNul(new Map([['k', 'a\u0000']]))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(50);
+    // Parsed data still counts, also without a prototype (querystring's objects).
+    expect(containsNul(Object.assign(Object.create(null) as object, { q: 'x\u0000' }))).toBe(true);
   });
 });

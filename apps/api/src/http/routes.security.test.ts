@@ -57,7 +57,23 @@ const LEAKS: [string, RegExp][] = [
   ['file path', /\/work\/|\/home\/|\/usr\/|node_modules|\.(?:ts|js|mjs|cjs):\d+|[A-Z]:\\/],
   ['internals', /FST_ERR|ZodError|drizzle|pglite|DrizzleQueryError|TypeError|ReferenceError|SyntaxError/i],
 ];
-const leaksIn = (body: string) => LEAKS.filter(([, re]) => re.test(body)).map(([name]) => name);
+/**
+ * The leaks in a response body. A match that is text the request itself sent (a fuzzed key such as
+ * `B:\\` listed back under "Unbekannte Schlüssel") is an echo of the client's own input, not a leak.
+ */
+const leaksIn = (body: string, sent = '') => LEAKS.filter(([, re]) =>
+  [...body.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`))].some((m) => !sent.includes(m[0]))).map(([name]) => name);
+
+/** What a request sent as text: its URL (raw and decoded) and its body, as the server received them. */
+function sentText(opts: InjectOptions): string {
+  const url = String(opts.url ?? '');
+  let decoded = '';
+  try {
+    decoded = decodeURIComponent(url);
+  } catch { /* not decodable: the raw URL is enough */ }
+  const payload = typeof opts.payload === 'string' ? opts.payload : opts.payload === undefined ? '' : JSON.stringify(opts.payload);
+  return `${url}\n${decoded}\n${payload}`;
+}
 
 function securityHeaderProblems(res: LightMyRequestResponse): string[] {
   const problems: string[] = [];
@@ -87,7 +103,7 @@ const parseJson = (res: LightMyRequestResponse): unknown => {
 };
 
 /** Everything a response must satisfy, whatever the request was. Returns the violations. */
-function responseProblems(res: LightMyRequestResponse): string[] {
+function responseProblems(res: LightMyRequestResponse, sent = ''): string[] {
   const problems: string[] = [];
   if (res.statusCode >= 500) problems.push(`status ${res.statusCode}`);
   problems.push(...securityHeaderProblems(res));
@@ -99,7 +115,7 @@ function responseProblems(res: LightMyRequestResponse): string[] {
     if (typeof body?.error?.message !== 'string') problems.push('error.message missing');
     else if (!looksGerman(body.error.message)) problems.push(`message not German: ${body.error.message}`);
     if (typeof body?.requestId !== 'string' || body.requestId !== res.headers['x-request-id']) problems.push('requestId missing or not the x-request-id');
-    problems.push(...leaksIn(res.body).map((l) => `${l} in the error body`));
+    problems.push(...leaksIn(res.body, sent).map((l) => `${l} in the error body`));
   }
   return problems;
 }
@@ -282,6 +298,16 @@ describeEachDatabase('routes: access matrix, fuzzing, headers (security)', (ctx,
   };
   const apiRoutes = () => ctx().app.registeredRoutes.filter((r) => !isCatchAllOrDocs(r.url));
 
+  it('the leak check finds paths, SQL and stack frames, but not the client\'s own input echoed back', () => {
+    expect(leaksIn('{"error":{"message":"at handler (/work/main/apps/api/src/x.ts:10:5)"}}')).toEqual(['stack frame', 'file path']);
+    expect(leaksIn('{"error":{"message":"Failed query: select * from users"}}')).toEqual(['SQL']);
+    // A fuzzed key that looks like a Windows path, listed back as an unknown key: an echo.
+    const sent = JSON.stringify({ 'B:\\x': 1 });
+    expect(leaksIn(JSON.stringify({ error: { message: 'Unbekannte Schlüssel: "B:\\x"' } }), sent)).toEqual([]);
+    // The same text when the client did not send it is a leak.
+    expect(leaksIn(JSON.stringify({ error: { message: 'Unbekannte Schlüssel: "B:\\x"' } }), '{}')).toEqual(['file path']);
+  });
+
   it('the German-message heuristic accepts the whole catalogue and rejects framework English', () => {
     for (const text of Object.values(messages)) expect(looksGerman(text), text).toBe(true);
     for (const english of ['Not Found', 'Bad Request', "body must have required property 'username'", 'Route GET:/x not found', "'/%E0' is not a valid url component", 'Internal Server Error', 'Unsupported Media Type', 'Request body is too large']) {
@@ -346,7 +372,7 @@ describeEachDatabase('routes: access matrix, fuzzing, headers (security)', (ctx,
     const routes = apiRoutes();
     const problems: string[] = [];
     const check = (opts: InjectOptions, res: LightMyRequestResponse) => {
-      const found = responseProblems(res);
+      const found = responseProblems(res, sentText(opts));
       if (found.length) problems.push(`${describeRequest(opts)} → ${res.statusCode} ${res.body.slice(0, 200)}: ${found.join('; ')}`);
       return found.length === 0;
     };

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../deps.ts';
 import type { JobKind } from '../db/jobs.ts';
+import type { Db } from '../db/client.ts';
 
 /**
  * The three things a module contributes to the runtime, declared next to the code they belong to and
@@ -48,6 +49,11 @@ export interface ModuleManifest {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   jobs?: JobDefinition<any>[];
   schedules?: ScheduleDefinition[];
+  /**
+   * Demo data of the embedded installation (what the module needs to work out of the box, e.g. a product's
+   * first server), loaded once per installation under the marker `demo_seeded_<name>` (db/seed.ts).
+   */
+  seed?: (db: Db) => Promise<void>;
 }
 
 export const defineModule = (m: ModuleManifest) => m;

@@ -4,7 +4,7 @@ import { hostingPackages, hostingServers, invoices, jobs, orders, simHostingAcco
 import { createUser, describeEachDatabase } from '../../test/harness.ts';
 import { postHostingCheckout, seedHostingServer, unique } from '../../test/hosting.ts';
 import { drainJobs, paySimulated } from '../../test/shop.ts';
-import { crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, invoiceMailInFlight, openCrashScenario, payOnSimulatedPage, waitForCompletedOrder } from '../../test/crash.ts';
+import { buyThroughCrash, crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, openCrashScenario } from '../../test/crash.ts';
 
 /**
  * SIGKILL at each step of a web hosting sale (decision 022, like fulfilment.crash.test.ts for the root
@@ -24,28 +24,12 @@ describe.skipIf(!base).concurrent('web hosting fulfilment survives SIGKILL at ev
 
   it.each(killPoints)('killed after %s → exactly one package, panel account and invoice after restart', async (killAfter) => {
     const crash = await openCrashScenario(cleanups, 'hp-hosting-crash-');
-    const { db, origin } = crash;
+    const { db } = crash;
     const [server] = await db.insert(hostingServers).values({ name: 'web-crash', hostname: 'web-crash.example.net', panelServerId: '1', slots: 5 }).returning();
     const { user, auth } = await createCrashCustomer(db);
 
-    await crash.start({ FAULT_KILL_AFTER_JOB: killAfter });
     const subdomain = `crash${killAfter.replace(/[^a-z]/g, '')}`.slice(0, 30);
-    const checkout = await fetch(`${origin}/api/shop/webhosting/checkout`, {
-      method: 'POST', headers: auth, body: JSON.stringify({ plan: 'professional', months: 1, domainType: 'subdomain', subdomain, acceptTerms: true }),
-    });
-    expect(checkout.status, await checkout.clone().text()).toBe(201);
-    const { orderId, sessionId } = (await checkout.json()) as { orderId: string; sessionId: string };
-    await payOnSimulatedPage(origin, sessionId);
-
-    await crash.expectKilled(`the process should have been killed after ${killAfter}`);
-    const mailingAtKill = await invoiceMailInFlight(db);
-    // The job whose work was done is still claimed: the restart must run it again.
-    const [killedJob] = await db.select().from(jobs).where(eq(jobs.kind, killAfter));
-    expect(killedJob?.status).toBe('running');
-
-    // Killed after the last step, the order already looks done: wait for the new process itself.
-    await crash.restart({ healthy: true });
-    await waitForCompletedOrder(db, orderId);
+    const { orderId, mailingAtKill } = await buyThroughCrash(crash, killAfter, auth, '/api/shop/webhosting/checkout', { plan: 'professional', months: 1, domainType: 'subdomain', subdomain, acceptTerms: true });
 
     const packages = await db.select().from(hostingPackages).where(eq(hostingPackages.ownerId, user.id));
     expect(packages).toHaveLength(1);

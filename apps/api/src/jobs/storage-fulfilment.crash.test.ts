@@ -5,7 +5,7 @@ import { invoices, jobs, orders, simStorageAccounts, storageAccounts, storageSer
 import { createUser, describeEachDatabase } from '../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../test/shop.ts';
 import { postStorageCheckout, seedStorageServer, storageName } from '../../test/storage.ts';
-import { crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, invoiceMailInFlight, openCrashScenario, payOnSimulatedPage, waitForCompletedOrder } from '../../test/crash.ts';
+import { buyThroughCrash, crashCleanups, createCrashCustomer, expectInvoiceMails, expectJobsSettled, openCrashScenario } from '../../test/crash.ts';
 
 /**
  * SIGKILL at each step of a cloud storage sale (decision 034, like hosting-fulfilment.crash.test.ts):
@@ -26,28 +26,12 @@ describe.skipIf(!base).concurrent('cloud storage fulfilment survives SIGKILL at 
 
   it.each(killPoints)('killed after %s → exactly one storage account, Nextcloud user and invoice after restart', async (killAfter) => {
     const crash = await openCrashScenario(cleanups, 'hp-storage-crash-');
-    const { db, origin } = crash;
+    const { db } = crash;
     const [server] = await db.insert(storageServers).values({ name: 'cloud-crash', url: 'https://cloud-crash.example.net', capacityGb: 1000 }).returning();
     const { user, auth } = await createCrashCustomer(db);
 
-    await crash.start({ FAULT_KILL_AFTER_JOB: killAfter });
     const accountName = `crash${killAfter.replace(/[^a-z]/g, '')}`.slice(0, 32);
-    const checkout = await fetch(`${origin}/api/shop/cloud-storage/checkout`, {
-      method: 'POST', headers: auth, body: JSON.stringify({ plan: '500gb', months: 1, accountName, acceptTerms: true }),
-    });
-    expect(checkout.status, await checkout.clone().text()).toBe(201);
-    const { orderId, sessionId } = (await checkout.json()) as { orderId: string; sessionId: string };
-    await payOnSimulatedPage(origin, sessionId);
-
-    await crash.expectKilled(`the process should have been killed after ${killAfter}`);
-    const mailingAtKill = await invoiceMailInFlight(db);
-    // The job whose work was done is still claimed: the restart must run it again.
-    const [killedJob] = await db.select().from(jobs).where(eq(jobs.kind, killAfter));
-    expect(killedJob?.status).toBe('running');
-
-    // Killed after the last step, the order already looks done: wait for the new process itself.
-    await crash.restart({ healthy: true });
-    await waitForCompletedOrder(db, orderId);
+    const { orderId, mailingAtKill } = await buyThroughCrash(crash, killAfter, auth, '/api/shop/cloud-storage/checkout', { plan: '500gb', months: 1, accountName, acceptTerms: true });
 
     const accounts = await db.select().from(storageAccounts).where(eq(storageAccounts.ownerId, user.id));
     expect(accounts).toHaveLength(1);

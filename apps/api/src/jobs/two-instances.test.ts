@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
 import { ipAddresses, jobs, nodes, schedules, servers, serverTasks, simVms, users } from '../db/schema/index.ts';
@@ -49,7 +49,7 @@ describe.skipIf(!base)('two instances on one database [postgres]', () => {
       const run = startServer({
         DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir,
         JOB_LEASE_MS: '1500', SIMULATED_SPEED: '4', BILLING_TICK_MS: String(TICK_MS), SETTLE_TASKS_MS: String(SETTLE_MS),
-      });
+      }, { build: inject('apiBuild') });
       cleanups.push(async () => {
         run.child.kill('SIGCONT');
         run.child.kill('SIGKILL');

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { PublicLayout } from '../components/layouts/public-layout.tsx';
 import { Spinner } from '../components/ui/card.tsx';
 import { HomePage } from '../routes/public/home.tsx';
@@ -13,9 +13,9 @@ import { FaqPage } from '../routes/public/faq.tsx';
 import { CompanyPage } from '../routes/public/unternehmen.tsx';
 import { DataCenterPage } from '../routes/public/rechenzentrum.tsx';
 import { DocsPage } from '../routes/public/dokumentation.tsx';
-import { ComingSoonPage } from '../routes/public/coming-soon.tsx';
 import { NotFoundPage, ErrorPage } from '../routes/public/not-found.tsx';
 import { paths } from '../config/paths.ts';
+import { useProductViews } from '../lib/product-views.tsx';
 
 // Everything that needs forms, schemas or data loads only when visited; the home page stays small.
 // Prerendering waits for these (react-dom/static), and hydration picks them up when loaded.
@@ -28,11 +28,7 @@ const EmailLinkPage = lazy(() => import('../routes/account/email-link.tsx'));
 const MfaPage = lazy(() => import('../routes/account/mfa.tsx'));
 const PortalRoutes = lazy(() => import('../routes/portal/portal-routes.tsx'));
 const StatusCreatePage = lazy(() => import('../routes/staff/status-create.tsx'));
-const KvmConfiguratorPage = lazy(() => import('../routes/shop/kvm-server.tsx'));
 const PaymentResultPage = lazy(() => import('../routes/shop/payment.tsx'));
-const WebhostingShopPage = lazy(() => import('../routes/shop/webhosting.tsx'));
-const StorageShopPage = lazy(() => import('../routes/shop/cloud-storage.tsx'));
-const DomainShopPage = lazy(() => import('../routes/shop/domain.tsx'));
 const ChangelogPage = lazy(() => import('../routes/public/changelog.tsx'));
 const ChangelogEntryPage = lazy(() => import('../routes/public/changelog-entry.tsx'));
 const NewestChangelogEntry = lazy(() => import('../routes/public/changelog-entry.tsx').then((m) => ({ default: m.NewestChangelogEntry })));
@@ -50,6 +46,7 @@ const page = (node: ReactNode) => (
 );
 
 export function AppRoutes() {
+  const views = useProductViews();
   return (
     <Routes>
       <Route element={<PublicLayout />}>
@@ -68,14 +65,11 @@ export function AppRoutes() {
         <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.status} element={page(<StatusPage />)} />
         <Route path={paths.statusCreate} element={page(<StatusCreatePage />)} />
-        <Route path={paths.shop.rootServer} element={<Navigate to={paths.shop.kvmServer} replace />} />
-        <Route path={paths.shop.kvmServer} element={page(<KvmConfiguratorPage />)} />
-        <Route path={paths.shop.upgradeKvmServer(':serverId')} element={page(<KvmConfiguratorPage />)} />
+        {/* Each product's shop pages (app/product-views.ts, in registry order). */}
+        {views.flatMap((view) => view.shopRoutes.map((route) => (
+          <Route key={route.path} path={route.path} element={page(route.element)} />
+        )))}
         <Route path={paths.shop.payment} element={page(<PaymentResultPage />)} />
-        <Route path={paths.shop.webhosting} element={page(<WebhostingShopPage />)} />
-        <Route path={paths.shop.domain} element={page(<DomainShopPage />)} />
-        <Route path={paths.shop.cloudStorage} element={page(<StorageShopPage />)} />
-        <Route path={paths.shop.vdcRequest} element={<ComingSoonPage productId="virtual-data-center" />} />
         <Route path={paths.login} element={page(<LoginPage />)} />
         <Route path={paths.register} element={page(<RegisterPage />)} />
         <Route path={paths.resetPassword} element={page(<ResetPasswordPage />)} />

@@ -18,7 +18,7 @@ export const faqSections: readonly { id: string; title: string; entries: readonl
       {
         id: 'anbieter',
         question: `Was ist ${company.name}?`,
-        answer: `${company.name} ist ein Hosting-Anbieter für Unternehmen und Privatkunden. Wir bieten Root Server, Webhosting, Cloud-Speicher, Virtual Data Center und Domains an – mit NVMe-Speicher, DDoS-Schutz und 24/7 Ticket-Support. Unser Unternehmen befindet sich noch im Aufbau, daher sind einige Produkte derzeit noch nicht bestellbar.`,
+        answer: `${company.name} ist ein Hosting-Anbieter für Unternehmen und Privatkunden. Wir bieten Root Server, Webhosting, Cloud-Speicher, Virtual Data Center und Domains an – mit NVMe-Speicher, DDoS-Schutz und 24/7 Ticket-Support.`,
       },
       {
         id: 'kontakt',

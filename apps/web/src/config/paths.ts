@@ -51,6 +51,8 @@ export const paths = {
     /** Renewal of one's own cloud storage account, with a change of plan. */
     cloudStorageRenew: (storageId: string) => `/shop/cloud-storage?renew=${encodeURIComponent(storageId)}`,
     vdcRequest: '/shop/vdc-request',
+    /** Renewal (and upgrade) of one's own virtual data center. */
+    vdcRenew: (vdcId: string) => `/shop/vdc-request?renew=${encodeURIComponent(vdcId)}`,
     upgradeKvmServer: (serverId: string) => `/upgrade/kvm-server/${serverId}`,
   },
 
@@ -83,6 +85,8 @@ export const paths = {
     domain: (domainId: string) => `/dashboard/domains/${domainId}`,
     /** A customer's cloud storage account (the API's subscriptionPath). */
     cloudStorage: (storageId: string) => `/dashboard/cloud-storage/${storageId}`,
+    /** A customer's virtual data center (the API's subscriptionPath). */
+    vdc: (vdcId: string) => `/dashboard/vdc/${vdcId}`,
     /** A customer's server page: /dashboard/linux|windows|other/{id} by its OS (spec). */
     server: serverDetailPath,
     serverByFamily: (family: 'linux' | 'windows' | 'other', serverId: string) => `/dashboard/${family}/${serverId}`,
@@ -96,6 +100,8 @@ export const paths = {
     physicalServers: '/dashboard/physical-servers',
     hostingServers: '/dashboard/hosting-servers',
     storageServers: '/dashboard/storage-servers',
+    /** Staff: every customer's virtual data centers. */
+    vdcs: '/dashboard/vdcs',
     ipAddresses: '/dashboard/ipaddressmanagement',
     statistics: '/dashboard/statistics',
   },

@@ -1,9 +1,10 @@
 import type { ComponentType, SVGProps } from 'react';
 import {
-  Archive, Boxes, Cloud, Code, Cpu, Disc3, FolderSync, Globe, HardDrive, KeyRound, Lock, MousePointerClick, Network,
+  Archive, Boxes, Cloud, Code, Cpu, Disc3, FolderSync, Globe, HardDrive, Lock, MessageSquare, MousePointerClick, Network,
   RefreshCw, Server, Share2, ShieldCheck, SlidersHorizontal,
 } from 'lucide-react';
 import { DOMAIN_TLDS, PROVIDER_DNS_LABEL, PROVIDER_NAMESERVERS } from '@hp/contract/domain-tlds';
+import { VDC_INCLUDED, VDC_LIMITS, vdcPriceCents } from '@hp/contract';
 import { paths } from './paths.ts';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
@@ -31,6 +32,9 @@ export interface Product {
 }
 
 export type ProductId = Product['id'];
+
+/** The smallest standard pool for one month: the virtual data center's "ab" price. */
+export const VDC_FROM_CENTS = vdcPriceCents({ cpu: VDC_LIMITS.cpu.min, ram: VDC_LIMITS.ram.min, storage: VDC_LIMITS.storage.min, ipv4: VDC_LIMITS.ipv4.min, months: 1 });
 
 export const availabilityLabels: Record<ProductAvailability, string> = {
   available: 'Jetzt bestellbar',
@@ -119,18 +123,20 @@ export const products: readonly Product[] = [
   {
     id: 'virtual-data-center',
     name: 'Virtual Data Center',
-    pitch: 'Ihr eigenes virtuelles Rechenzentrum: beliebig viele VMs mit flexibel verteilbarer CPU, RAM und Speicher.',
+    // Issue 25, decision 036: a pool bought for a term; VMs, ISO library and private network inside it.
+    pitch: 'Ihr eigener Ressourcen-Pool aus vCPU, RAM, Speicher und IPv4-Adressen: eigene VMs, ISO-Upload und ein privates Netzwerk, mit Laufzeiten von 1 bis 12 Monaten.',
     features: [
-      { title: 'Virtuelle Maschinen', icon: Boxes, text: 'Erstellen Sie innerhalb Ihres Ressourcen-Pools so viele VMs, wie Ihr Projekt braucht – und löschen Sie sie wieder, wenn nicht.' },
-      { title: 'Voller Root-Zugriff', icon: KeyRound, text: 'Sie haben auf jeder VM die volle Kontrolle über Betriebssystem, Software und Konfiguration.' },
-      { title: 'Eigene ISO-Images', icon: Disc3, text: 'Laden Sie eigene ISO-Dateien hoch und installieren Sie genau das System, das Sie benötigen.' },
-      { title: 'Flexible Ressourcen', icon: SlidersHorizontal, text: 'Verteilen Sie CPU, RAM und Speicher frei auf Ihre VMs und passen Sie die Aufteilung jederzeit an.' },
+      { title: 'Ein Pool für alles', icon: SlidersHorizontal, text: `vCPU, RAM, NVMe-Speicher und öffentliche IPv4-Adressen als ein Pool: von ${VDC_LIMITS.cpu.min} Kernen, ${VDC_LIMITS.ram.min} GB RAM und ${VDC_LIMITS.storage.min} GB bis ${VDC_LIMITS.cpu.max} Kernen, ${VDC_LIMITS.ram.max} GB RAM und ${VDC_LIMITS.storage.max / 1000} TB, mit bis zu ${VDC_LIMITS.ipv4.max} IPv4-Adressen.` },
+      { title: 'Eigene VMs', icon: Boxes, text: `Bis zu ${VDC_INCLUDED.maxVms} VMs im Pool erstellen, in der Größe ändern und löschen – jederzeit und ohne Aufpreis pro VM. Jede VM hat Root-Zugriff, Konsole, Firewall und Backups wie ein Root Server.` },
+      { title: 'Eigene ISO-Images', icon: Disc3, text: `Laden Sie eigene ISO-Images in Ihre ISO-Bibliothek (${VDC_INCLUDED.isoLibraryGb} GB inklusive) und installieren Sie davon Ihr System – oder starten Sie mit einer Debian- oder Ubuntu-Vorlage.` },
+      { title: 'Privates Netzwerk', icon: Network, text: 'Verbinden Sie Ihre VMs über ein eigenes privates Netz mit einem Adressbereich Ihrer Wahl. Jede öffentliche IPv4-Adresse weisen Sie einer VM zu.' },
+      { title: 'Individuelle Anfrage', icon: MessageSquare, text: 'Mehr Ressourcen, als die Regler bieten? Wir erstellen Ihnen ein Angebot, das Sie direkt im Support-Ticket bezahlen.' },
     ],
-    availability: 'soon',
+    availability: 'available',
     icon: Boxes,
     path: paths.virtualDataCenter,
     orderPath: paths.shop.vdcRequest,
-    orderLabel: 'Angebot anfragen',
+    orderLabel: 'Virtual Data Center bestellen',
   },
 ];
 

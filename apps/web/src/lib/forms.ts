@@ -1,8 +1,21 @@
 import { useMemo } from 'react';
-import { useForm, type FieldErrors, type FieldValues, type SubmitErrorHandler, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import { useForm, type FieldErrors, type FieldValues, type Resolver, type SubmitErrorHandler, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
 import { toast } from 'sonner';
 
 export const formInvalidFallback = 'Bitte prüfen Sie Ihre Eingaben.';
+
+/**
+ * A resolver that checks exactly what will be sent: the contract's input built from the form's values by
+ * `toInput` (a checkout sends a renewal's id instead of a new name, a name only when one was typed …),
+ * so the server's schema, strict against unknown keys, refuses nothing the form let through.
+ */
+export function inputResolver<Values extends FieldValues, Schema extends z.ZodType<FieldValues>>(schema: Schema, toInput: (values: Values) => Record<string, unknown>): Resolver<Values, unknown, z.output<Schema>> {
+  const check = zodResolver(schema as never);
+  return (values, context, options) =>
+    check(toInput(values) as never, context, options as never) as unknown as ReturnType<Resolver<Values, unknown, z.output<Schema>>>;
+}
 
 interface FlatError { path: string; message: string }
 

@@ -127,16 +127,18 @@ describe('ticket events', () => {
   const TICKET = '7d1f4b8e-2c1a-4e0b-9a51-6b9e2f3c4d55';
   const keys = (event: Parameters<typeof staleQueriesFor>[0]) => staleQueriesFor(event).map((k) => JSON.stringify(k));
 
-  it('a ticket change refreshes the customer list, that ticket, its chat and secrets, the staff lists and view, and customer details', () => {
+  it('a ticket change refreshes the customer list, that ticket, its chat, secrets and offers, the staff lists and view, and customer details', () => {
     expect(keys({ type: 'ticket.changed', ticketId: TICKET })).toEqual([
       JSON.stringify({ queryKey: ['tickets'], exact: true }),
       JSON.stringify({ queryKey: ['tickets', 'ticket', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['tickets', 'messages', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['tickets', 'secrets', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['tickets', 'vdc-offers', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['staff-tickets', 'list'], exact: false }),
       JSON.stringify({ queryKey: ['staff-tickets', 'ticket', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['staff-tickets', 'messages', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['staff-tickets', 'secrets', TICKET], exact: true }),
+      JSON.stringify({ queryKey: ['staff-tickets', 'vdc-offers', TICKET], exact: true }),
       JSON.stringify({ queryKey: ['customers', 'detail'], exact: false }),
     ]);
   });

@@ -155,10 +155,13 @@ export function staleQueriesFor(event: LiveEvent): { queryKey: QueryKey; exact: 
       { queryKey: ['tickets', 'ticket', event.ticketId], exact: true },
       { queryKey: ['tickets', 'messages', event.ticketId], exact: true },
       { queryKey: ['tickets', 'secrets', event.ticketId], exact: true },
+      // A product's ticket panel (the virtual data center's offers) reads under the same ticket.
+      { queryKey: ['tickets', 'vdc-offers', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'list'], exact: false },
       { queryKey: ['staff-tickets', 'ticket', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'messages', event.ticketId], exact: true },
       { queryKey: ['staff-tickets', 'secrets', event.ticketId], exact: true },
+      { queryKey: ['staff-tickets', 'vdc-offers', event.ticketId], exact: true },
       // The customer detail lists open tickets.
       { queryKey: ['customers', 'detail'], exact: false },
     ];

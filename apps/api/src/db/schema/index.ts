@@ -14,3 +14,4 @@ export * from './domains.ts';
 export * from './vat.ts';
 export * from './storage-sim.ts';
 export * from './storage.ts';
+export * from './vdc.ts';

@@ -22,9 +22,11 @@ export const ipAddresses = pgTable('ip_addresses', {
   gateway: text('gateway').notNull(),
   /** Set while a server uses the address (or an open order holds it, see reservedUntil). */
   serverId: uuid('server_id'),
+  /** The virtual data center the address belongs to (issue 25; its VMs share it out); null for the free pool and root servers. Foreign key in migration 0038. */
+  vdcId: uuid('vdc_id'),
   reservedUntil: timestamp('reserved_until', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('ip_addresses_address_idx').on(sql`lower(${t.address})`), index('ip_addresses_server_idx').on(t.serverId)]);
+}, (t) => [uniqueIndex('ip_addresses_address_idx').on(sql`lower(${t.address})`), index('ip_addresses_server_idx').on(t.serverId), index('ip_addresses_vdc_idx').on(t.vdcId).where(sql`vdc_id is not null`)]);
 
 /** Virtual servers. VM ids come from our sequence (Proxmox's nextid does not reserve). */
 export const servers = pgTable('servers', {
@@ -53,9 +55,18 @@ export const servers = pgTable('servers', {
   createdById: uuid('created_by_id').references(() => users.id),
   /** Why staff created it without an order (shown to staff on the server). */
   creationReason: text('creation_reason'),
+  /**
+   * Set for a VM of a virtual data center (issue 25): it lives inside the pool's limits, has no term of
+   * its own and does not count on its node apart from the pool. Foreign key in migration 0038.
+   */
+  vdcId: uuid('vdc_id'),
+  /** A VDC VM's address in the pool's private network; null while it is not joined. */
+  privateAddress: text('private_address'),
+  /** The VDC library's ISO image in its CD-ROM drive (it boots from it); null for none. */
+  isoId: uuid('iso_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-}, (t) => [uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId), index('servers_expires_idx').on(t.expiresAt).where(sql`deleted_at is null and expires_at is not null`),
+}, (t) => [index('servers_vdc_idx').on(t.vdcId).where(sql`vdc_id is not null and deleted_at is null`), uniqueIndex('servers_vmid_idx').on(t.vmid), index('servers_owner_idx').on(t.ownerId), index('servers_node_idx').on(t.nodeId), index('servers_expires_idx').on(t.expiresAt).where(sql`deleted_at is null and expires_at is not null`),
   // Statistics: terms that ended unrenewed (churn), deleted servers included.
   index('servers_owner_expiry_idx').on(t.ownerId, t.expiresAt, t.deletedAt)]);
 
@@ -105,3 +116,32 @@ export const simTasks = pgTable('sim_tasks', {
   appliedAt: timestamp('applied_at', { withTimezone: true }),
   sizeBytes: bigint('size_bytes', { mode: 'number' }),
 });
+
+/** Simulated Proxmox pools (one per virtual data center); the members are the VMs whose state names the pool. */
+export const simPools = pgTable('sim_pools', {
+  poolid: text('poolid').primaryKey(),
+  comment: text('comment'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Simulated SDN VNets with their one subnet; a VLAN tag is used once per zone, as in a Proxmox VLAN zone. */
+export const simVnets = pgTable('sim_vnets', {
+  vnet: text('vnet').primaryKey(),
+  zone: text('zone').notNull(),
+  tag: integer('tag').notNull(),
+  subnet: text('subnet').notNull(),
+  gateway: text('gateway').notNull(),
+  alias: text('alias'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('sim_vnets_zone_tag_idx').on(t.zone, t.tag)]);
+
+/** Simulated ISO images in a node's ISO storage (metadata only; the bytes are not kept). */
+export const simIsos = pgTable('sim_isos', {
+  node: text('node').notNull(),
+  volid: text('volid').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  sha256: text('sha256').notNull(),
+  /** When the copy task ends and the image is listed. */
+  availableAt: timestamp('available_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('sim_isos_node_volid_idx').on(t.node, t.volid)]);

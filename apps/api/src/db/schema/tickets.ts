@@ -13,7 +13,7 @@ export const tickets = pgTable('tickets', {
   customerId: uuid('customer_id').notNull().references(() => users.id),
   title: text('title').notNull(),
   description: text('description').notNull(),
-  type: text('type', { enum: ['question', 'issue', 'problem', 'technical', 'billing', 'other'] }).notNull(),
+  type: text('type', { enum: ['question', 'issue', 'problem', 'technical', 'billing', 'other', 'vdc_request'] }).notNull(),
   status: text('status', { enum: ['open', 'in_progress', 'closed'] }).notNull().default('open'),
   /** The customer's own server the ticket is about, if any. */
   serverId: uuid('server_id').references(() => servers.id),

@@ -46,6 +46,17 @@ function waitForOutput(get: () => string, test: (text: string) => boolean, timeo
   });
 }
 
+/** A small image with the ISO 9660 primary volume descriptor ("CD001" at 0x8001). */
+function isoImage(size: number) {
+  const bytes = Buffer.alloc(size, 0x5a);
+  bytes.write('\x01CD001\x01', 0x8000, 'latin1');
+  return bytes;
+}
+
+async function* chunks(bytes: Buffer, size: number) {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
 async function expectHypervisorError(promise: Promise<unknown>, code?: HypervisorErrorCode) {
   const error = await promise.then(() => undefined, (e: unknown) => e);
   expect(error, 'expected a HypervisorError').toBeInstanceOf(HypervisorError);
@@ -301,6 +312,104 @@ export function describeHypervisorContract(name: string, setup: () => Promise<Hy
       await waitForOutput(() => text.slice(mark), (t) => /\r?\ncontract-ok\r?\n/.test(t));
       conn.close();
       await waitForOutput(() => String(closed), (t) => t === '1');
+    });
+
+    it('pools: created once, VMs are created inside, a pool with VMs is refused, an empty one deleted', async () => {
+      const poolid = `vdc-${ctx.nextVmid()}`;
+      expect(await hv.getPool(poolid)).toBeNull();
+      // A VM cannot be created in a pool that does not exist, and nothing is left behind.
+      const orphan = { node: ctx.node, vmid: ctx.nextVmid() };
+      await expectHypervisorError(hv.createServer(specFor(orphan.vmid, { pool: poolid })));
+      await expectHypervisorError(hv.currentStatus(orphan), 'NOT_FOUND');
+
+      await hv.createPool({ poolid, comment: 'Kunde 10001' });
+      await hv.createPool({ poolid, comment: 'Kunde 10001' });
+      expect(await hv.getPool(poolid)).toEqual({ poolid, comment: 'Kunde 10001', vmids: [] });
+      const { vm } = await create({ pool: poolid });
+      const { vm: outside } = await create();
+      expect((await hv.getPool(poolid))?.vmids).toEqual([vm.vmid]);
+      expect(outside.vmid).not.toBe(vm.vmid);
+
+      const refused = await expectHypervisorError(hv.deletePool(poolid), 'INVALID');
+      expect(refused.message).toMatch(/Pool.*Server/);
+      expect(await hv.getPool(poolid)).not.toBeNull();
+
+      await hv.deleteServer(vm);
+      expect((await hv.getPool(poolid))?.vmids).toEqual([]);
+      await hv.deletePool(poolid);
+      expect(await hv.getPool(poolid)).toBeNull();
+      await hv.deletePool(poolid);
+    });
+
+    it('private network: a VNet with its subnet, a VM joins with net1 and leaves, conflicts are refused, delete', async () => {
+      const n = ctx.nextVmid();
+      const vnet = `ct${n % 100_000}`;
+      const spec = { vnet, tag: (n % 4000) + 1, subnet: '10.20.0.0/24', gateway: '10.20.0.1', alias: 'Kunde 10001' };
+      expect(await hv.getPrivateNetwork(vnet)).toBeNull();
+      await hv.createPrivateNetwork(spec);
+      await hv.createPrivateNetwork(spec);
+      expect(await hv.getPrivateNetwork(vnet)).toMatchObject({ ...spec, zone: expect.any(String) });
+
+      // The same VNet with other settings, another VNet with the same tag, a gateway outside the subnet.
+      await expectHypervisorError(hv.createPrivateNetwork({ ...spec, subnet: '10.30.0.0/24', gateway: '10.30.0.1' }));
+      await expectHypervisorError(hv.createPrivateNetwork({ ...spec, vnet: `cu${n % 100_000}` }));
+      await expectHypervisorError(hv.createPrivateNetwork({ ...spec, vnet: `cv${n % 100_000}`, tag: spec.tag + 1, gateway: '10.99.0.1' }));
+      expect(await hv.getPrivateNetwork(`cu${n % 100_000}`)).toBeNull();
+      expect(await hv.getPrivateNetwork(`cv${n % 100_000}`)).toBeNull();
+
+      const vm = await main();
+      expect(await hv.vmDevices(vm)).toMatchObject({ privateNetwork: null });
+      await hv.attachPrivateNetwork(vm, vnet);
+      expect((await hv.vmDevices(vm)).privateNetwork).toBe(vnet);
+      expect((await hv.currentStatus(vm)).status).toBe('running');
+      await hv.detachPrivateNetwork(vm);
+      expect((await hv.vmDevices(vm)).privateNetwork).toBeNull();
+      await hv.detachPrivateNetwork(vm);
+      // Only a VNet id: nothing else can ride along into the NIC's settings.
+      await expectHypervisorError(hv.attachPrivateNetwork(vm, `${vnet},link_down=1`), 'INVALID');
+      expect((await hv.vmDevices(vm)).privateNetwork).toBeNull();
+
+      await hv.deletePrivateNetwork(vnet);
+      expect(await hv.getPrivateNetwork(vnet)).toBeNull();
+      await hv.deletePrivateNetwork(vnet);
+    });
+
+    it('ISO images: streamed upload with progress, listed, in the CD-ROM drive and booted first, detached, deleted', async () => {
+      const filename = `contract-${ctx.nextVmid()}.iso`;
+      const image = isoImage(300 * 1024);
+      const progress: number[] = [];
+      const uploaded = await hv.uploadIso({ node: ctx.node, filename, size: image.length, data: chunks(image, 64 * 1024) }, (p) => progress.push(p));
+      expect(uploaded.volid).toMatch(new RegExp(`^[\\w.-]+:iso/${filename.replace('.', '\\.')}$`));
+      expect(uploaded.size).toBe(image.length);
+      expect(Math.abs(uploaded.ctime - Date.now() / 1000)).toBeLessThan(3600);
+      expect(progress[0]).toBe(0);
+      expect(progress.at(-1)).toBe(100);
+      expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+      expect((await hv.listIsos(ctx.node)).find((i) => i.volid === uploaded.volid)).toMatchObject({ size: image.length });
+
+      const vm = await main();
+      await hv.attachIso(vm, uploaded.volid);
+      expect(await hv.vmDevices(vm)).toMatchObject({ iso: uploaded.volid, bootFromIso: true });
+      await hv.detachIso(vm);
+      expect(await hv.vmDevices(vm)).toMatchObject({ iso: null, bootFromIso: false });
+      await hv.detachIso(vm);
+
+      await hv.deleteIso(ctx.node, uploaded.volid);
+      expect((await hv.listIsos(ctx.node)).some((i) => i.volid === uploaded.volid)).toBe(false);
+      await hv.deleteIso(ctx.node, uploaded.volid);
+      // Only ISO images of the ISO storage: a backup or disk volume is not deleted through here.
+      await expectHypervisorError(hv.deleteIso(ctx.node, 'local:backup/vzdump-qemu-100-2026_01_01-00_00_00.vma.zst'), 'INVALID');
+    });
+
+    it('ISO upload: a stream shorter or longer than announced and a wrong extension leave nothing behind', async () => {
+      const image = isoImage(128 * 1024);
+      const before = await hv.listIsos(ctx.node);
+      const short = `short-${ctx.nextVmid()}.iso`;
+      await expectHypervisorError(hv.uploadIso({ node: ctx.node, filename: short, size: image.length + 4096, data: chunks(image, 32 * 1024) }), 'INVALID');
+      const long = `long-${ctx.nextVmid()}.iso`;
+      await expectHypervisorError(hv.uploadIso({ node: ctx.node, filename: long, size: image.length - 4096, data: chunks(image, 32 * 1024) }), 'INVALID');
+      await expectHypervisorError(hv.uploadIso({ node: ctx.node, filename: `setup-${ctx.nextVmid()}.exe`, size: image.length, data: chunks(image, 32 * 1024) }), 'INVALID');
+      expect(await hv.listIsos(ctx.node)).toEqual(before);
     });
 
     it('delete removes the server', async () => {

@@ -46,6 +46,8 @@ export interface CreateServerSpec extends VmRef {
   rootPassword?: string;
   /** OpenSSH public keys, one per line. */
   sshKeys?: string;
+  /** The resource pool the VM is created in (a virtual data center's pool); it must exist. */
+  pool?: string;
 }
 
 export type PowerAction = 'start' | 'stop' | 'shutdown' | 'reboot';
@@ -113,6 +115,68 @@ export interface ExecResult {
   stdout: string;
 }
 
+/**
+ * A resource pool (Proxmox `/pools`), one per virtual data center. Proxmox enforces no limits on a
+ * pool: the portal does. Ids start with a letter; letters, digits, `.`, `-`, `_` (e.g. `vdc-12`).
+ */
+export interface PoolSpec {
+  poolid: string;
+  comment?: string;
+}
+
+export interface PoolInfo extends PoolSpec {
+  /** The VMs in the pool, ascending. */
+  vmids: number[];
+}
+
+/**
+ * A virtual data center's private network: an SDN VNet in the zone the operator set up (VLAN or
+ * VXLAN), with one IPv4 subnet and its gateway. VMs join it with their second NIC (`net1`).
+ */
+export interface PrivateNetworkSpec {
+  /** VNet id: a letter, then letters or digits, 2 to 8 characters (e.g. `vdc12`). */
+  vnet: string;
+  /** VLAN tag (1–4096 in a VLAN zone) or VXLAN VNI; unique within the zone. */
+  tag: number;
+  /** The customer's range in CIDR notation, e.g. 10.20.0.0/24. */
+  subnet: string;
+  /** An address inside `subnet`, e.g. 10.20.0.1. */
+  gateway: string;
+  /** Shown in the Proxmox interface, e.g. the customer number. */
+  alias?: string;
+}
+
+export interface PrivateNetworkInfo extends PrivateNetworkSpec {
+  zone: string;
+}
+
+/** An ISO image to upload: streamed, with its size known in advance. */
+export interface IsoUpload {
+  node: string;
+  /** Ends in .iso or .img; other characters than letters, digits, `_`, `.`, `-` become `_` (like Proxmox). */
+  filename: string;
+  size: number;
+  data: AsyncIterable<Uint8Array>;
+}
+
+export interface IsoImage {
+  /** e.g. `local:iso/debian-12.iso` */
+  volid: string;
+  size: number;
+  /** Unix seconds */
+  ctime: number;
+}
+
+/** What a VM is connected to beyond its own disk and public NIC. */
+export interface VmDevices {
+  /** The VNet its second NIC is bridged to. */
+  privateNetwork: string | null;
+  /** The ISO image in its CD-ROM drive. */
+  iso: string | null;
+  /** Whether it boots from that CD-ROM first. */
+  bootFromIso: boolean;
+}
+
 export interface Hypervisor {
   readonly kind: 'simulated' | 'proxmox';
   listNodes(): Promise<NodeInfo[]>;
@@ -152,6 +216,38 @@ export interface Hypervisor {
   setSshKeys(vm: VmRef, keys: string): Promise<void>;
 
   openConsole(vm: VmRef): Promise<ConsoleConnection>;
+
+  /** Creates the pool; an existing pool with the same id is kept (idempotent). */
+  createPool(pool: PoolSpec): Promise<void>;
+  /** null when the pool does not exist. */
+  getPool(poolid: string): Promise<PoolInfo | null>;
+  /** Deletes an empty pool; a pool that still holds VMs is refused (INVALID); a missing one is fine. */
+  deletePool(poolid: string): Promise<void>;
+
+  /** Creates the VNet with its subnet and applies the SDN configuration; idempotent for the same spec. */
+  createPrivateNetwork(network: PrivateNetworkSpec): Promise<void>;
+  /** null when the VNet does not exist. */
+  getPrivateNetwork(vnet: string): Promise<PrivateNetworkInfo | null>;
+  /** Removes subnet and VNet and applies; a missing VNet is fine. Detach the VMs first. */
+  deletePrivateNetwork(vnet: string): Promise<void>;
+  /** Bridges the VM's second NIC (`net1`, virtio, firewall on) to the VNet. */
+  attachPrivateNetwork(vm: VmRef, vnet: string): Promise<void>;
+  detachPrivateNetwork(vm: VmRef): Promise<void>;
+
+  /**
+   * Streams an ISO image into the ISO storage of `upload.node`; resolves when the image is listed.
+   * A stream that ends early or runs long, or a refused file, leaves nothing behind. An image with the
+   * same file name is overwritten (Proxmox does that). Progress 0..100 by bytes sent.
+   */
+  uploadIso(upload: IsoUpload, onProgress?: (percent: number) => void): Promise<IsoImage>;
+  listIsos(node: string): Promise<IsoImage[]>;
+  /** Deleting a missing image is fine. */
+  deleteIso(node: string, volid: string): Promise<void>;
+  /** Puts the image into the VM's CD-ROM drive and boots from it first. */
+  attachIso(vm: VmRef, volid: string): Promise<void>;
+  /** Empties the CD-ROM drive and boots from the disk again. */
+  detachIso(vm: VmRef): Promise<void>;
+  vmDevices(vm: VmRef): Promise<VmDevices>;
 }
 
 export type HypervisorErrorCode = 'LOCKED' | 'TIMEOUT' | 'UNAVAILABLE' | 'TASK_FAILED' | 'NOT_FOUND' | 'INVALID';

@@ -18,11 +18,11 @@ import { enqueueMail } from '../../jobs/mail.ts';
 import { enqueueCodeMail } from '../auth/code-mail.ts';
 import { consumeCode, issueCode } from '../auth/codes.ts';
 import type { JobRunner } from '../../jobs/queue.ts';
-import { enqueueContactSync } from '../domains/registrar-contact.ts';
-import { checkAndRecord, latestCheck, needsRecheck } from './vat-id.service.ts';
-import { businessFields, vatCheckSummary } from './vat-profile.ts';
+import { contactChanged } from '../products/registry.ts';
+import { checkAndRecord, latestCheck, needsRecheck } from '../tax/vat-id.service.ts';
+import { businessFields, vatCheckSummary } from '../tax/vat-profile.ts';
 
-type AccountDeps = Pick<Deps, 'db' | 'secrets' | 'env' | 'vatCheck'> & { jobs?: Pick<JobRunner, 'kick'> };
+type AccountDeps = Pick<Deps, 'db' | 'secrets' | 'env' | 'vatCheck' | 'products'> & { jobs?: Pick<JobRunner, 'kick'> };
 
 async function loadUser(deps: AccountDeps, id: string) {
   const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -79,8 +79,8 @@ export async function updateProfile(deps: AccountDeps, actor: RequestUser, input
   const { business: _business, vatId: _vatId, ...plain } = input;
   const [updated] = await deps.db.update(users).set({ ...plain, ...fields }).where(eq(users.id, actor.id)).returning();
   if (!updated) throw notFound();
-  // A domain customer's registrant contact follows the profile.
-  await enqueueContactSync(deps.db, actor.id);
+  // Copies of the contact at outside systems (a domain customer's registrant contact) follow the profile.
+  await contactChanged(deps.products, deps.db, actor.id);
   if (!updated.vatId) return toProfile(updated);
   let check = await latestCheck(deps, updated.id);
   if (needsRecheck(check, new Date(), deps.env.vatCheck.maxAgeDays, { country: updated.country, vatId: updated.vatId }) || check?.country !== updated.country) {
@@ -124,7 +124,7 @@ export async function confirmEmailChange(deps: AccountDeps, actor: RequestUser, 
   let updated: typeof users.$inferSelect | undefined;
   try {
     [updated] = await deps.db.update(users).set({ email: ok.newEmail, emailVerifiedAt: new Date() }).where(eq(users.id, user.id)).returning();
-    await enqueueContactSync(deps.db, user.id);
+    await contactChanged(deps.products, deps.db, user.id);
   } catch (err) {
     // Registered by someone else after the code was sent.
     if (isUniqueViolation(err)) throw badRequest('EMAIL_TAKEN', messages.emailTaken);

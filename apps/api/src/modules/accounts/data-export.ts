@@ -11,9 +11,8 @@ import { enforceLimit } from '../../lib/rate-limit.ts';
 import { berlinDate, invoiceFileName, invoiceState } from '../invoices/invoices.service.ts';
 import { renderInvoicePdf } from '../invoices/invoice-pdf.ts';
 import { renderXRechnung } from '../invoices/invoice-xrechnung.ts';
-import { allProducts } from '../products/registry.ts';
 
-type ExportDeps = Pick<Deps, 'db'>;
+type ExportDeps = Pick<Deps, 'db' | 'products'>;
 
 /** Each export renders every invoice twice: a few per hour are plenty for a person, and cheap for us. */
 export const EXPORTS_PER_HOUR = 5;
@@ -27,7 +26,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * about the customer, internal ticket messages, values of confidential ticket fields, staff-only fields.
  * Built from explicit column lists, so a new column never slips in by itself.
  */
-export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestUser, 'id'>): Promise<{ zip: Uint8Array; fileName: string }> {
+export async function exportAccountData({ db, products }: ExportDeps, actor: Pick<RequestUser, 'id'>): Promise<{ zip: Uint8Array; fileName: string }> {
   await enforceLimit(db, { key: `data-export:${actor.id}`, limit: EXPORTS_PER_HOUR, windowSeconds: 3600 });
   const [user] = await db.select().from(users).where(eq(users.id, actor.id));
   if (!user) throw notFound();
@@ -45,7 +44,7 @@ export async function exportAccountData({ db }: ExportDeps, actor: Pick<RequestU
       .from(customerDocuments).innerJoin(files, eq(files.id, customerDocuments.fileId))
       .where(eq(customerDocuments.userId, id)).orderBy(asc(customerDocuments.createdAt), asc(customerDocuments.id)),
     // Each product's own section (servers, web hosting, domains, …), decision 033.
-    Promise.all(allProducts().map(async (p) => [p.exportSection.key, await p.exportSection.rows(db, id)] as const)),
+    Promise.all(products.all().map(async (p) => [p.exportSection.key, await p.exportSection.rows(db, id)] as const)),
   ]);
   const invoiceIds = invoiceRows.map((i) => i.id);
   const ticketIds = ticketRows.map((t) => t.id);

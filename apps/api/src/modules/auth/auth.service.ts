@@ -14,8 +14,8 @@ import { enqueueMail } from '../../jobs/mail.ts';
 import { enqueueCodeMail } from './code-mail.ts';
 import { consumeCode, issueCode } from './codes.ts';
 import { openSession, revokeAllSessions } from './sessions.ts';
-import { checkAndRecord } from '../accounts/vat-id.service.ts';
-import { businessFields } from '../accounts/vat-profile.ts';
+import { checkAndRecord } from '../tax/vat-id.service.ts';
+import { businessFields } from '../tax/vat-profile.ts';
 
 type AuthDeps = Pick<Deps, 'db' | 'secrets'> & {
   log?: { error: (obj: object, msg: string) => void };

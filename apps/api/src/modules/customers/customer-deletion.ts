@@ -8,14 +8,13 @@ import {
 import type { RequestUser } from '../../http/auth.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
-import { allProducts } from '../products/registry.ts';
 
-type DeletionDeps = Pick<Deps, 'db'>;
+type DeletionDeps = Pick<Deps, 'db' | 'products'>;
 
 /** What still ties the customer to us and forbids deleting the account now (docs/decisions/018). */
-async function assertDeletable(tx: Tx, customerId: string) {
+async function assertDeletable({ products }: Pick<Deps, 'products'>, tx: Tx, customerId: string) {
   // Every product refuses while the customer holds a live subscription of it (decision 033).
-  for (const product of allProducts()) {
+  for (const product of products.all()) {
     const block = await product.deletionBlock(tx, customerId);
     if (block) throw conflict(block.code, block.message);
   }
@@ -37,7 +36,8 @@ async function assertDeletable(tx: Tx, customerId: string) {
  * (now anonymous) account row. Refused with 409 while servers run, hosting packages or domains exist,
  * invoices are open or an order is being paid. `actor` is the owner, or the customer deleting their own account.
  */
-export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<RequestUser, 'id'>, customerId: string, opts: { self: boolean }) {
+export async function deleteCustomerAccount(deps: DeletionDeps, actor: Pick<RequestUser, 'id'>, customerId: string, opts: { self: boolean }) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     // The row lock makes parallel deletions and profile changes wait for this one.
     const [user] = await tx.select().from(users).where(eq(users.id, customerId)).for('update');
@@ -47,7 +47,7 @@ export async function deleteCustomerAccount({ db }: DeletionDeps, actor: Pick<Re
       throw notFound(dm.notFound);
     }
     if (user.deletedAt) throw conflict('ALREADY_DELETED', pm.alreadyDeleted);
-    await assertDeletable(tx, customerId);
+    await assertDeletable(deps, tx, customerId);
 
     const now = new Date();
     await tx.update(users).set({

@@ -4,10 +4,12 @@ import { customerDetailMessages as dm, hostnameToAscii, type CustomerDetail, typ
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { baseOrder, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { buyDomain, createDomainCustomer } from '../../../test/domains.ts';
-import { domains, invoices, users } from '../../db/schema/index.ts';
+import { buyHosting, seedHostingServer, unique } from '../../../test/hosting.ts';
+import { domains, hostingPackages, invoices, users } from '../../db/schema/index.ts';
 import { findCustomers } from './customers.service.ts';
 
 type User = Awaited<ReturnType<typeof createUser>>;
+const sectionOf = (detail: CustomerDetail, kind: CustomerDetail['productSections'][number]['kind']) => detail.productSections.find((s) => s.kind === kind)!;
 
 describeEachDatabase('customer overview', (ctx) => {
   let employee: User;
@@ -109,8 +111,9 @@ describeEachDatabase('customer overview', (ctx) => {
     expect(detail.revenueNetCents).toBe(invoice!.document.totals.netCents);
     expect(detail.revenueNetCents).toBeGreaterThan(0);
     expect(detail.recentOrders.map((o) => o.id)).toEqual([orderId]);
-    expect(detail.servers).toHaveLength(1);
-    expect(detail.servers[0]!.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    // The server through the root server's staff section: its IP, status and term, linked to the staff server page.
+    const servers = sectionOf(detail, 'root_server').items;
+    expect(servers).toEqual([{ id: expect.any(String), name: expect.stringMatching(/^srv-\d+$/), detail: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), status: 'Online', expiresAt: expect.any(String), href: `/dashboard/servers/${servers[0]!.id}` }]);
     expect(detail.openTickets.map((t) => t.title)).toEqual(['Frage zur Rechnung']);
 
     const note = await ctx().app.inject({ method: 'POST', url: `/api/staff/customers/${buyer.user.id}/notes`, headers: employee.auth, payload: { body: '  Ruft lieber an als zu mailen. <b>wichtig</b> ' } });
@@ -134,19 +137,47 @@ describeEachDatabase('customer overview', (ctx) => {
     await ctx().database.db.insert(domains).values({ ...base, domain: `weg-${suffix}.de`, status: 'expired', deletedAt: new Date() });
 
     const detail = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${holder.user.id}`, headers: employee.auth })).json<CustomerDetail>();
-    expect(detail.domains).toEqual([
-      { id: pending!.id, domain: `beispiel-${suffix}.de`, unicode: `beispiel-${suffix}.de`, status: 'registering', expiresAt: null, autoRenew: true },
-      { id: active!.id, domain: idn, unicode: `müller-${suffix}.de`, status: 'active', expiresAt: expiresAt.toISOString(), autoRenew: false },
+    expect(sectionOf(detail, 'domain').items).toEqual([
+      { id: pending!.id, name: `beispiel-${suffix}.de`, detail: '', status: 'Wird registriert', expiresAt: null, note: 'verlängert automatisch' },
+      { id: active!.id, name: `müller-${suffix}.de (${idn})`, detail: '', status: 'Aktiv', expiresAt: expiresAt.toISOString(), note: 'läuft aus' },
     ]);
     const other = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${bert.user.id}`, headers: employee.auth })).json<CustomerDetail>();
-    expect(other.domains).toEqual([]);
+    expect(sectionOf(other, 'domain').items).toEqual([]);
 
     // A domain bought through the shop: registered, listed with its order named by the product.
     const buyer = await createDomainCustomer(ctx());
     const bought = await buyDomain(ctx(), buyer);
     const view = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: employee.auth })).json<CustomerDetail>();
-    expect(view.domains).toEqual([expect.objectContaining({ id: bought.domainId, domain: bought.domain, unicode: bought.domain, status: 'active', autoRenew: true, expiresAt: expect.any(String) })]);
+    expect(sectionOf(view, 'domain').items).toEqual([{ id: bought.domainId, name: bought.domain, detail: '', status: 'Aktiv', expiresAt: expect.any(String), note: 'verlängert automatisch' }]);
     expect(view.recentOrders[0]).toMatchObject({ id: bought.orderId, product: 'Domain', kind: 'new' });
+  });
+
+  it('shows every product\'s section through the port in the registry\'s order, each with its empty text', async () => {
+    const detail = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${bert.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(detail.productSections).toEqual([
+      { kind: 'root_server', title: 'Server', empty: 'Keine Server.', items: [] },
+      { kind: 'webhosting', title: 'Webhosting', empty: 'Keine Hosting-Pakete.', items: [] },
+      { kind: 'domain', title: 'Domains', empty: 'Keine Domains.', items: [] },
+      { kind: 'cloud_storage', title: 'Cloud-Speicher', empty: 'Kein Cloud-Speicher.', items: [] },
+      { kind: 'vdc', title: 'Virtual Data Center', empty: 'Kein Virtual Data Center.', items: [] },
+    ]);
+  });
+
+  it('lists the customer\'s web hosting packages by primary domain with plan, Hosting-ID, status and term', async () => {
+    const buyer = await createUser(ctx());
+    await seedHostingServer(ctx());
+    const subdomain = unique('kunde');
+    const { packageId } = await buyHosting(ctx(), buyer, { subdomain });
+    const [pkg] = await ctx().database.db.select().from(hostingPackages).where(eq(hostingPackages.id, packageId));
+    const detail = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(sectionOf(detail, 'webhosting').items).toEqual([
+      { id: packageId, name: pkg!.primaryDomain, detail: `Professional · Hosting-ID ${pkg!.number}`, status: 'Aktiv', expiresAt: pkg!.expiresAt!.toISOString() },
+    ]);
+    expect(pkg!.primaryDomain.startsWith(`${subdomain}.`)).toBe(true);
+    // A deleted package leaves the page.
+    await ctx().database.db.update(hostingPackages).set({ deletedAt: new Date() }).where(eq(hostingPackages.id, packageId));
+    const after = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${buyer.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(sectionOf(after, 'webhosting').items).toEqual([]);
   });
 
   it('answers 404 for staff accounts and unknown ids, and refuses customers (also their own record)', async () => {

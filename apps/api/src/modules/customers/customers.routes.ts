@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CustomerDocument, CustomerDocumentList, CustomerDocumentParams, CustomerDocumentUploadQuery, MAX_ATTACHMENT_BYTES, customerDocumentMessages, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput, StaffEmailChangeInput, OrderLinkInput } from '@hp/contract';
+import { ApiError, CustomerDocument, CustomerDocumentList, CustomerDocumentParams, CustomerDocumentUploadQuery, MAX_ATTACHMENT_BYTES, customerDocumentMessages, CustomerOrderPage, PageQuery, privacyMessages, CreateCustomerNoteInput, CustomerDetail, CustomerExportQuery, CustomerIdParams, CustomerListQuery, CustomerNote, CustomerPage, LockCustomerInput, UpdateCustomerInput, Communication, MessageResult, RecordCommunicationInput, SendCustomerMailInput, StaffEmailChangeInput } from '@hp/contract';
 import { signedInRoutes } from '../../http/auth.ts';
 import { sendFile, uploadRoutes } from '../../http/files.ts';
 import { deleteCustomerDocument, findCustomerDocument, listCustomerDocuments, uploadCustomerDocument } from './customer-documents.ts';
 import { recordCommunication, sendCustomerMail } from './communications.ts';
 import { deleteCustomerAccount } from './customer-deletion.ts';
 import { cancelCustomerEmailChange, requestCustomerEmailChange } from './email-change.ts';
-import { sendOrderLink } from './order-link.ts';
 import { addCustomerNote, exportCustomersCsv, findCustomers, getCustomer, listCustomerOrders, setCustomerLock, updateCustomer } from './customers.service.ts';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
@@ -58,8 +57,6 @@ export async function customerRoutes(app: FastifyInstance) {
   u.post('/api/staff/customers/:id/mails', { config: staff, schema: { tags: ['customers'], summary: 'E-Mail an den Kunden senden (wird unter Kommunikation protokolliert)', security, params: CustomerIdParams, body: SendCustomerMailInput, response: { 202: MessageResult, ...errors, 429: ApiError } } },
     async (req, reply) => reply.code(202).send(await sendCustomerMail({ ...deps, jobs: app.jobs }, req.user, req.params.id, req.body)));
 
-  u.post('/api/staff/customers/:id/order-link', { config: staff, schema: { tags: ['customers'], summary: 'Neue Bestellung für den Kunden: Konfiguration mit Zahlungslink per E-Mail (bezahlt und ausgeliefert wie jede Bestellung)', security, params: CustomerIdParams, body: OrderLinkInput, response: { 202: MessageResult, ...errors, 429: ApiError } } },
-    async (req, reply) => reply.code(202).send(await sendOrderLink({ ...deps, jobs: app.jobs }, req.user, req.params.id, req.body)));
 
   u.post('/api/staff/customers/:id/communications', { config: staff, schema: { tags: ['customers'], summary: 'Anruf, Termin oder sonstigen Kontakt erfassen', security, params: CustomerIdParams, body: RecordCommunicationInput, response: { 201: Communication, ...errors } } },
     async (req, reply) => reply.code(201).send(await recordCommunication(deps, req.user, req.params.id, req.body)));

@@ -1,9 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { allProducts, productOf } from '../products/registry.ts';
 import {
-  HOSTING_PLANS,
   customerDetailMessages as dm,
   resolvePaging,
   type CreateCustomerNoteInput,
@@ -12,7 +10,7 @@ import {
   type CustomerListQuery,
   type CustomerNote,
   type CustomerPage,
-  domainToUnicode, isEuMember, normalizeVatId, profileMessages,
+  isEuMember, normalizeVatId, profileMessages,
   type CustomerOrderPage,
   type CustomerRow,
   type CustomerAuditEntry,
@@ -20,7 +18,8 @@ import {
   type UpdateCustomerInput,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { auditEvents, customerNotes, domains, hostingPackages, invoices, ipAddresses, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { contactChanged } from '../products/registry.ts';
+import { auditEvents, customerNotes, invoices, orders, tickets, users } from '../../db/schema/index.ts';
 import { findAudit } from '../audit/audit.service.ts';
 import { listCommunications } from './communications.ts';
 import { pendingEmailOf } from './email-change.ts';
@@ -30,12 +29,10 @@ import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { containsPattern } from '../../lib/like.ts';
 import { CSV_BOM, csvRow } from '../../lib/csv.ts';
-import { enqueueContactSync } from '../domains/registrar-contact.ts';
-import { productOfOrder } from '../products/registry.ts';
-import { latestCheck } from '../accounts/vat-id.service.ts';
+import { latestCheck } from '../tax/vat-id.service.ts';
 import { taxViewFor } from '../tax/tax.service.ts';
 
-type CustomerDeps = Pick<Deps, 'db' | 'env'>;
+type CustomerDeps = Pick<Deps, 'db' | 'env' | 'products'>;
 
 /** Rows of one CSV export at most (a spreadsheet's practical size; the filter narrows it). */
 export const EXPORT_LIMIT = 100_000;
@@ -122,8 +119,6 @@ export async function exportCustomersCsv({ db }: CustomerDeps, query: CustomerEx
 }
 
 const authors = alias(users, 'authors');
-// Qualified by hand: in a single-table select Drizzle leaves column names bare, and "id" would bind to ip_addresses.
-const serverIp = sql<string | null>`(select ip.address from ${ipAddresses} ip where ip.server_id = "servers"."id" order by (ip.version = 'IPv4') desc, ip.id limit 1)`;
 const netOf = sql`(${invoices.document}->'totals'->>'netCents')::bigint`;
 /** What is still open of an unpaid, uncredited invoice: its total minus the payments recorded so far. */
 const openOf = sql`case when "invoices"."kind" = 'invoice' and "invoices"."paid_at" is null and "invoices"."credited_at" is null
@@ -149,10 +144,8 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
   // One connection in one read-only snapshot: the queries of one page view run one after another on it
   // (pg does not pipeline; queuing several at once on one client is deprecated) instead of taking ten of
   // the pool's connections at once, and every part shows the same moment.
-  const { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck, productSections } = await db.transaction(async (tx) => {
+  const { openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, vatCheck, productSections } = await db.transaction(async (tx) => {
     const on = { ...deps, db: tx as unknown as Db };
-    const ownServers = await tx.select({ id: servers.id, name: servers.name, status: servers.status, ip: serverIp }).from(servers)
-      .where(and(eq(servers.ownerId, id), isNull(servers.deletedAt))).orderBy(asc(servers.vmid));
     const openTickets = await tx.select({ id: tickets.id, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt }).from(tickets)
       .where(and(eq(tickets.customerId, id), ne(tickets.status, 'closed'))).orderBy(desc(tickets.createdAt)).limit(20);
     const recentOrders = await tx.select({ id: orders.id, number: orders.number, product: orders.product, kind: orders.kind, status: orders.status, grossCents: orders.amountCents, createdAt: orders.createdAt }).from(orders)
@@ -165,17 +158,13 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     const audit = await findAudit(tx, { type: 'customer', id }, 30);
     const contacts = await listCommunications(on, id);
     const pendingEmail = user.deletedAt ? null : await pendingEmailOf(tx, id);
-    const packages = await tx.select({ id: hostingPackages.id, name: hostingPackages.name, plan: hostingPackages.plan, status: hostingPackages.status, primaryDomain: hostingPackages.primaryDomain, expiresAt: hostingPackages.expiresAt })
-      .from(hostingPackages).where(and(eq(hostingPackages.ownerId, id), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number));
-    const ownDomains = await tx.select({ id: domains.id, domain: domains.domain, status: domains.status, expiresAt: domains.expiresAt, autoRenew: domains.autoRenew })
-      .from(domains).where(and(eq(domains.ownerId, id), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt));
     const vatCheck = await latestCheck(on, id);
-    const productSections = [];
-    for (const product of allProducts()) {
-      if (!product.staffSection) continue;
-      productSections.push({ kind: product.kind, title: product.staffSection.title, empty: product.staffSection.empty, items: await product.staffSection.items(tx as unknown as Db, id) });
+    // Every product's section in the registry's order, each from the product's own table (decision 035).
+    const productSections: CustomerDetail['productSections'] = [];
+    for (const { kind, staffSection } of deps.products.all()) {
+      productSections.push({ kind, title: staffSection.title, empty: staffSection.empty, items: await staffSection.items(tx as unknown as Db, id) });
     }
-    return { ownServers, openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, packages, ownDomains, vatCheck, productSections };
+    return { openTickets, recentOrders, money, notes, audit, contacts, pendingEmail, vatCheck, productSections };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   const tax = await taxViewFor(deps, id);
   return {
@@ -192,12 +181,9 @@ export async function getCustomer(deps: CustomerDeps, id: string): Promise<Custo
     disabled: user.disabledAt !== null,
     deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
     pendingEmail,
-    servers: ownServers,
-    hostingPackages: packages.map((p) => ({ id: p.id, name: p.name, planName: HOSTING_PLANS[p.plan].name, status: p.status, primaryDomain: p.primaryDomain, expiresAt: p.expiresAt?.toISOString() ?? null })),
     productSections,
-    domains: ownDomains.map((d) => ({ id: d.id, domain: d.domain, unicode: domainToUnicode(d.domain), status: d.status, expiresAt: d.expiresAt?.toISOString() ?? null, autoRenew: d.autoRenew })),
     openTickets: openTickets.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
-    recentOrders: recentOrders.map((o) => ({ ...o, product: productOf(o.product).name, createdAt: o.createdAt.toISOString() })),
+    recentOrders: recentOrders.map((o) => ({ ...o, product: deps.products.of(o.product).name, createdAt: o.createdAt.toISOString() })),
     revenueNetCents: Number(money?.revenue ?? 0),
     openCents: Number(money?.open ?? 0),
     notes,
@@ -230,7 +216,7 @@ export async function updateCustomer(deps: CustomerDeps, staff: Pick<RequestUser
     if (vatId !== user.vatId) changes.push({ field: 'vatId', from: user.vatId ?? '', to: '' });
     await tx.update(users).set({ ...Object.fromEntries(edited.map((f) => [f, input[f]])), vatId }).where(eq(users.id, id));
     await tx.insert(auditEvents).values({ actorId: staff.id, action: 'customer.updated', targetType: 'customer', targetId: id, details: { changes } });
-    await enqueueContactSync(tx, id);
+    await contactChanged(deps.products, tx, id);
   });
   return getCustomer(deps, id);
 }
@@ -260,7 +246,7 @@ export async function addCustomerNote(deps: CustomerDeps, staff: Pick<RequestUse
 }
 
 /** All orders of a customer, newest first, paged; each with its invoice (one line item per order today). */
-export async function listCustomerOrders({ db }: CustomerDeps, id: string, page: { limit: number; offset: number }): Promise<CustomerOrderPage> {
+export async function listCustomerOrders({ db, products }: CustomerDeps, id: string, page: { limit: number; offset: number }): Promise<CustomerOrderPage> {
   const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, id), isCustomer));
   if (!user) throw notFound(dm.notFound);
   const [rows, [total]] = await Promise.all([
@@ -276,7 +262,7 @@ export async function listCustomerOrders({ db }: CustomerDeps, id: string, page:
       invoiceId, invoiceNumber,
       // The product's own line (as on the payment page): hosting and domain orders were summarised as
       // "Root Server: null vCPU" before (issue 21).
-      summary: productOfOrder(o).paymentLine(o),
+      summary: products.ofOrder(o).paymentLine(o),
     })),
   };
 }

@@ -13,7 +13,7 @@ import type { JobRunner } from '../../jobs/queue.ts';
 import { enforceLimit, hitCounter, refundAttempt } from '../../lib/rate-limit.ts';
 import { enqueueCodeMail } from '../auth/code-mail.ts';
 import { consumeCode, issueCode } from '../auth/codes.ts';
-import { enqueueContactSync } from '../domains/registrar-contact.ts';
+import { contactChanged } from '../products/registry.ts';
 
 /**
  * Staff-initiated e-mail changes (issue 11: "An e-mail change is confirmed by the new address";
@@ -21,7 +21,7 @@ import { enqueueContactSync } from '../domains/registrar-contact.ts';
  * reads that mailbox opens the link and presses the button. Until then the old address stays in use
  * and the customer page shows the pending change. The previous address is told after the change.
  */
-type EmailChangeDeps = Pick<Deps, 'db' | 'secrets' | 'env'> & { jobs?: Pick<JobRunner, 'kick'> };
+type EmailChangeDeps = Pick<Deps, 'db' | 'secrets' | 'env' | 'products'> & { jobs?: Pick<JobRunner, 'kick'> };
 
 /** Per customer and hour: a mistyped address can be corrected, but nobody mails a stranger in a loop. */
 export const STAFF_EMAIL_CHANGES_PER_HOUR = 5;
@@ -106,7 +106,7 @@ export async function confirmEmailLink(deps: EmailChangeDeps, input: ConfirmEmai
         details: { changes: [{ field: 'email', from: user.email, to: ok.newEmail! }] },
       });
       await enqueueMail(tx, emailChangedMail(user.email, user.username, ok.newEmail!, deps.env.company.email));
-      await enqueueContactSync(tx, ok.userId);
+      await contactChanged(deps.products, tx, ok.userId);
     });
   } catch (err) {
     // Registered by someone else after the link was sent.

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  DOMAIN_TLD_INFO, DomainOrderConfig, privacyMessages, PROVIDER_NAMESERVERS, addMonthsClamped, domainOrderMessages, domainToUnicode, splitGross,
+  DOMAIN_STATUS_LABEL, DOMAIN_TLD_INFO, DomainOrderConfig, privacyMessages, PROVIDER_NAMESERVERS, addMonthsClamped, domainOrderMessages, domainToUnicode, splitGross,
   type DomainCheckoutInput, type DomainTld,
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
@@ -11,6 +11,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { OrderRow, ProductModule } from '../products/product-module.ts';
 import { failPaidOrder } from '../payments/fail-order.ts';
 import { isoOrNull, ordersOfSubscription } from '../products/subscription.ts';
+import { enqueueContactSync } from './registrar-contact.ts';
 
 /** Domains (issue 13, decision 024): register or transfer a name, renew one's own. */
 export const DOMAIN_PRODUCT_NAME = 'Domain';
@@ -76,8 +77,11 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
   async orderDetail(_db, order) {
     const c = domainConfigOf(order);
     // Domains are priced per year without a term discount.
-    return { discountPercent: 0, domain: { domain: c.domain, unicode: domainToUnicode(c.domain), action: c.action, years: c.years, premium: c.premium } };
+    return { discountPercent: 0, configuration: { product: 'domain', domain: c.domain, unicode: domainToUnicode(c.domain), action: c.action, years: c.years, premium: c.premium } };
   },
+
+  // The registrant contact at the registrar follows the customer's profile (decision 024).
+  contactChanged: (db, userId) => enqueueContactSync(db, userId),
 
   async deletionBlock(tx, customerId) {
     // A domain still registered (or being registered / transferred, or expired but not yet released after
@@ -98,6 +102,26 @@ export const domainProduct: ProductModule<DomainOrderRequest> = {
       }));
     },
   },
+
+  staffSection: {
+    title: 'Domains',
+    empty: 'Keine Domains.',
+    async items(db, customerId) {
+      const rows = await db.select().from(domains)
+        .where(and(eq(domains.ownerId, customerId), isNull(domains.deletedAt))).orderBy(asc(domains.domain), asc(domains.createdAt));
+      return rows.map((d) => {
+        const unicode = domainToUnicode(d.domain);
+        return {
+          // The name as people read it, and the registry's ASCII form beside it where the two differ (IDN).
+          id: d.id, name: unicode === d.domain ? unicode : `${unicode} (${d.domain})`, detail: '',
+          status: DOMAIN_STATUS_LABEL[d.status], expiresAt: isoOrNull(d.expiresAt), note: d.autoRenew ? 'verlängert automatisch' : 'läuft aus',
+        };
+      });
+    },
+  },
+
+  // A registration or transfer that failed never held the name; one still pending has no expiry yet and keeps its customer.
+  churnSource: { label: 'Domains', table: domains, ownerId: domains.ownerId, expiresAt: domains.expiresAt, deletedAt: domains.deletedAt, where: ne(domains.status, 'failed') },
 
   subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/domains/${order.subscriptionId}` : null),
 

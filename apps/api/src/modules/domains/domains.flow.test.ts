@@ -70,7 +70,7 @@ describeEachDatabase('domains: order, pay, register, invoice, portal', (ctx) => 
     expect(verdict.trim().split('\n').at(-1)).toMatch(/^PASS/);
 
     const order = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
-    expect(order.json()).toMatchObject({ product: 'Domain', cpu: null, hosting: null, discountPercent: 0, subscriptionPath: `/dashboard/domains/${domain.id}`, domain: { domain: name, action: 'register', years: 2 } });
+    expect(order.json()).toMatchObject({ product: 'Domain', discountPercent: 0, subscriptionPath: `/dashboard/domains/${domain.id}`, configuration: { product: 'domain', domain: name, action: 'register', years: 2 } });
 
     // Another customer: 404 everywhere, and nothing in their list.
     const stranger = await createDomainCustomer(ctx());

@@ -4,6 +4,7 @@ import {
   type CheckoutResponse, type DomainCard, type DomainCheckoutInput, type DomainDetail, type DomainQuote,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
+import type { OutsideSystems } from '../../drivers/outside-systems.ts';
 import { auditEvents, domains, orders, users } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
@@ -23,7 +24,7 @@ import { ordersOfSubscription } from '../products/subscription.ts';
  * registrar before the order is placed; the product module then holds the name in the checkout
  * transaction. Every portal change goes to the registrar first and is stored only when it accepted.
  */
-type DomainDeps = Pick<Deps, 'db' | 'env' | 'payments' | 'registrar' | 'secrets' | 'vatCheck' | 'storage'> & { log?: { warn: (obj: object, msg: string) => void } };
+type DomainDeps = Pick<Deps, 'db' | 'env' | 'payments' | 'secrets' | 'vatCheck' | 'products' | keyof OutsideSystems> & { log?: { warn: (obj: object, msg: string) => void } };
 
 /** Checkouts and quotes per customer (each asks the registrar). */
 const ORDER_LIMIT = { limit: 30, windowSeconds: 600 };

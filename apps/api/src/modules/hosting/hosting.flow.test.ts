@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { hostingPriceCents } from '@hp/contract';
+import { hostingPriceCents, type CustomerDetail } from '@hp/contract';
 import { createUser, describeEachDatabase } from '../../../test/harness.ts';
 import { drainJobs, paySimulated } from '../../../test/shop.ts';
 import { buyHosting, postHostingCheckout, seedHostingServer, unique } from '../../../test/hosting.ts';
@@ -70,12 +70,14 @@ describeEachDatabase('web hosting: order, pay, provision, invoice', (ctx) => {
 
     // The order page shows the plan, not server parts.
     const order = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
-    expect(order.json()).toMatchObject({ product: 'Webhosting', cpu: null, hosting: { planName: 'Professional' }, productKind: 'webhosting', subscriptionPath: `/dashboard/webhosting/${packages[0]!.id}` });
+    expect(order.json()).toMatchObject({ product: 'Webhosting', configuration: { product: 'webhosting', planName: 'Professional' }, productKind: 'webhosting', subscriptionPath: `/dashboard/webhosting/${packages[0]!.id}` });
 
     // Staff see the package and the order's product on the customer page.
     const employee = await createUser(ctx(), { role: 'employee' });
-    const staffView = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${customer.user.id}`, headers: employee.auth })).json();
-    expect(staffView.hostingPackages).toEqual([expect.objectContaining({ id: packages[0]!.id, planName: 'Professional', status: 'active', primaryDomain: packages[0]!.primaryDomain })]);
+    const staffView = (await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/${customer.user.id}`, headers: employee.auth })).json<CustomerDetail>();
+    expect(staffView.productSections.find((section) => section.kind === 'webhosting')?.items).toEqual([
+      expect.objectContaining({ id: packages[0]!.id, name: packages[0]!.primaryDomain, detail: expect.stringMatching(/^Professional · Hosting-ID \d+$/), status: 'Aktiv' }),
+    ]);
     expect(staffView.recentOrders[0]).toMatchObject({ product: 'Webhosting', kind: 'new' });
 
     // Another customer: 404 on the package, and it is not in their list.

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  addMonthsClamped, HOSTING_PLANS, privacyMessages, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
+  addMonthsClamped, HOSTING_PLANS, HOSTING_STATUS_LABEL, privacyMessages, HostingOrderConfig, hostingMessages, hostingPriceCents, splitGross,
   type HostingCheckoutInput,
 } from '@hp/contract';
 import type { Tx } from '../../db/client.ts';
@@ -97,8 +97,8 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
       const c = hostingConfigOf(order);
       const plan = HOSTING_PLANS[c.plan];
       return {
-        hosting: {
-          plan: c.plan, planName: plan.name, primaryDomain: c.primaryDomain,
+        configuration: {
+          product: 'webhosting', plan: c.plan, planName: plan.name, primaryDomain: c.primaryDomain,
           storageMb: plan.storageMb, trafficMb: plan.trafficMb, databases: plan.databases, domains: plan.domains, phpVersions: plan.phpVersions,
         },
       };
@@ -120,6 +120,24 @@ export const hostingProduct: ProductModule<HostingCheckoutInput> = (() => {
           erstelltAm: isoOrNull(h.createdAt), laeuftAbAm: isoOrNull(h.expiresAt), gesperrtAm: isoOrNull(h.suspendedAt), geloeschtAm: isoOrNull(h.deletedAt),
         }));
       },
+    },
+
+    staffSection: {
+      title: 'Webhosting',
+      empty: 'Keine Hosting-Pakete.',
+      async items(db, customerId) {
+        const rows = await db.select().from(hostingPackages)
+          .where(and(eq(hostingPackages.ownerId, customerId), isNull(hostingPackages.deletedAt))).orderBy(asc(hostingPackages.number));
+        return rows.map((p) => ({
+          id: p.id, name: p.primaryDomain, detail: `${HOSTING_PLANS[p.plan].name} · Hosting-ID ${p.number}`, status: HOSTING_STATUS_LABEL[p.status], expiresAt: isoOrNull(p.expiresAt),
+        }));
+      },
+    },
+
+    // A package whose set-up failed was refunded and never ran.
+    churnSource: {
+      label: 'Webhosting-Pakete', table: hostingPackages, ownerId: hostingPackages.ownerId, expiresAt: hostingPackages.expiresAt, deletedAt: hostingPackages.deletedAt,
+      where: ne(hostingPackages.status, 'failed'),
     },
 
     subscriptionPath: (order) => (order.subscriptionId ? `/dashboard/webhosting/${order.subscriptionId}` : null),

@@ -11,9 +11,9 @@ import {
   type NodeRow,
 } from '@hp/contract';
 import { createUser, describeEachDatabase, uniqueName, type TestContext } from '../../../test/harness.ts';
-import { ipAddresses, jobs, servers, serverTasks } from '../../db/schema/index.ts';
+import { ipAddresses, jobs, servers, serverTasks, vdcs } from '../../db/schema/index.ts';
 import { HypervisorError, hypervisorMessages, type CreateServerSpec, type Hypervisor } from '../../drivers/hypervisor/hypervisor.ts';
-import { provisionServer } from './provision-server.ts';
+import { provisionServer } from '../servers/provision-server.ts';
 
 /** A hypervisor that only knows createServer (and the firewall switch provisioning sets); every other call fails loudly. */
 function fakeHypervisor(createServer: Hypervisor['createServer']): Hypervisor {
@@ -140,6 +140,54 @@ describeEachDatabase('infrastructure administration', (ctx) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(m.nodeHasServers);
     expect((await listNodes(auth, `search=${node.name}`)).items[0]).toMatchObject({ serverCount: 1, used: { cpuCores: 2, ramGb: 4, storageGb: 20 }, free: { cpuCores: 30, ramGb: 124, storageGb: 1980 } });
+  });
+
+  it('counts a virtual data center on its node as its whole live pool, never its VMs, as server creation does', async () => {
+    const auth = await staff(ctx());
+    const owner = await customer();
+    const node = await addNode(auth);
+    const { db } = ctx().database;
+    const pool = async (cpuCores: number, ramGb: number, storageGb: number, extra: { status?: 'active' | 'failed'; deletedAt?: Date } = {}) => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const [vdc] = await db.insert(vdcs).values({
+        ownerId: owner.user.id, nodeId: node.id, name: 'Pool', cpuCores, ramGb, storageGb, ipv4Count: 1, poolId: `vdc-t${tag}`, vnet: `t${tag}`,
+        status: extra.status ?? 'active', deletedAt: extra.deletedAt ?? null,
+      }).returning();
+      return vdc!;
+    };
+    const vm = async (vdcId: string, deletedAt: Date | null = null) => {
+      const [{ vmid }] = (await db.execute<{ vmid: number }>(sql`select nextval('server_vmid_seq')::int as vmid`) as unknown as { rows: [{ vmid: number }] }).rows;
+      await db.insert(servers).values({
+        vmid, name: `vm-${vmid}`, ownerId: owner.user.id, nodeId: node.id, vdcId, os: 'Debian 12', cpuCores: 2, ramGb: 4, storageGb: 50, status: 'online', deletedAt,
+      });
+    };
+    await addIp(auth);
+    expect((await createServer(auth, { owner: owner.user.customerNumber, nodeId: node.id })).statusCode).toBe(201); // 2 / 4 / 20
+    const live = await pool(8, 16, 200);
+    await vm(live.id);
+    await vm(live.id);
+    await vm(live.id, new Date());
+    const gone = await pool(4, 8, 100, { deletedAt: new Date() });
+    await vm(gone.id, new Date());
+    await pool(4, 8, 100, { status: 'failed' }); // refunded: holds nothing
+
+    const [row] = (await listNodes(auth, `search=${node.name}`)).items;
+    // The root server and the live pool whole (8 / 16 / 200, not its VMs' 4 / 8 / 100); three live VMs on the node.
+    expect(row).toMatchObject({ serverCount: 3, used: { cpuCores: 10, ramGb: 20, storageGb: 220 }, free: { cpuCores: 22, ramGb: 108, storageGb: 1780 } });
+    // Staff creation decides with the same figures the list shows.
+    await addIp(auth);
+    const refused = await createServer(auth, { owner: owner.user.customerNumber, nodeId: node.id, cpuCores: 23 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe('Nicht genügend Ressourcen! Frei: 22 vCPU, 108 GB RAM, 1780 GB Speicher.');
+    expect((await createServer(auth, { owner: owner.user.customerNumber, nodeId: node.id, cpuCores: 22 })).statusCode).toBe(201);
+    expect((await listNodes(auth, `search=${node.name}`)).items[0]).toMatchObject({ serverCount: 4, free: { cpuCores: 0 } });
+
+    // The pool's public address is in use although no VM has it yet, as deleting it says.
+    const ip = await addIp(auth);
+    await db.update(ipAddresses).set({ vdcId: live.id }).where(eq(ipAddresses.id, ip.id));
+    expect((await listIps(auth, `search=${ip.address}`)).items[0]).toMatchObject({ inUse: true, serverVmid: null });
+    expect((await listIps(auth, `search=${ip.address}&inUse=false`)).items).toEqual([]);
+    expect((await inject('DELETE', `/api/admin/ip-addresses/${ip.id}`, auth)).json().error.message).toBe(m.ipInUse);
   });
 
   it('adds IP addresses, validates them in German and finds them by address or IP id', async () => {

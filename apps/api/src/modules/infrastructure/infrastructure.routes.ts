@@ -24,7 +24,7 @@ import {
   PowerResult,
   ServerUsage,
 } from '@hp/contract';
-import { getStaffServer, getStaffServerUsage, staffPowerServer } from './staff-servers.service.ts';
+import { getStaffServer, getStaffServerUsage, staffPowerServer } from '../servers/staff-servers.service.ts';
 import {
   createAdminServer,
   createIpAddress,

@@ -21,9 +21,9 @@ import type { Deps } from '../../deps.ts';
 import { ipAddresses, nodes, servers, serverTasks, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { FOREIGN_KEY_VIOLATION, pgCode, UNIQUE_VIOLATION } from '../../http/db-errors.ts';
-import { fits, ipIsFree, lockNodeFree, nextVmid, takeFreeIpv4 } from './capacity.ts';
+import { fits, freeOf, ipIsFree, lockNodeFree, nextVmid, takeFreeIpv4, usedCapacityByNode, type Resources } from '../servers/capacity.ts';
 import { enqueue } from '../../db/jobs.ts';
-import { provisionServerJob } from './provision-server.ts';
+import { provisionServerJob } from '../servers/provision-server.ts';
 import { containsPattern } from '../../lib/like.ts';
 
 type InfrastructureDeps = Pick<Deps, 'db'>;
@@ -41,32 +41,27 @@ function orderBy<F extends string>(sort: string | undefined, fallback: NoInfer<F
   return [descending ? desc(column) : asc(column), descending ? desc(key) : asc(key)];
 }
 
-/** An IP counts as in use while a server has it or an order's reservation has not expired. */
-const ipInUse = sql<boolean>`(${ipAddresses.serverId} is not null or coalesce(${ipAddresses.reservedUntil} > now(), false))`;
+/** An IP counts as in use exactly when it is not free to sell or delete (ipIsFree): a server, a VDC's pool or an open order's hold has it. */
+const ipInUse = sql<boolean>`not (${ipIsFree})`;
 
 // ---------------------------------------------------------------- nodes
 
-/** Resources of the node's servers that are not deleted, per node (one grouped subquery). */
-const usage = (db: Deps['db']) => db
-  .select({
-    nodeId: servers.nodeId,
-    serverCount: sql<number>`count(*)::int`.as('server_count'),
-    cpuCores: sql<number>`coalesce(sum(${servers.cpuCores}), 0)::int`.as('used_cpu'),
-    ramGb: sql<number>`coalesce(sum(${servers.ramGb}), 0)::int`.as('used_ram'),
-    storageGb: sql<number>`coalesce(sum(${servers.storageGb}), 0)::int`.as('used_storage'),
-  })
+/** Live virtual servers per node (root servers and VDC VMs alike), one grouped subquery. */
+const serverCounts = (db: Deps['db']) => db
+  .select({ nodeId: servers.nodeId, serverCount: sql<number>`count(*)::int`.as('server_count') })
   .from(servers)
   .where(isNull(servers.deletedAt))
   .groupBy(servers.nodeId)
-  .as('usage');
+  .as('server_counts');
 
-const toNodeRow = (n: typeof nodes.$inferSelect, used: { serverCount: number | null; cpuCores: number | null; ramGb: number | null; storageGb: number | null } | null): NodeRow => {
-  const u = { cpuCores: used?.cpuCores ?? 0, ramGb: used?.ramGb ?? 0, storageGb: used?.storageGb ?? 0 };
+/** `used` is what the node has sold, as staff creation and checkout count it (usedCapacity): a VDC's pool whole, not its VMs. */
+const toNodeRow = (n: typeof nodes.$inferSelect, serverCount: number | null, used: Resources | undefined): NodeRow => {
+  const u = used ?? { cpuCores: 0, ramGb: 0, storageGb: 0 };
   return {
     id: n.id, name: n.name, host: n.host, cpuCores: n.cpuCores, ramGb: n.ramGb, storageGb: n.storageGb, status: n.status,
-    serverCount: used?.serverCount ?? 0,
+    serverCount: serverCount ?? 0,
     used: u,
-    free: { cpuCores: Math.max(0, n.cpuCores - u.cpuCores), ramGb: Math.max(0, n.ramGb - u.ramGb), storageGb: Math.max(0, n.storageGb - u.storageGb) },
+    free: freeOf(n, u),
   };
 };
 
@@ -79,19 +74,20 @@ export async function findNodes({ db }: InfrastructureDeps, query: NodeListQuery
     query.status ? eq(nodes.status, query.status) : undefined,
   );
   const order = orderBy(query.sort, 'id', { id: nodes.id, name: nodes.name, host: nodes.host, status: nodes.status }, nodes.id);
-  const u = usage(db);
+  const counts = serverCounts(db);
   const [rows, [total]] = await Promise.all([
-    db.select({ node: nodes, used: { serverCount: u.serverCount, cpuCores: u.cpuCores, ramGb: u.ramGb, storageGb: u.storageGb } })
-      .from(nodes).leftJoin(u, eq(u.nodeId, nodes.id)).where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
+    db.select({ node: nodes, serverCount: counts.serverCount })
+      .from(nodes).leftJoin(counts, eq(counts.nodeId, nodes.id)).where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
     db.select({ total: count() }).from(nodes).where(where),
   ]);
-  return { items: rows.map((r) => toNodeRow(r.node, r.used)), total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize };
+  const used = await usedCapacityByNode(db, rows.map((r) => r.node.id));
+  return { items: rows.map((r) => toNodeRow(r.node, r.serverCount, used.get(r.node.id))), total: total?.total ?? 0, page: paging.page, pageSize: paging.pageSize };
 }
 
 export async function createNode({ db }: InfrastructureDeps, input: CreateNodeInput): Promise<NodeRow> {
   try {
     const [created] = await db.insert(nodes).values({ ...input, status: 'unknown' }).returning();
-    return toNodeRow(created!, null);
+    return toNodeRow(created!, 0, undefined);
   } catch (err) {
     if (pgCode(err) === UNIQUE_VIOLATION) throw conflict('NODE_NAME_TAKEN', m.nodeNameTaken);
     throw err;

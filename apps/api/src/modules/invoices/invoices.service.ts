@@ -13,7 +13,6 @@ import { PermanentJobError } from '../../jobs/queue.ts';
 import { invoiceMail } from '../../drivers/mail/templates.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { renderXRechnung } from './invoice-xrechnung.ts';
-import { productOfOrder } from '../products/registry.ts';
 import type { InvoiceDocument } from '../../db/schema/invoice-document.ts';
 
 
@@ -24,15 +23,8 @@ const PREFIX = { invoice: 'RE', credit_note: 'GS' } as const;
 /** Payment terms of every invoice: due 15 days after issue (portal spec §9, the invoice screens). */
 export const DUE_DAYS = 15;
 
-/** YYYY-MM-DD of a moment in Europe/Berlin (the legal date of the document). */
-export function berlinDate(d: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-}
-export const addDays = (isoDate: string, days: number) => {
-  const d = new Date(`${isoDate}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
+export { addDays, berlinDate } from '../../lib/berlin-date.ts';
+import { addDays, berlinDate } from '../../lib/berlin-date.ts';
 
 /**
  * The next number of a kind in the year: the counter row is locked by the UPDATE until the caller's
@@ -78,14 +70,14 @@ function buyerOf(order: OrderRow, user: typeof users.$inferSelect, tax: OrderTax
   };
 }
 
-function buildDocument(env: Env, order: OrderRow, user: typeof users.$inferSelect, number: string, issue: Date): InvoiceDocument {
+function buildDocument({ env, products }: Pick<Deps, 'env' | 'products'>, order: OrderRow, user: typeof users.$inferSelect, number: string, issue: Date): InvoiceDocument {
   const issueDate = berlinDate(issue);
   // The order's tax decision (issue 24) made the amounts; older orders were German VAT at 19 %.
   const tax = order.tax ?? LEGACY_ORDER_TAX;
   const split = { netCents: order.netCents, vatCents: order.vatCents, grossCents: order.amountCents };
   const start = order.periodStart ?? order.paidAt ?? issue;
   const end = order.periodEnd ?? start;
-  const line = productOfOrder(order).invoiceLine(order);
+  const line = products.ofOrder(order).invoiceLine(order);
   const quantity = line.quantity ?? order.months;
   const unitPriceCents = Math.round(split.netCents / quantity);
   const card = order.cardLast4 ? { brand: (order.cardBrand ?? 'card').toUpperCase(), last4: order.cardLast4, holder: order.billingName?.trim() || user.username } : null;
@@ -129,8 +121,8 @@ export class NotInvoiceableError extends Error {
 }
 
 /** Issues the invoice of a paid order, once (the unique index per order is the last line of defence). */
-export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: string): Promise<InvoiceRow> {
-  const { db, env } = deps;
+export async function issueInvoice(deps: Pick<Deps, 'db' | 'env' | 'products'>, orderId: string): Promise<InvoiceRow> {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     // The order row lock serialises issuing per order; only then is "already issued?" a safe question.
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
@@ -145,7 +137,7 @@ export async function issueInvoice(deps: Pick<Deps, 'db' | 'env'>, orderId: stri
     const issue = new Date();
     const year = Number(berlinDate(issue).slice(0, 4));
     const { sequence, number } = await nextNumber(tx, 'invoice', year);
-    const document = buildDocument(env, order, user!, number, issue);
+    const document = buildDocument(deps, order, user!, number, issue);
     const [invoice] = await tx.insert(invoices).values({
       kind: 'invoice', number, year, sequence, orderId, userId: order.userId, grossCents: order.amountCents,
       issueDate: document.issueDate, dueDate: document.dueDate, document,

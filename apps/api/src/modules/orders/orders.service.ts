@@ -5,7 +5,6 @@ import { invoices, orders } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import type { OrderRow, SubscriptionTerm } from '../products/product-module.ts';
-import { productOfOrder } from '../products/registry.ts';
 
 // Orders are what was bought: checkouts that were never paid (cancelled, declined, expired) are not listed.
 const isOrder = isNotNull(orders.paidAt);
@@ -19,16 +18,18 @@ function nextBillingDate(o: OrderRow, term: SubscriptionTerm | undefined): Date 
 }
 
 /** The current terms of the orders' subscriptions, asked of each product once (decision 033). */
-async function termsOf(db: Deps['db'], rows: OrderRow[]): Promise<Map<string, SubscriptionTerm>> {
+type OrderDeps = Pick<Deps, 'db' | 'products'>;
+
+async function termsOf({ db, products }: OrderDeps, rows: OrderRow[]): Promise<Map<string, SubscriptionTerm>> {
   const byProduct = new Map<OrderRow['product'], string[]>();
   for (const o of rows) if (o.subscriptionId) byProduct.set(o.product, [...(byProduct.get(o.product) ?? []), o.subscriptionId]);
-  const maps = await Promise.all([...byProduct].map(([product, ids]) => productOfOrder({ product }).terms(db, [...new Set(ids)])));
+  const maps = await Promise.all([...byProduct].map(([product, ids]) => products.of(product).terms(db, [...new Set(ids)])));
   return new Map(maps.flatMap((m) => [...m]));
 }
 
-function toCard(o: OrderRow, term: SubscriptionTerm | undefined): OrderCard {
+function toCard({ products }: OrderDeps, o: OrderRow, term: SubscriptionTerm | undefined): OrderCard {
   const date = o.paidAt ?? o.createdAt;
-  const product = productOfOrder(o);
+  const product = products.ofOrder(o);
   return {
     id: o.id,
     number: String(o.number),
@@ -46,22 +47,24 @@ function toCard(o: OrderRow, term: SubscriptionTerm | undefined): OrderCard {
   };
 }
 
-export async function listOrders({ db }: Pick<Deps, 'db'>, user: RequestUser, page: { limit: number; offset: number }): Promise<OrderList> {
+export async function listOrders(deps: OrderDeps, user: RequestUser, page: { limit: number; offset: number }): Promise<OrderList> {
+  const { db } = deps;
   const where = and(eq(orders.userId, user.id), isOrder);
   const [rows, [total]] = await Promise.all([
     db.select().from(orders).where(where).orderBy(desc(orders.paidAt), desc(orders.number)).limit(page.limit).offset(page.offset),
     db.select({ total: count() }).from(orders).where(where),
   ]);
-  const terms = await termsOf(db, rows);
-  return { items: rows.map((o) => toCard(o, o.subscriptionId ? terms.get(o.subscriptionId) : undefined)), total: total?.total ?? 0 };
+  const terms = await termsOf(deps, rows);
+  return { items: rows.map((o) => toCard(deps, o, o.subscriptionId ? terms.get(o.subscriptionId) : undefined)), total: total?.total ?? 0 };
 }
 
-export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: string): Promise<OrderDetail> {
+export async function getOrder(deps: OrderDeps, user: RequestUser, id: string): Promise<OrderDetail> {
+  const { db } = deps;
   const [order] = await db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, user.id), isOrder));
   if (!order) throw notFound('Bestellung nicht gefunden.');
-  const product = productOfOrder(order);
+  const product = deps.products.ofOrder(order);
   const [terms, [invoice], own] = await Promise.all([
-    termsOf(db, [order]),
+    termsOf(deps, [order]),
     db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'invoice'))),
     product.orderDetail(db, order),
   ]);
@@ -70,11 +73,9 @@ export async function getOrder({ db }: Pick<Deps, 'db'>, user: RequestUser, id: 
   const monthNet = Math.round(order.netCents / order.months);
   const monthVat = Math.round(order.vatCents / order.months);
   return {
-    ...toCard(order, order.subscriptionId ? terms.get(order.subscriptionId) : undefined),
-    location: 'Frankfurt am Main',
-    os: null, cpu: null, ram: null, storage: null, osPriceCents: null, network: null, hosting: null, domain: null, cloudStorage: null,
-    discountPercent: durationDiscountPercent(order.months),
-    ...own,
+    ...toCard(deps, order, order.subscriptionId ? terms.get(order.subscriptionId) : undefined),
+    configuration: own.configuration,
+    discountPercent: own.discountPercent ?? durationDiscountPercent(order.months),
     netCents: order.netCents,
     vatCents: order.vatCents,
     grossCents: order.amountCents,

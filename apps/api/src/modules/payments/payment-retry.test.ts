@@ -5,7 +5,8 @@ import { createUser, describeEachDatabase, type TestContext } from '../../../tes
 import { baseOrder, billingTick, drainJobs, paySimulated, postCheckout, seedCapacity } from '../../../test/shop.ts';
 import { invoices, ipAddresses, orders, servers, simCheckoutSessions } from '../../db/schema/index.ts';
 import { syncCheckout } from './payments.service.ts';
-import { productOf } from '../products/registry.ts';
+import { createProductRegistry } from '../products/registry.ts';
+import { modules } from '../../app.ts';
 import type { OrderRow } from '../products/product-module.ts';
 
 /**
@@ -273,6 +274,7 @@ describeEachDatabase('payments: a declined card can be retried while the hold la
 });
 
 it('"Neu konfigurieren" leads to each product\'s own shop, prefilled with the order', () => {
+  const productOf = createProductRegistry(modules).of;
   const order = (o: Partial<OrderRow>) => ({ kind: 'new', months: 3, ...o }) as OrderRow;
   expect(productOf('root_server').shopPath(order({ osFamily: 'windows', os: 'Windows Server 2025', cpuCores: 4, ramGb: 8, storageGb: 100 })))
     .toBe('/shop/kvm-server?os=windows&windowsVersion=Windows%20Server%202025&cpu=4&ram=8&storage=100&months=3');

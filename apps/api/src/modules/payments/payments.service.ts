@@ -2,7 +2,6 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { LEGACY_ORDER_TAX, type PaymentResult } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import type { Db } from '../../db/client.ts';
 import { invoices, orders, paymentEvents } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/auth.ts';
@@ -12,10 +11,9 @@ import { defineJob, defineSchedule } from '../../jobs/define.ts';
 import { signPayload } from '../../drivers/payments/signature.ts';
 import { simWebhookDelivery, type SimulatedPayments } from '../../drivers/payments/simulated.ts';
 import { issueInvoiceJob } from '../invoices/invoices.service.ts';
-import { productOfOrder } from '../products/registry.ts';
 import { refundDuplicatePaymentKind } from './fail-order.ts';
 
-type PaymentDeps = Pick<Deps, 'db' | 'payments' | 'env'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
+type PaymentDeps = Pick<Deps, 'db' | 'payments' | 'env' | 'products'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string() }));
 
@@ -23,13 +21,13 @@ const syncCheckoutKind = jobKind('sync-checkout', z.object({ sessionId: z.string
 export const REPLACED_BY_NEW_ORDER = 'replaced by a new order';
 
 /** Ends a pending order and releases what it held (capacity by status, the rest by its product). */
-export async function cancelPendingOrder(db: Db, orderId: string, reason: string, sessionId?: string): Promise<boolean> {
+export async function cancelPendingOrder({ db, products }: Pick<Deps, 'db' | 'products'>, orderId: string, reason: string, sessionId?: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     // With a session: only while that session is still the order's payment (a retry may have replaced it).
     const [order] = await tx.update(orders).set({ status: 'cancelled', failureReason: reason })
       .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'), sessionId ? eq(orders.paymentSessionId, sessionId) : undefined)).returning();
     if (!order) return false;
-    await productOfOrder(order).release(tx, order);
+    await products.ofOrder(order).release(tx, order);
     return true;
   });
 }
@@ -90,7 +88,7 @@ async function fulfilOrder(deps: PaymentDeps, order: typeof orders.$inferSelect,
     if (!paid) return false;
 
     // A subscription that vanished before the payment fails the order: refunded automatically, no invoice.
-    if (await productOfOrder(paid).fulfil(tx, paid, { now, env: deps.env, log: deps.log }) === 'failed') return true;
+    if (await deps.products.ofOrder(paid).fulfil(tx, paid, { now, env: deps.env, log: deps.log }) === 'failed') return true;
     await enqueue(tx, issueInvoiceJob, { orderId: paid.id }, { dedupeKey: `invoice:${paid.id}` });
     return true;
   });
@@ -123,7 +121,7 @@ export async function syncCheckout(deps: PaymentDeps, sessionId: string, opts: {
   if (verdict === 'not_paid') {
     if (session.status !== 'expired') return 'not_paid';
     if (opts.cancelUnpaid || order.holdUntil.getTime() <= Date.now()) {
-      await cancelPendingOrder(db, order.id, endedReason(session), sessionId);
+      await cancelPendingOrder(deps, order.id, endedReason(session), sessionId);
       return 'expired';
     }
     // Only while this session is still the order's payment: a newer attempt must not look failed.
@@ -235,7 +233,7 @@ export async function getPaymentResult(deps: PaymentDeps, user: RequestUser, que
   const paid = order.status === 'processing' || order.status === 'completed' || order.status === 'refunded' || (order.status === 'failed' && order.paidAt !== null);
   // The last attempt ended unpaid, the order still holds what it reserved: it can be paid again.
   const retryable = order.status === 'pending' && order.failureReason !== null && order.holdUntil.getTime() > Date.now();
-  const product = productOfOrder(order);
+  const product = deps.products.ofOrder(order);
   const tax = order.tax ?? LEGACY_ORDER_TAX;
   return {
     paymentStatus: paid ? 'paid' : order.status === 'pending' && !retryable ? 'open' : 'failed',
@@ -265,7 +263,7 @@ export async function syncStalePendingOrders(deps: PaymentDeps, limit = 50) {
     .where(and(eq(orders.status, 'pending'), lt(orders.holdUntil, sql`now()`))).limit(limit);
   for (const o of stale) {
     if (!o.sessionId) {
-      await cancelPendingOrder(deps.db, o.id, 'no payment session');
+      await cancelPendingOrder(deps, o.id, 'no payment session');
       continue;
     }
     try {

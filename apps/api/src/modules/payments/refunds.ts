@@ -6,7 +6,6 @@ import { PermanentJobError } from '../../jobs/queue.ts';
 import { enqueueMail } from '../../jobs/mail.ts';
 import { orderRefundedMail } from '../../drivers/mail/templates.ts';
 import { issueCreditNote } from '../invoices/invoices.service.ts';
-import { productOfOrder } from '../products/registry.ts';
 import { refundDuplicatePaymentKind, refundOrderKind } from './fail-order.ts';
 
 /** Refunds a failed paid order at the provider, credits its invoice and tells the customer (decision 023). */
@@ -28,7 +27,7 @@ export const refundOrderJob = defineJob(refundOrderKind, async (deps, { orderId 
     const [user] = await tx.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, done.userId));
     if (!user) return;
     await enqueueMail(tx, orderRefundedMail(user.email, done.billingName ?? user.username, {
-      number: String(done.number), product: productOfOrder(done).paymentLine(done), amount: formatEuro(done.amountCents), creditNote: Boolean(invoice),
+      number: String(done.number), product: deps.products.ofOrder(done).paymentLine(done), amount: formatEuro(done.amountCents), creditNote: Boolean(invoice),
     }));
   });
 });

@@ -1,9 +1,10 @@
 import type { SQL } from 'drizzle-orm';
-import type { OrderDetail, ProductCapacity } from '@hp/contract';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { OrderConfiguration, ProductCapacity, StaffSubscriptionItem } from '@hp/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import type { orders } from '../../db/schema/index.ts';
 import type { Env } from '../../env.ts';
-import type { Deps } from '../../deps.ts';
+import type { OutsideSystems } from '../../drivers/outside-systems.ts';
 
 /**
  * The port every product implements (decision 022). Checkout, payment fulfilment, invoicing and the
@@ -29,7 +30,7 @@ export interface PrecheckContext {
   userId: string;
   env: Env;
   db: Db;
-  drivers: Pick<Deps, 'storage'>;
+  drivers: OutsideSystems;
 }
 
 export interface FulfilContext {
@@ -52,17 +53,29 @@ export interface SubscriptionTerm {
   deletedAt: Date | null;
 }
 
-/** The product's own fields of the order page; the neutral order service sets the others to null. */
-export type ProductOrderDetail = Partial<Pick<OrderDetail, 'os' | 'cpu' | 'ram' | 'storage' | 'osPriceCents' | 'network' | 'hosting' | 'domain' | 'cloudStorage' | 'discountPercent'>>;
+/** The product's part of the order page (its own variant of the contract's OrderConfiguration), and the discount when it has no term discount. */
+export interface ProductOrderDetail {
+  configuration: OrderConfiguration;
+  discountPercent?: number;
+}
 
-export interface StaffSubscriptionItem {
-  id: string;
-  name: string;
-  /** Plan and size, e.g. "500 GB · Konto mueller". */
-  detail: string;
-  /** The status as staff read it (German label). */
-  status: string;
-  expiresAt: string | null;
+/** One subscription on the staff customer page (the contract's shape, shared by every product). */
+export type { StaffSubscriptionItem };
+
+/**
+ * Where a product's subscriptions live, for the churn figures of the statistics (decision 017): the
+ * table and its owner, term end and deletion columns, and which rows were ever a running subscription.
+ */
+export interface ChurnSource {
+  /** The plural in the statistics' column "Ausgelaufene …", e.g. "Webhosting-Pakete". */
+  label: string;
+  table: PgTable;
+  ownerId: AnyPgColumn;
+  /** The end of the paid term; null for a subscription without a term (a server staff created) or one not started yet. */
+  expiresAt: AnyPgColumn;
+  deletedAt: AnyPgColumn;
+  /** Rows that count (a delivery that failed and was refunded never ran, so it neither churns nor keeps a customer). */
+  where?: SQL;
 }
 
 export interface ProductModule<Input> {
@@ -113,10 +126,18 @@ export interface ProductModule<Input> {
    */
   exportSection: { key: string; rows(db: Db, userId: string): Promise<object[]> };
   /**
-   * The product's section on the staff customer page (its live subscriptions). Products with their own
-   * section there (servers, web hosting, domains: older, richer views) leave it out.
+   * The product's section on the staff customer page: its title, the text when the customer has none,
+   * and the customer's live subscriptions (not deleted) in the product's own order.
    */
-  staffSection?: { title: string; empty: string; items(db: Db, customerId: string): Promise<StaffSubscriptionItem[]> };
+  staffSection: { title: string; empty: string; items(db: Db, customerId: string): Promise<StaffSubscriptionItem[]> };
+  /**
+   * The customer's name, address or e-mail changed (profile, staff edit, confirmed new address), inside
+   * the change's transaction where there is one: a product that keeps a copy at an outside system
+   * (domains: the registrant contact at the registrar) queues bringing it up to date.
+   */
+  contactChanged?(db: Pick<Db, 'select' | 'insert'>, userId: string): Promise<void>;
+  /** The product's subscriptions for the churn figures of the statistics (ended terms per month, lost customers). */
+  churnSource: ChurnSource;
   /** The product's own servers in the statistics' capacity part: what they hold, may sell and have sold. */
   capacity?(db: Db, env: Env): Promise<ProductCapacity>;
   /** The line on the provider's payment page. */

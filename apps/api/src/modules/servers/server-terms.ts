@@ -54,7 +54,9 @@ export const deleteExpiredServerJob = defineJob(jobKind('delete-expired-server',
 const serverTerms: ProductTerms = {
   table: servers,
   columns: { id: servers.id, ownerId: servers.ownerId, name: servers.name, expiresAt: servers.expiresAt, suspendedAt: servers.suspendedAt, deletedAt: servers.deletedAt, reminderStage: servers.expiryReminderStage },
-  suspendable: sql`${servers.status} not in ('provisioning', 'failed')`,
+  // A VDC's VMs have no term of their own (expires_at null); the pool's term stops and deletes them.
+  suspendable: sql`${servers.status} not in ('provisioning', 'failed') and ${servers.vdcId} is null`,
+  remindable: isNull(servers.vdcId),
   renewUrl: (publicUrl, id) => `${publicUrl}/upgrade/kvm-server/${id}`,
   reminderMail: (s, url) => expiryReminderMail(s.email, s.username, s.name, s.expiresAt, url),
   suspendedMail: (s, deleteAt, url) => serverSuspendedMail(s.email, s.username, s.name, deleteAt, url),

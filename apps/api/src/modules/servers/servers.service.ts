@@ -22,7 +22,8 @@ const serverList = preparedQuery((db) => {
     .select({ server: servers, ip: ipAddresses.address })
     .from(servers)
     .leftJoin(ipAddresses, and(eq(ipAddresses.serverId, servers.id), eq(ipAddresses.version, 'IPv4')))
-    .where(and(isNull(servers.deletedAt), sql`${servers.id} in ${ids}`))
+    // A virtual data center's VMs are listed on its own page, not among the root servers.
+    .where(and(isNull(servers.deletedAt), isNull(servers.vdcId), sql`${servers.id} in ${ids}`))
     .orderBy(desc(servers.createdAt))
     .prepare('server_list');
 });

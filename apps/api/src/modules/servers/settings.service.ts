@@ -4,7 +4,7 @@ import {
   isLinuxOs, normaliseSshKeys, serverSettingsMessages, subnetPrefix,
   type ReinstallInput, type ReinstallOs, type ServerSettings, type TaskAccepted,
 } from '@hp/contract';
-import { ipAddresses, nodes, servers, serverAccess, serverTasks, users } from '../../db/schema/index.ts';
+import { ipAddresses, nodes, servers, serverAccess, serverTasks, users, vdcs } from '../../db/schema/index.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -12,7 +12,7 @@ import { HypervisorError, type CreateServerSpec } from '../../drivers/hypervisor
 import { decryptSecret, encryptSecret } from '../../lib/secrets.ts';
 import { defineJob, type JobDeps } from '../../jobs/define.ts';
 import { findAccessibleServer, toAppError, vmOf } from './server-access.ts';
-import { osTemplates } from '../infrastructure/provision-server.ts';
+import { osTemplates } from './provision-server.ts';
 import { claimServer, finishTask, guardOperation, progressWriter, releaseStaleTask } from './server-operation.ts';
 import type { TaskDeps } from './software.service.ts';
 
@@ -91,6 +91,8 @@ async function findCustomerByUsername(deps: TaskDeps, username: string) {
 
 export async function shareServer(deps: TaskDeps, user: RequestUser, id: string, username: string) {
   const { server } = await ownedServer(deps, user, id);
+  // A VM of a virtual data center belongs to the pool, which is not shared with other logins.
+  if (server.vdcId) throw conflict('SHARE_VDC_VM', 'Die VMs eines Virtual Data Centers können nicht mit anderen Konten geteilt werden.');
   if (username.toLowerCase() === user.username.toLowerCase()) throw badRequest('SHARE_SELF', serverSettingsMessages.shareSelf);
   const friend = await findCustomerByUsername(deps, username);
   if (!friend) throw notFound(serverSettingsMessages.userNotFound);
@@ -138,6 +140,8 @@ async function reinstallSpec(deps: JobDeps, server: typeof servers.$inferSelect,
   const v6 = ips.find((i) => i.version === 'IPv6');
   const prefix4 = v4 ? subnetPrefix('IPv4', v4.subnet) : null;
   const prefix6 = v6 ? subnetPrefix('IPv6', v6.subnet) : null;
+  // A VM of a virtual data center is created again inside its pool.
+  const [pool] = server.vdcId ? await deps.db.select({ id: vdcs.poolId }).from(vdcs).where(eq(vdcs.id, server.vdcId)) : [];
   return {
     ...vmOf(server, node),
     name: server.name,
@@ -149,6 +153,7 @@ async function reinstallSpec(deps: JobDeps, server: typeof servers.$inferSelect,
     ...(v6 && prefix6 !== null ? { ipv6: { address: v6.address, prefix: prefix6, gateway: v6.gateway } } : {}),
     rootPassword,
     ...(server.sshKeys ? { sshKeys: server.sshKeys } : {}),
+    ...(pool ? { pool: pool.id } : {}),
   };
 }
 

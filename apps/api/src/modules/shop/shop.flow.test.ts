@@ -56,7 +56,7 @@ describeEachDatabase('shop: order, pay, fulfil, invoice', (ctx) => {
     const list = await ctx().app.inject({ method: 'GET', url: '/api/orders', headers: customer.auth });
     expect(list.json().items).toHaveLength(1);
     const detail = await ctx().app.inject({ method: 'GET', url: `/api/orders/${orderId}`, headers: customer.auth });
-    expect(detail.json()).toMatchObject({ location: 'Frankfurt am Main', ...splitGross(expected), network: { ip: ip!.address } });
+    expect(detail.json()).toMatchObject({ ...splitGross(expected), configuration: { product: 'root_server', location: 'Frankfurt am Main', network: { ip: ip!.address } } });
 
     const inv = await ctx().app.inject({ method: 'GET', url: '/api/invoices', headers: customer.auth });
     expect(inv.json().items).toHaveLength(1);

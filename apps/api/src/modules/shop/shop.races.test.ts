@@ -9,7 +9,7 @@ import { ipAddresses, nodes, orders, serverAccess, servers, simCheckoutSessions,
 import { hashPassword } from '../../lib/passwords.ts';
 import { openSession } from '../auth/sessions.ts';
 
-import { fits, type Resources } from '../infrastructure/capacity.ts';
+import { fits, type Resources } from '../servers/capacity.ts';
 
 /**
  * Money and capacity under races (quality/security-and-reliability.md): parallel checkouts never sell an

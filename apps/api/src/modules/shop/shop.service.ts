@@ -1,51 +1,17 @@
 import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull, isNotNull } from 'drizzle-orm';
-import {
-  chargedLabel, LINUX_DISTROS, WINDOWS_VERSIONS, priceFor, shopMessages,
-  type CheckoutInput, type CheckoutResponse, type LinuxDistro, type UpgradeInfo, type WindowsVersion,
-} from '@hp/contract';
+import { chargedLabel, priceFor, shopMessages, type CheckoutResponse } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
-import { ipAddresses, orders, servers, users } from '../../db/schema/index.ts';
+import type { OutsideSystems } from '../../drivers/outside-systems.ts';
+import { orders, users } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { PaymentProviderError } from '../../drivers/payments/payments.ts';
 import type { RequestUser } from '../../http/auth.ts';
 import { cancelPendingOrder, REPLACED_BY_NEW_ORDER, syncCheckout } from '../payments/payments.service.ts';
 import type { ProductModule } from '../products/product-module.ts';
-import { osFamilyOf, rootServerProduct } from '../products/root-server.ts';
-import { productOfOrder } from '../products/registry.ts';
 import { customerTaxFacts, decideTaxForOrder } from '../tax/tax.service.ts';
 
-type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env' | 'vatCheck' | 'storage'> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
-
-export { osFamilyOf };
-
-async function findOwnServer(db: ShopDeps['db'], user: RequestUser, serverId: string) {
-  // Shared users operate a server but see no billing: only the owner may renew or upgrade it.
-  const [server] = await db.select().from(servers)
-    .where(and(eq(servers.id, serverId), eq(servers.ownerId, user.id), isNull(servers.deletedAt)));
-  if (!server) throw notFound();
-  return server;
-}
-
-export async function getUpgradeInfo({ db }: ShopDeps, user: RequestUser, serverId: string): Promise<UpgradeInfo> {
-  const server = await findOwnServer(db, user, serverId);
-  const [ip] = await db.select({ address: ipAddresses.address }).from(ipAddresses)
-    .where(eq(ipAddresses.serverId, server.id)).orderBy(ipAddresses.version, ipAddresses.id).limit(1);
-  const os = osFamilyOf(server.os);
-  return {
-    serverId: server.id,
-    name: server.name,
-    os,
-    distro: os === 'linux' && (LINUX_DISTROS as readonly string[]).includes(server.os) ? server.os as LinuxDistro : null,
-    windowsVersion: os === 'windows' && (WINDOWS_VERSIONS as readonly string[]).includes(server.os) ? server.os as WindowsVersion : null,
-    osName: server.os,
-    cpu: server.cpuCores,
-    ram: server.ramGb,
-    storage: server.storageGb,
-    ip: ip?.address ?? null,
-    expiresAt: server.expiresAt?.toISOString() ?? null,
-  };
-}
+export type ShopDeps = Pick<Deps, 'db' | 'payments' | 'env' | 'vatCheck' | 'products' | keyof OutsideSystems> & { log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void } };
 
 /** Open (unpaid, still holding) checkouts one customer may have: nobody can hold all free IPs. */
 export const MAX_OPEN_CHECKOUTS = 3;
@@ -76,7 +42,7 @@ async function replaceSameOpenCheckout<I>(deps: ShopDeps, user: RequestUser, pro
     eq(orders.userId, user.id), eq(orders.product, product.kind), eq(orders.status, 'pending'), gt(orders.holdUntil, new Date()),
     isNotNull(orders.failureReason), isNotNull(orders.paymentSessionId),
   ));
-  for (const { id, sessionId } of failed) await cancelPendingOrder(deps.db, id, REPLACED_BY_NEW_ORDER, sessionId!);
+  for (const { id, sessionId } of failed) await cancelPendingOrder(deps, id, REPLACED_BY_NEW_ORDER, sessionId!);
 }
 
 /** Lifetime of a provider checkout session (Stripe: at least 30 minutes). */
@@ -98,7 +64,7 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
   if (!account) throw notFound();
   const holdUntil = new Date(Date.now() + env.billing.checkoutHoldMinutes * 60_000);
 
-  await product.precheck?.({ userId: user.id, env, db, drivers: { storage: deps.storage } }, input);
+  await product.precheck?.({ userId: user.id, env, db, drivers: deps }, input);
   await replaceSameOpenCheckout(deps, user, product, input);
   // The customer's tax facts, with the VAT ID checked again when due, before any lock is taken (the
   // check service may take seconds); the decision itself is made with the order's price below.
@@ -134,7 +100,7 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
   try {
     return await openPaymentSession(deps, order, account.email, `order-${order.id}-checkout-1`);
   } catch (err) {
-    await cancelPendingOrder(db, order.id, 'payment provider unavailable');
+    await cancelPendingOrder(deps, order.id, 'payment provider unavailable');
     throw err;
   }
 }
@@ -142,14 +108,14 @@ export async function placeOrder<I>(deps: ShopDeps, user: RequestUser, product: 
 type OrderRow = typeof orders.$inferSelect;
 
 /** Creates a provider session for the order (provider failures leave as 503 in German) and returns it. */
-async function createPaymentSession({ env, payments }: ShopDeps, order: OrderRow, email: string, idempotencyKey: string) {
+async function createPaymentSession({ env, payments, products }: ShopDeps, order: OrderRow, email: string, idempotencyKey: string) {
   try {
     return await payments.createCheckoutSession({
       orderId: order.id,
       amountCents: order.amountCents,
       currency: 'eur',
       // The payment page shows how the amount is taxed ("Reverse Charge", "inkl. 20 % USt.", …).
-      productName: order.tax ? `${productOfOrder(order).paymentLine(order)} – ${chargedLabel(order.tax)}` : productOfOrder(order).paymentLine(order),
+      productName: order.tax ? `${products.ofOrder(order).paymentLine(order)} – ${chargedLabel(order.tax)}` : products.ofOrder(order).paymentLine(order),
       customerEmail: email,
       successUrl: `${env.publicUrl}/shop/payment?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${env.publicUrl}/shop/payment?order=${order.id}`,
@@ -174,7 +140,7 @@ async function openPaymentSession(deps: ShopDeps, order: OrderRow, email: string
 
 async function endExpiredOrder(deps: ShopDeps, order: OrderRow) {
   if (!order.paymentSessionId) {
-    await cancelPendingOrder(deps.db, order.id, 'no payment session');
+    await cancelPendingOrder(deps, order.id, 'no payment session');
     return;
   }
   try {
@@ -249,7 +215,7 @@ export async function retryPayment(deps: ShopDeps, user: RequestUser, orderId: s
         oldSessionId ? eq(orders.paymentSessionId, oldSessionId) : isNull(orders.paymentSessionId),
       )).returning();
     if (!row) return false;
-    await productOfOrder(settled).renewHold?.(tx, settled, holdUntil);
+    await deps.products.ofOrder(settled).renewHold?.(tx, settled, holdUntil);
     return true;
   });
   if (switched) return { orderId: settled.id, sessionId: session.id, url: session.url };
@@ -264,6 +230,3 @@ export async function retryPayment(deps: ShopDeps, user: RequestUser, orderId: s
   }
   throw refuse(now ?? order);
 }
-
-/** The root server configurator's checkout (new server, or upgrade/renewal of one's own). */
-export const checkout = (deps: ShopDeps, user: RequestUser, input: CheckoutInput) => placeOrder(deps, user, rootServerProduct, input);

@@ -63,7 +63,7 @@ describeEachDatabase('statistics rollup', (ctx) => {
   };
   const thisMonth = () => berlinDate(new Date()).slice(0, 7);
   const current = async (): Promise<FinanceMonth> => {
-    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env }, { from: thisMonth(), to: thisMonth() });
+    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, { from: thisMonth(), to: thisMonth() });
     return s.finances.months[0]!;
   };
   const moved = (before: FinanceMonth, after: FinanceMonth) => ({

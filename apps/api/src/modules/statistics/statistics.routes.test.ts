@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { createUser, describeEachDatabase, uniqueName, type TestContext } from '../../../test/harness.ts';
-import { invoices, invoicePayments, nodes, orders, servers, tickets, users } from '../../db/schema/index.ts';
+import { domains, hostingPackages, hostingServers, invoices, invoicePayments, nodes, orders, servers, storageAccounts, storageServers, tickets, users } from '../../db/schema/index.ts';
 import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
 import type { Hypervisor, NodeInfo } from '../../drivers/hypervisor/hypervisor.ts';
 import { sampleInvoiceDocument } from '../invoices/invoice-fixtures.ts';
@@ -25,6 +25,7 @@ async function seedFixture(ctx: TestContext) {
     return u!.id;
   };
   const [a, b, c, d, e, f, g, h] = [await customer('a'), await customer('b'), await customer('c'), await customer('d'), await customer('e'), await customer('f'), await customer('g'), await customer('h')];
+  const [i, j, k, l, m] = [await customer('i'), await customer('j'), await customer('k'), await customer('l'), await customer('m')];
 
   const [n1] = await db.insert(nodes).values({ name: 'stat-n1', host: '198.51.100.101', cpuCores: 32, ramGb: 128, storageGb: 2000, status: 'online' }).returning();
   const [n2] = await db.insert(nodes).values({ name: 'stat-n2', host: '198.51.100.102', cpuCores: 16, ramGb: 64, storageGb: 1024, status: 'online' }).returning();
@@ -39,6 +40,24 @@ async function seedFixture(ctx: TestContext) {
   await server(h, n1!.id, 1, 1, 10, null);
   await server(c, n2!.id, 8, 32, 500, at('2026-12-01T10:00:00Z'));
   await server(d, n2!.id, 16, 64, 800, at('2026-02-20T10:00:00Z'), at('2026-03-01T10:00:00Z')); // ended in February, deleted
+  await server(k, n2!.id, 1, 1, 10, at('2026-02-10T10:00:00Z'), at('2026-02-25T10:00:00Z')); // ended in February; K keeps a live domain
+  await server(m, n2!.id, 1, 1, 10, at('2026-05-20T10:00:00Z'), at('2026-05-30T10:00:00Z')); // ended in May; M's domain is still being registered (no term yet)
+
+  // The other products' subscriptions, through their churn sources (product port).
+  const [hostingServer] = await db.insert(hostingServers).values({ name: 'stat-web', hostname: 'stat-web.example.net', panelServerId: uniqueName('p'), slots: 10 }).returning();
+  const hosting = (ownerId: string, status: 'active' | 'suspended' | 'failed', expiresAt: Date) => {
+    const name = uniqueName('h');
+    return db.insert(hostingPackages).values({ ownerId, hostingServerId: hostingServer!.id, plan: 'starter', name, primaryDomain: `${name}.example.net`, status, panelUsername: name, expiresAt });
+  };
+  await hosting(i, 'suspended', at('2026-03-20T10:00:00Z')); // ended in March; I had nothing else
+  await hosting(l, 'failed', at('2026-04-02T10:00:00Z')); // set-up failed and refunded: never ran, neither churned nor a lost customer
+  const domain = (ownerId: string, status: 'registering' | 'active' | 'expired', expiresAt: Date | null) =>
+    db.insert(domains).values({ ownerId, domain: `${uniqueName('d')}.de`, tld: 'de', status, nameservers: ['ns1.example.net'], yearCents: 1080, expiresAt });
+  await domain(j, 'expired', at('2026-04-12T10:00:00Z')); // ended in April, J keeps cloud storage until May
+  await domain(k, 'active', at('2027-01-01T10:00:00Z'));
+  await domain(m, 'registering', null);
+  const [storageServer] = await db.insert(storageServers).values({ name: 'stat-cloud', url: 'https://stat-cloud.example.net', capacityGb: 1000 }).returning();
+  await db.insert(storageAccounts).values({ ownerId: j, storageServerId: storageServer!.id, plan: '100gb', quotaGb: 100, accountName: uniqueName('s'), status: 'suspended', expiresAt: at('2026-05-08T10:00:00Z') }); // J's last term ends in May
 
   const order = (nodeId: number, status: 'pending' | 'completed', cpu: number, ram: number, storage: number, holdUntil: Date) =>
     db.insert(orders).values({
@@ -114,7 +133,7 @@ describeEachDatabase('statistics', (ctx) => {
       node('stat-n2', { status: 'offline' }),
       node('elsewhere', { cpu: 1, maxcpu: 8 }),
     ]);
-    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env }, range, NOW);
+    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, range, NOW);
 
     // Capacity. n1: servers 4+2+1+1+1+1 cores, 10+4+1+1+1+1 GB, 130+50+10+10+10+10 GB (the expired hold and the paid order do not count).
     // n2: server 8/32/500 plus the open hold 3/4/40; the deleted server does not count.
@@ -143,14 +162,25 @@ describeEachDatabase('statistics', (ctx) => {
     // MRR: Jan A 3000 + D 2000 · Feb A 3000 + 1000 + C 2000 · Mar A 4000 + C 2000 + B 1500 + E 500 · Apr A 2000 + C 2000 + F 700
     //      · May A 2000 (C credited) · Jun A 2000 + C 3000 (the setup line is one-off) + E 1000
     // new (first paid invoice): A Jan, C Feb, B Mar (D before the range; E, F never paid)
-    // churn: D's server ended in Feb, G's first in Mar, B's in Apr, H's in May; customers lost: D (Feb), B (Apr) — G and H keep a server.
+    // churn: servers D and K in Feb, G's first in Mar, B's in Apr, H's and M's in May; I's hosting package in Mar (L's failed one
+    // never ran); J's domain in Apr and J's cloud storage in May. Customers lost: D (Feb), I (Mar), B (Apr), J (May, the last
+    // of J's terms) — G and H keep a server, K a live domain, M a domain still being registered (no term yet), L never had one.
+    const churned = (servers: number, hosting: number, domains: number, storage: number) => [
+      { kind: 'root_server', count: servers }, { kind: 'webhosting', count: hosting }, { kind: 'domain', count: domains }, { kind: 'cloud_storage', count: storage },
+      { kind: 'vdc', count: 0 },
+    ];
     expect(s.finances.months).toEqual([
-      { month: '2026-01', revenueCents: 9000, mrrCents: 5000, arrCents: 60000, arpaCents: 2500, payingCustomers: 2, newCustomers: 1, churnedCustomers: 0, churnedServers: 0 },
-      { month: '2026-02', revenueCents: 26000, mrrCents: 6000, arrCents: 72000, arpaCents: 3000, payingCustomers: 2, newCustomers: 1, churnedCustomers: 1, churnedServers: 1 },
-      { month: '2026-03', revenueCents: 2000, mrrCents: 8000, arrCents: 96000, arpaCents: 2000, payingCustomers: 4, newCustomers: 1, churnedCustomers: 0, churnedServers: 1 },
-      { month: '2026-04', revenueCents: 12700, mrrCents: 4700, arrCents: 56400, arpaCents: 1567, payingCustomers: 3, newCustomers: 0, churnedCustomers: 1, churnedServers: 1 },
-      { month: '2026-05', revenueCents: -16000, mrrCents: 2000, arrCents: 24000, arpaCents: 2000, payingCustomers: 1, newCustomers: 0, churnedCustomers: 0, churnedServers: 1 },
-      { month: '2026-06', revenueCents: 1000, mrrCents: 6000, arrCents: 72000, arpaCents: 2000, payingCustomers: 3, newCustomers: 0, churnedCustomers: 0, churnedServers: 0 },
+      { month: '2026-01', revenueCents: 9000, mrrCents: 5000, arrCents: 60000, arpaCents: 2500, payingCustomers: 2, newCustomers: 1, churnedCustomers: 0, churned: churned(0, 0, 0, 0) },
+      { month: '2026-02', revenueCents: 26000, mrrCents: 6000, arrCents: 72000, arpaCents: 3000, payingCustomers: 2, newCustomers: 1, churnedCustomers: 1, churned: churned(2, 0, 0, 0) },
+      { month: '2026-03', revenueCents: 2000, mrrCents: 8000, arrCents: 96000, arpaCents: 2000, payingCustomers: 4, newCustomers: 1, churnedCustomers: 1, churned: churned(1, 1, 0, 0) },
+      { month: '2026-04', revenueCents: 12700, mrrCents: 4700, arrCents: 56400, arpaCents: 1567, payingCustomers: 3, newCustomers: 0, churnedCustomers: 1, churned: churned(1, 0, 1, 0) },
+      { month: '2026-05', revenueCents: -16000, mrrCents: 2000, arrCents: 24000, arpaCents: 2000, payingCustomers: 1, newCustomers: 0, churnedCustomers: 1, churned: churned(2, 0, 0, 1) },
+      { month: '2026-06', revenueCents: 1000, mrrCents: 6000, arrCents: 72000, arpaCents: 2000, payingCustomers: 3, newCustomers: 0, churnedCustomers: 0, churned: churned(0, 0, 0, 0) },
+    ]);
+    // The columns' names come from the products (the page and the CSV read them).
+    expect(s.finances.products).toEqual([
+      { kind: 'root_server', label: 'Server' }, { kind: 'webhosting', label: 'Webhosting-Pakete' }, { kind: 'domain', label: 'Domains' }, { kind: 'cloud_storage', label: 'Cloud-Speicher' },
+      { kind: 'vdc', label: 'Virtual Data Center' },
     ]);
     expect(s.finances.current?.month).toBe('2026-06');
 
@@ -166,7 +196,7 @@ describeEachDatabase('statistics', (ctx) => {
       openTickets: 4, medianFirstResponseMinutes: 30, answeredTickets: 3,
       byType: [
         { type: 'question', count: 1 }, { type: 'issue', count: 1 }, { type: 'problem', count: 0 },
-        { type: 'technical', count: 0 }, { type: 'billing', count: 2 }, { type: 'other', count: 0 },
+        { type: 'technical', count: 0 }, { type: 'billing', count: 2 }, { type: 'other', count: 0 }, { type: 'vdc_request', count: 0 },
       ],
     });
   });
@@ -174,7 +204,7 @@ describeEachDatabase('statistics', (ctx) => {
   it('shows live use as unknown when the hypervisor cannot be asked, and the rest all the same', async () => {
     await fixture();
     const hypervisor = hypervisorWith(async () => { throw new Error('connection refused'); });
-    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env }, { from: '2026-03', to: '2026-03' }, NOW);
+    const s = await getStatistics({ db: ctx().database.db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, { from: '2026-03', to: '2026-03' }, NOW);
     expect(s.capacity.liveAvailable).toBe(false);
     expect(s.capacity.nodes.map((n) => [n.cpu.used, n.ram.used, n.storage.used])).toEqual([[null, null, null], [null, null, null]]);
     expect(s.finances.months.map((m) => m.mrrCents)).toEqual([8000]);
@@ -182,7 +212,7 @@ describeEachDatabase('statistics', (ctx) => {
 
   it('defaults to the last 12 months up to the current one', async () => {
     await fixture();
-    const s = await getStatistics({ db: ctx().database.db, hypervisor: ctx().app.deps.hypervisor, env: ctx().app.deps.env }, {}, NOW);
+    const s = await getStatistics({ db: ctx().database.db, hypervisor: ctx().app.deps.hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, {}, NOW);
     expect([s.from, s.to, s.finances.months.length]).toEqual(['2025-07', '2026-06', 12]);
     // The simulated hypervisor reads the database too: asked outside the statistics' transaction, it answers (PGlite has one connection).
     expect(s.capacity.liveAvailable).toBe(true);
@@ -223,15 +253,16 @@ describeEachDatabase('statistics', (ctx) => {
     await fixture();
     const db = ctx().database.db;
     const hypervisor = hypervisorWith(async () => []);
-    const finances = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'finances', range, NOW);
-    expect(finances.split('\r\n')[1]).toBe('2026-01;90,00;50,00;600,00;25,00;2;1;0;0');
-    expect(finances.split('\r\n')[5]).toBe('2026-05;-160,00;20,00;240,00;20,00;1;0;0;1');
-    const receivables = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'receivables', range, NOW);
+    const finances = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, 'finances', range, NOW);
+    expect(finances.split('\r\n')[0]).toBe('\uFEFFMonat;Umsatz netto (EUR);MRR (EUR);ARR (EUR);ARPA (EUR);Zahlende Kunden;Neue Kunden;Verlorene Kunden;Ausgelaufene Server;Ausgelaufene Webhosting-Pakete;Ausgelaufene Domains;Ausgelaufene Cloud-Speicher;Ausgelaufene Virtual Data Center');
+    expect(finances.split('\r\n')[1]).toBe('2026-01;90,00;50,00;600,00;25,00;2;1;0;0;0;0;0;0');
+    expect(finances.split('\r\n')[5]).toBe('2026-05;-160,00;20,00;240,00;20,00;1;0;1;2;0;0;1;0');
+    const receivables = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, 'receivables', range, NOW);
     expect(receivables.split('\r\n')[1]).toBe('0–30 Tage;10,00;1;60,00;1');
-    const support = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'tickets', range, NOW);
+    const support = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, 'tickets', range, NOW);
     expect(support).toContain('Zahlung;2\r\n');
     await db.insert(nodes).values({ name: '=HYPERLINK("http://evil")', host: '198.51.100.199', cpuCores: 1, ramGb: 1, storageGb: 1 });
-    const capacity = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env }, 'capacity', range, NOW);
+    const capacity = await exportStatisticsCsv({ db, hypervisor, env: ctx().app.deps.env, products: ctx().app.deps.products }, 'capacity', range, NOW);
     expect(capacity).toContain(`"'=HYPERLINK(""http://evil"")";CPU-Kerne;1;0;1;;0\r\n`);
     expect(capacity).toContain('stat-n1;RAM (GB);128;18;110;;0,14\r\n');
   });

@@ -1,21 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
-  monthIndex, monthOfIndex, receivableBucketLabels, receivableBuckets, ticketTypeLabels, ticketTypes,
-  type FinanceMonth, type NodeCapacity, type ReceivableBucket, type Statistics, type StatisticsQuery, type StatisticsResource, type StatisticsTable,
+  churnedColumnTitle, monthIndex, monthOfIndex, receivableBucketLabels, receivableBuckets, ticketTypeLabels, ticketTypes,
+  type ChurnProduct, type FinanceMonth, type NodeCapacity, type ReceivableBucket, type Statistics, type StatisticsQuery, type StatisticsResource, type StatisticsTable,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { NodeInfo } from '../../drivers/hypervisor/hypervisor.ts';
 import { CSV_BOM, CsvDecimal, csvRow } from '../../lib/csv.ts';
 import { rowsOf } from '../../lib/rate-limit.ts';
 import { berlinDate } from '../invoices/invoices.service.ts';
-import { allProducts } from '../products/registry.ts';
 
 /**
  * Owner statistics (docs/decisions/017, 020). Every figure is aggregated by the database; the invoice
  * figures come from the rollup that triggers keep (migration 0021), so the work grows with the months
  * shown, not with the number of invoices.
  */
-type StatisticsDeps = Pick<Deps, 'db' | 'hypervisor' | 'env'>;
+type StatisticsDeps = Pick<Deps, 'db' | 'hypervisor' | 'env' | 'products'>;
 
 const GiB = 1024 ** 3;
 /** A slow or unreachable hypervisor must not hold the page: live use is then shown as unknown. */
@@ -55,7 +54,10 @@ async function liveNodes(deps: StatisticsDeps): Promise<NodeInfo[] | null> {
 
 interface NodeAllocation { id: number; name: string; status: string; physical: Record<'cpu' | 'ram' | 'storage', number>; allocated: Record<'cpu' | 'ram' | 'storage', number> }
 
-/** Physical (node specs) and allocated (servers not deleted + open checkout holds) per node. */
+/**
+ * Physical (node specs) and allocated per node: root servers not deleted, virtual data center pools
+ * (whole, not their VMs; decision 036) and open checkout holds, as servers/capacity.ts counts them.
+ */
 async function nodeAllocations({ db }: StatisticsDeps, now: Date): Promise<NodeAllocation[]> {
   const result = await db.execute(sql`
     select n.id, n.name, n.status, n.cpu_cores, n.ram_gb, n.storage_gb,
@@ -64,7 +66,10 @@ async function nodeAllocations({ db }: StatisticsDeps, now: Date): Promise<NodeA
       coalesce(s.storage, 0) + coalesce(o.storage, 0) as storage_alloc
     from nodes n
     left join (select node_id, sum(cpu_cores) as cpu, sum(ram_gb) as ram, sum(storage_gb) as storage
-               from servers where deleted_at is null group by node_id) s on s.node_id = n.id
+               from (select node_id, cpu_cores, ram_gb, storage_gb from servers where deleted_at is null and vdc_id is null
+                     union all
+                     select node_id, cpu_cores, ram_gb, storage_gb from vdcs where deleted_at is null and status <> 'failed') allocated
+               group by node_id) s on s.node_id = n.id
     left join (select node_id, sum(hold_cpu_cores) as cpu, sum(hold_ram_gb) as ram, sum(hold_storage_gb) as storage
                from orders where status = 'pending' and hold_until > ${now.toISOString()}::timestamptz group by node_id) o on o.node_id = n.id
     order by n.id`);
@@ -135,13 +140,26 @@ const monthStarts = (from: number, to: number) =>
   sql.raw(`array[${Array.from({ length: to - from + 2 }, (_, k) => `'${monthOfIndex(from + k)}-01'::timestamp at time zone 'Europe/Berlin'`).join(', ')}]`);
 
 /**
+ * Every product's subscriptions as (kind, owner_id, expires_at, deleted_at), each from the table its
+ * churn source names (product port): the statistics never name a product's table themselves.
+ */
+function subscriptionsOf(products: StatisticsDeps['products']): SQL {
+  return sql.join(products.all().map(({ kind, churnSource: s }) =>
+    sql`select ${kind}::text as kind, ${s.ownerId} as owner_id, ${s.expiresAt} as expires_at, ${s.deletedAt} as deleted_at from ${s.table}${s.where ? sql` where ${s.where}` : sql``}`), sql` union all `);
+}
+
+/** The products the churn figures count, in the registry's order, with the plural their column names. */
+export const churnProductsOf = (products: StatisticsDeps['products']): ChurnProduct[] =>
+  products.all().map(({ kind, churnSource }) => ({ kind, label: churnSource.label }));
+
+/**
  * Per month of the range: revenue (invoices − credit notes by issue month, net), MRR (each invoice's
  * recurring net spread evenly over the months of its term; a credit note ends it from its month on),
- * ARR, ARPA, paying, new and churned customers, churned servers. Revenue, MRR, paying and new customers
- * come from the rollup that the invoice triggers keep (migration 0021, docs/decisions/020): a few hundred
- * rows, however many invoices there are.
+ * ARR, ARPA, paying, new and churned customers, churned subscriptions per product. Revenue, MRR, paying
+ * and new customers come from the rollup that the invoice triggers keep (migration 0021,
+ * docs/decisions/020): a few hundred rows, however many invoices there are.
  */
-export async function financeStatistics({ db }: StatisticsDeps, range: { from: number; to: number }, now: Date): Promise<FinanceMonth[]> {
+export async function financeStatistics({ db, products }: StatisticsDeps, range: { from: number; to: number }, now: Date): Promise<FinanceMonth[]> {
   const { from, to } = range;
   const nowIso = now.toISOString();
   // One after the other: they share the transaction's connection (docs/decisions/017).
@@ -154,24 +172,27 @@ export async function financeStatistics({ db }: StatisticsDeps, range: { from: n
       select m as month, c.term_months, sum(c.recurring_cents) as cents
       from generate_series(${from}::int, ${to}::int) m join statistics_mrr_changes c on c.month <= m
       group by m, c.term_months having sum(c.recurring_cents) <> 0`,
-    // Churn: a term that ended (expires_at passed) without a renewal moving it on. A customer churns in the
-    // month their last term ends, unless a server without a term (created by staff) still runs for them.
-    // The Berlin month is found among the range's month starts (width_bucket), not computed per server.
+    // Churn over every product's subscriptions (their churn sources): a term that ended (expires_at passed)
+    // without a renewal moving it on, counted per product. A customer churns in the month their last term
+    // of any product ends, unless a subscription without a term still runs for them (a server created by
+    // staff, a domain whose registration is still pending). The Berlin month is found among the range's
+    // month starts (width_bucket), not computed per row. A customer's row has no kind.
     sql`
       with bounds as (select ${monthStarts(from, to)} as starts),
+      subscriptions as (${subscriptionsOf(products)}),
       last_term as (
-        select max(expires_at) as expires_at from servers
+        select max(expires_at) as expires_at from subscriptions
         group by owner_id
         having bool_and(expires_at is not null or deleted_at is not null) and max(expires_at) <= ${nowIso}::timestamptz
       )
-      select ${from}::int + width_bucket(expires_at, starts) - 1 as month, sum(servers) as servers, sum(customers) as customers
+      select ${from}::int + width_bucket(expires_at, starts) - 1 as month, kind, count(*) as n
       from (
-        select expires_at, 1 as servers, 0 as customers from servers, bounds
+        select kind, expires_at from subscriptions, bounds
         where expires_at >= starts[1] and expires_at < starts[array_length(starts, 1)] and expires_at <= ${nowIso}::timestamptz
         union all
-        select expires_at, 0, 1 from last_term, bounds
+        select null, expires_at from last_term, bounds
         where expires_at >= starts[1] and expires_at < starts[array_length(starts, 1)]
-      ) x, bounds group by 1`,
+      ) x, bounds group by 1, 2`,
   ];
   const [rollup, mrr, churn] = await inSequence(db, queries);
   const byMonth = <T>(result: unknown, pick: (r: Record<string, unknown>) => T) => new Map(rowsOf(result).map((r) => [num(r.month), pick(r)]));
@@ -181,7 +202,12 @@ export async function financeStatistics({ db }: StatisticsDeps, range: { from: n
     const month = num(r.month);
     mrrBy.set(month, [...(mrrBy.get(month) ?? []), { termMonths: num(r.term_months), cents: bigOf(r.cents) }]);
   }
-  const churnBy = byMonth(churn, (r) => ({ servers: num(r.servers), customers: num(r.customers) }));
+  // month → kind ('' for lost customers) → count
+  const churnBy = new Map<number, Map<string, number>>();
+  for (const r of rowsOf(churn)) {
+    const month = num(r.month);
+    churnBy.set(month, (churnBy.get(month) ?? new Map<string, number>()).set(r.kind === null || r.kind === undefined ? '' : String(r.kind), num(r.n)));
+  }
   const months: FinanceMonth[] = [];
   for (let m = from; m <= to; m += 1) {
     const cents = mrrCentsOf(mrrBy.get(m) ?? []);
@@ -194,8 +220,8 @@ export async function financeStatistics({ db }: StatisticsDeps, range: { from: n
       arpaCents: payers > 0 ? Math.round(cents / payers) : 0,
       payingCustomers: payers,
       newCustomers: rollupBy.get(m)?.fresh ?? 0,
-      churnedCustomers: churnBy.get(m)?.customers ?? 0,
-      churnedServers: churnBy.get(m)?.servers ?? 0,
+      churnedCustomers: churnBy.get(m)?.get('') ?? 0,
+      churned: products.all().map(({ kind }) => ({ kind, count: churnBy.get(m)?.get(kind) ?? 0 })),
     });
   }
   return months;
@@ -280,12 +306,12 @@ export async function getStatistics(deps: StatisticsDeps, query: StatisticsQuery
   });
   // Products with servers of their own (cloud storage) add their capacity through the port (decision 033).
   const products = [];
-  for (const product of allProducts()) if (product.capacity) products.push(await product.capacity(deps.db, deps.env));
+  for (const product of deps.products.all()) if (product.capacity) products.push(await product.capacity(deps.db, deps.env));
   const capacity = { ...capacityOf(allocations, await live), products };
   const current = months.find((m) => monthIndex(m.month) === range.current) ?? null;
   return {
     from: monthOfIndex(range.from), to: monthOfIndex(range.to), generatedAt: now.toISOString(),
-    capacity, finances: { months, current }, receivables, support,
+    capacity, finances: { months, current, products: churnProductsOf(deps.products) }, receivables, support,
   };
 }
 
@@ -317,8 +343,8 @@ async function statisticsCsv(deps: StatisticsDeps, table: Exclude<StatisticsTabl
   let out = CSV_BOM;
   if (table === 'finances') {
     const months = await financeStatistics(deps, resolveRange(query, now), now);
-    out += csvRow(['Monat', 'Umsatz netto (EUR)', 'MRR (EUR)', 'ARR (EUR)', 'ARPA (EUR)', 'Zahlende Kunden', 'Neue Kunden', 'Verlorene Kunden', 'Ausgelaufene Server']);
-    for (const m of months) out += csvRow([m.month, euro(m.revenueCents), euro(m.mrrCents), euro(m.arrCents), euro(m.arpaCents), m.payingCustomers, m.newCustomers, m.churnedCustomers, m.churnedServers]);
+    out += csvRow(['Monat', 'Umsatz netto (EUR)', 'MRR (EUR)', 'ARR (EUR)', 'ARPA (EUR)', 'Zahlende Kunden', 'Neue Kunden', 'Verlorene Kunden', ...churnProductsOf(deps.products).map(churnedColumnTitle)]);
+    for (const m of months) out += csvRow([m.month, euro(m.revenueCents), euro(m.mrrCents), euro(m.arrCents), euro(m.arpaCents), m.payingCustomers, m.newCustomers, m.churnedCustomers, ...m.churned.map((c) => c.count)]);
   } else if (table === 'receivables') {
     const buckets = await receivableStatistics(deps, now);
     out += csvRow(['Alter', 'Offen netto (EUR)', 'Offene Rechnungen', 'Überfällig netto (EUR)', 'Überfällige Rechnungen']);

@@ -96,7 +96,7 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
   async orderDetail(_db, order) {
     const c = storageConfigOf(order);
     const plan = STORAGE_PLANS[c.plan];
-    return { cloudStorage: { plan: plan.id, planName: plan.name, accountName: c.accountName, quotaGb: plan.quotaGb } };
+    return { configuration: { product: 'cloud_storage', plan: plan.id, planName: plan.name, accountName: c.accountName, quotaGb: plan.quotaGb } };
   },
 
   async deletionBlock(tx, customerId) {
@@ -125,6 +125,12 @@ export const storageProduct: ProductModule<StorageCheckoutInput> = {
         id: a.id, name: a.accountName, detail: `${STORAGE_PLANS[a.plan].name} · Speicher-ID ${a.number}`, status: STORAGE_STATUS_LABEL[a.status], expiresAt: isoOrNull(a.expiresAt),
       }));
     },
+  },
+
+  // An account whose set-up failed was refunded and never ran.
+  churnSource: {
+    label: 'Cloud-Speicher', table: storageAccounts, ownerId: storageAccounts.ownerId, expiresAt: storageAccounts.expiresAt, deletedAt: storageAccounts.deletedAt,
+    where: ne(storageAccounts.status, 'failed'),
   },
 
   async capacity(db, env) {

@@ -7,7 +7,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { invoices } from '../../db/schema/index.ts';
 import { CSV_BOM, CsvDecimal, csvRow } from '../../lib/csv.ts';
-import { berlinDate } from '../invoices/invoices.service.ts';
+import { berlinDate } from '../../lib/berlin-date.ts';
 import { crossBorderConsumerNet } from './tax.service.ts';
 
 /**

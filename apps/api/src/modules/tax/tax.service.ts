@@ -6,7 +6,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { invoices, users } from '../../db/schema/index.ts';
-import { checkAndRecord, latestCheck, needsRecheck, normalizedVatId, type VatIdCheck } from '../accounts/vat-id.service.ts';
+import { checkAndRecord, latestCheck, needsRecheck, normalizedVatId, type VatIdCheck } from './vat-id.service.ts';
 
 /** The check service is needed only to re-check an ID before an order. */
 type TaxDeps = Pick<Deps, 'db' | 'env'> & Partial<Pick<Deps, 'vatCheck'>>;

@@ -15,6 +15,7 @@ import {
   type TicketMailSetting,
   type TicketMessagesQuery,
   type TicketStatusInput,
+  type TicketType,
 } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Db, Tx } from '../../db/client.ts';
@@ -99,7 +100,8 @@ export const TICKET_LIMITS = {
   message: { limit: 30, windowSeconds: 300 },
 } as const;
 
-export async function openTicket(deps: TicketDeps, user: Pick<RequestUser, 'id' | 'username'>, input: CreateTicketInput): Promise<Ticket> {
+/** Opens a ticket; `type` may be one a customer cannot pick in "Neues Ticket" when a product's own form opens it ("VDC-Anfrage"). */
+export async function openTicket(deps: TicketDeps, user: Pick<RequestUser, 'id' | 'username'>, input: Omit<CreateTicketInput, 'type'> & { type: TicketType }): Promise<Ticket> {
   await enforceLimit(deps.db, { key: `ticket-open:${user.id}`, ...TICKET_LIMITS.open });
   const id = await deps.db.transaction(async (tx) => {
     if (input.serverId) {

@@ -34,7 +34,7 @@ const stacked = {
   row: '@max-3xl:block @max-3xl:px-4 @max-3xl:py-3',
   cell: cn(
     '@max-3xl:flex @max-3xl:items-start @max-3xl:justify-between @max-3xl:gap-4 @max-3xl:whitespace-normal @max-3xl:px-0 @max-3xl:py-1 @max-3xl:text-right',
-    '@max-3xl:before:text-left @max-3xl:before:font-sans @max-3xl:before:normal-case @max-3xl:before:tracking-normal @max-3xl:before:text-sm @max-3xl:before:font-normal @max-3xl:before:text-slate-600 @max-3xl:before:content-[attr(data-label)]',
+    '@max-3xl:before:shrink-0 @max-3xl:before:max-w-[50%] @max-3xl:before:text-left @max-3xl:before:font-sans @max-3xl:before:normal-case @max-3xl:before:tracking-normal @max-3xl:before:text-sm @max-3xl:before:font-normal @max-3xl:before:text-slate-600 @max-3xl:before:content-[attr(data-label)]',
   ),
   actions: '@max-3xl:flex @max-3xl:justify-end @max-3xl:px-0 @max-3xl:pb-0 @max-3xl:pt-2',
 };

@@ -4,17 +4,11 @@ import type { Role } from '@hp/contract';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
 import { useSession } from '../../lib/session.ts';
+import { useProductViews } from '../../lib/product-views.tsx';
 import { dashboardRoute, paths } from '../../config/paths.ts';
 
 const ProfilePage = lazy(() => import('./profile.tsx'));
 const MyProductsPage = lazy(() => import('./my-products.tsx'));
-const HostingServersPage = lazy(() => import('../staff/hosting-servers.tsx'));
-const WebhostingRedirect = lazy(() => import('./webhosting-redirect.tsx'));
-const ServerDetailPage = lazy(() => import('./server-detail.tsx'));
-const HostingDetailPage = lazy(() => import('./hosting-detail.tsx'));
-const DomainDetailPage = lazy(() => import('./domain-detail.tsx'));
-const StorageDetailPage = lazy(() => import('./storage-detail.tsx'));
-const StorageServersPage = lazy(() => import('../staff/storage-servers.tsx'));
 const StaffServersPage = lazy(() => import('../staff/servers.tsx'));
 const CustomerOverviewPage = lazy(() => import('../staff/customer-overview.tsx'));
 const CustomerDetailPage = lazy(() => import('../staff/customer-detail.tsx'));
@@ -45,6 +39,7 @@ const staff = staffRoles;
 /** Everything under /dashboard: requires a stored token (spec), otherwise /login. */
 export default function PortalRoutes() {
   const { token, claims } = useSession();
+  const views = useProductViews();
   if (!token || !claims) return <Navigate to={paths.login} replace />;
   return (
     <Routes>
@@ -56,13 +51,14 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.invoices)} element={lazyPage(<InvoicesPage />)} />
         <Route path={dashboardRoute(paths.dashboard.support)} element={lazyPage(<SupportPage />)} />
         <Route path={dashboardRoute(paths.dashboard.myTickets)} element={staff.includes(claims.role) ? lazyPage(<MyTicketsPage />) : <Navigate to={paths.dashboard.support} replace />} />
-        <Route path={dashboardRoute(paths.dashboard.serverByFamily('linux', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.serverByFamily('windows', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.serverByFamily('other', ':serverId'))} element={lazyPage(<ServerDetailPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.webhosting(':hostingId'))} element={lazyPage(<HostingDetailPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.webhostingDetails)} element={lazyPage(<WebhostingRedirect />)} />
-        <Route path={dashboardRoute(paths.dashboard.domain(':domainId'))} element={lazyPage(<DomainDetailPage />)} />
-        <Route path={dashboardRoute(paths.dashboard.cloudStorage(':storageId'))} element={lazyPage(<StorageDetailPage />)} />
+        {/* Each product's pages: the customer's page of a subscription, its staff pages (app/product-views.ts). */}
+        {views.flatMap((view) => view.portalRoutes.map((route) => (
+          <Route
+            key={route.path}
+            path={dashboardRoute(route.path)}
+            element={route.roles ? <RequireRole roles={route.roles}>{lazyPage(route.element)}</RequireRole> : lazyPage(route.element)}
+          />
+        )))}
         <Route path={dashboardRoute(paths.dashboard.supportOverview)} element={<RequireRole roles={staff}>{lazyPage(<SupportOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerOverview)} element={<RequireRole roles={staff}>{lazyPage(<CustomerOverviewPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.customerDetails(':customerId'))} element={<RequireRole roles={staff}>{lazyPage(<CustomerDetailPage />)}</RequireRole>} />
@@ -70,8 +66,6 @@ export default function PortalRoutes() {
         <Route path={dashboardRoute(paths.dashboard.staffServers)} element={<RequireRole roles={staff}>{lazyPage(<StaffServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.staffServer(':serverId'))} element={<RequireRole roles={staff}>{lazyPage(<StaffServerDetailPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.physicalServers)} element={<RequireRole roles={staff}>{lazyPage(<PhysicalServersPage />)}</RequireRole>} />
-        <Route path={dashboardRoute(paths.dashboard.hostingServers)} element={<RequireRole roles={staff}>{lazyPage(<HostingServersPage />)}</RequireRole>} />
-        <Route path={dashboardRoute(paths.dashboard.storageServers)} element={<RequireRole roles={staff}>{lazyPage(<StorageServersPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.ipAddresses)} element={<RequireRole roles={staff}>{lazyPage(<IpAddressesPage />)}</RequireRole>} />
         <Route path={dashboardRoute(paths.dashboard.statistics)} element={<RequireRole roles={['owner']}>{lazyPage(<StatisticsPage />)}</RequireRole>} />
         <Route path="*" element={<Navigate to={paths.notFound404} replace />} />

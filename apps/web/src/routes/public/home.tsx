@@ -12,8 +12,8 @@ import { productNames, products, upcomingProducts } from '../../config/products.
 import { AvailabilityBadge } from '../../components/marketing/availability-badge.tsx';
 
 export const HERO_ROTATION_MS = 6000;
-// Only what can be ordered today (the catalogue in config/products.ts); the virtual data center is still "bald verfügbar".
-const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'Domains mit Transfersperre', 'Cloud-Speicher mit Nextcloud'] as const;
+// Only what can be ordered today (the catalogue in config/products.ts).
+const HERO_PHRASES = ['Root Server', 'skalierbares Webhosting', 'Domains mit Transfersperre', 'Cloud-Speicher mit Nextcloud', 'Virtual Data Center'] as const;
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -55,6 +55,7 @@ export function HomePage() {
 }
 
 function NoticeBanner() {
+  if (upcomingProducts.length === 0) return null;
   return (
     <div className="border-b border-amber-200 bg-amber-50">
       <p className="mx-auto flex max-w-7xl items-start gap-3 px-4 py-3 text-sm text-amber-900 sm:items-center sm:px-6">

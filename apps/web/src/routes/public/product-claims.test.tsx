@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { DOMAIN_TLDS } from '@hp/contract/domain-tlds';
-import { formatEuro, STORAGE_PLAN_IDS, STORAGE_PLANS } from '@hp/contract';
+import { formatEuro, STORAGE_PLAN_IDS, STORAGE_PLANS, VDC_LIMITS, vdcPriceCents } from '@hp/contract';
 
 // The company details are a build-time constant (vite `define`).
 vi.stubGlobal('__COMPANY__', { name: 'Musterhost GmbH', email: 'info@example.com' });
@@ -20,13 +20,22 @@ const productPages = {
 
 afterEach(cleanup);
 
+const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
+
 const renderPage = (node: React.ReactNode) => render(<MemoryRouter>{node}</MemoryRouter>);
 const productCards = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>('[data-product]')];
 
 describe('the product catalogue', () => {
-  it('sells root servers, web hosting, domains and cloud storage today; virtual data centers come later', () => {
-    expect(availableProducts.map((p) => p.id)).toEqual(['root-server', 'webhosting', 'domain', 'cloud-storage']);
-    expect(upcomingProducts.map((p) => p.id)).toEqual(['virtual-data-center']);
+  it('sells root servers, web hosting, domains, cloud storage and virtual data centers today', () => {
+    expect(availableProducts.map((p) => p.id)).toEqual(['root-server', 'webhosting', 'domain', 'cloud-storage', 'virtual-data-center']);
+    expect(upcomingProducts).toEqual([]);
+  });
+
+  it('promises for the virtual data center what decision 036 sells: a pool, own VMs, ISO upload, a private network and the request', () => {
+    const vdc = products.find((p) => p.id === 'virtual-data-center')!;
+    const claims = [vdc.pitch, ...vdc.features.flatMap((f) => [f.title, f.text])].join(' ');
+    for (const word of ['vCPU', 'RAM', 'Speicher', 'IPv4', 'VMs', 'ISO', 'privates Netz', 'Angebot']) expect(claims).toContain(word);
+    expect(claims).not.toMatch(/Windows-Lizenz|beliebig viele/);
   });
 
   it('promises for cloud storage what a Nextcloud account does: browser, apps, WebDAV and share links, no Samba', () => {
@@ -60,18 +69,20 @@ describe('the home page shows exactly the catalogue', () => {
     }
   });
 
-  it('no longer promises 300 extensions, DNS management or WHOIS privacy, and names what is still to come', () => {
+  it('no longer promises 300 extensions, DNS management or WHOIS privacy, and shows no "bald verfügbar" notice once everything is sold', () => {
     const { container } = renderPage(<HomePage />);
     const text = container.textContent ?? '';
     expect(text).not.toMatch(/über 300 Endungen|DNS-Verwaltung|WHOIS/);
-    expect(text).toContain('Virtual Data Center ist bald verfügbar.');
-    expect(text).not.toContain('Cloud-Speicher und Virtual Data Center sind bald verfügbar.');
+    expect(text).not.toContain('bald verfügbar');
+    expect(text).not.toContain('befindet sich noch im Aufbau');
     expect(text).not.toContain('Die meisten Funktionen sind derzeit noch nicht verfügbar');
   });
 });
 
 describe('the "bald verfügbar" page shows the catalogue\'s availability', () => {
-  it.each(upcomingProducts.map((p) => [p.id, p] as const))('%s: its own name and pitch, and every product that can be ordered today', (_id, product) => {
+  // Every product is sold today; the page stays for the next one to come (the virtual data center stands in for it here).
+  const upcoming = upcomingProducts.length > 0 ? upcomingProducts : products.filter((p) => p.id === 'virtual-data-center');
+  it.each(upcoming.map((p) => [p.id, p] as const))('%s: its own name and pitch, and every product that can be ordered today', (_id, product) => {
     const { container, getByRole } = renderPage(<ComingSoonPage productId={product.id} />);
     expect(getByRole('heading', { level: 1 }).textContent).toBe(`${product.name} – bald verfügbar`);
     expect(container.textContent).toContain(product.pitch);
@@ -100,6 +111,18 @@ describe('the cloud storage page', () => {
     const plans = [...container.querySelectorAll<HTMLElement>('[data-plan]')];
     expect(plans.map((li) => li.dataset.plan)).toEqual([...STORAGE_PLAN_IDS]);
     for (const li of plans) expect(li.textContent?.replace(/\s/g, ' ')).toContain(formatEuro(STORAGE_PLANS[li.dataset.plan as (typeof STORAGE_PLAN_IDS)[number]].monthlyCents).replace(/\s/g, ' '));
+  });
+});
+
+describe('the virtual data center page', () => {
+  it('teases the smallest pool at its price from the engine and offers the shop and the individual request', () => {
+    const VdcPage = productPages['virtual-data-center'];
+    const { container, getByRole } = renderPage(<VdcPage />);
+    const smallest = vdcPriceCents({ cpu: VDC_LIMITS.cpu.min, ram: VDC_LIMITS.ram.min, storage: VDC_LIMITS.storage.min, ipv4: VDC_LIMITS.ipv4.min, months: 1 });
+    expect(smallest).toBe(964);
+    expect(plain(container.textContent)).toContain(`ab ${plain(formatEuro(smallest))}`);
+    expect(getByRole('link', { name: /Virtual Data Center bestellen/ }).getAttribute('href')).toBe('/shop/vdc-request');
+    expect(getByRole('link', { name: 'Individuelle Anfrage' }).getAttribute('href')).toBe('/shop/vdc-request?anfrage');
   });
 });
 

@@ -6,7 +6,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { Spinner } from '../../components/ui/card.tsx';
 import { paths } from '../../config/paths.ts';
 import { useCustomer, useSendOrderLink } from '../../features/customers/api/customers.ts';
-import { Configurator, NEW_SERVER_DEFAULTS } from '../../features/shop/components/configurator.tsx';
+import { Configurator, NEW_SERVER_DEFAULTS } from '../../features/servers/components/configurator.tsx';
 
 /**
  * "Neue Bestellung" from the customer page (issue 11): the shop's configurator on the customer's behalf.

@@ -133,6 +133,96 @@ describe('the fake checks every request against the Proxmox schema', () => {
   });
 });
 
+describe('the new virtual data center paths refuse what Proxmox refuses', () => {
+  /** A raw multipart upload, fields and file parts in the given order. */
+  async function rawUpload(parts: { name: string; filename?: string; value: string }[], opts: { contentType?: string; query?: string } = {}) {
+    const boundary = 'XyZ123';
+    const body = parts.map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n\r\n${p.value}\r\n`).join('') + `--${boundary}--\r\n`;
+    const res = await fetch(`${fake.url}/api2/json/nodes/pve1/storage/local/upload${opts.query ?? ''}`, {
+      method: 'POST',
+      headers: { Authorization: token(), 'Content-Type': opts.contentType ?? `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    const text = await res.text();
+    return { status: res.status, json: JSON.parse(text) as { data: unknown; errors?: Record<string, string>; message?: string } };
+  }
+
+  it('pools: a pool id with a blank, a missing pool id, type without poolid, an unknown parameter', async () => {
+    expect((await raw('POST', '/pools', { poolid: 'vdc 1' })).json?.errors).toEqual({ poolid: "invalid format - pool name 'vdc 1' contains invalid characters\n" });
+    expect((await raw('DELETE', '/pools', {})).json?.errors).toEqual({ poolid: 'property is missing and it is not optional' });
+    expect((await raw('GET', '/pools', { type: 'qemu' })).json?.errors).toEqual({ poolid: "missing property required by 'type'" });
+    expect((await raw('POST', '/pools', { poolid: 'vdc-1', limit: '4' })).json?.errors).toEqual({ limit: 'property is not defined in schema and the schema does not allow additional properties' });
+    // Beyond the schema: pve-manager API2/Pool.pm.
+    const digit = await raw('POST', '/pools', { poolid: '1vdc' });
+    expect(digit.status).toBe(500);
+    expect(digit.json?.message).toBe('create pool failed: pool name must start with a letter\n');
+    expect(fake.pools.size).toBe(0);
+  });
+
+  it('pools: deleting one that holds a VM is refused with Proxmox\'s message', async () => {
+    await hv.createPool({ poolid: 'vdc-901' });
+    const s = { ...spec(), pool: 'vdc-901' };
+    await hv.createServer(s);
+    const res = await raw('DELETE', '/pools', { poolid: 'vdc-901' });
+    expect(res.status).toBe(500);
+    expect(res.json?.message).toBe(`delete pool failed: pool 'vdc-901' is not empty (contains VM ${s.vmid})\n`);
+    await hv.deleteServer(s);
+    await hv.deletePool('vdc-901');
+  });
+
+  it('VNets: an id longer than 8 characters, no zone, tag 0; subnets need type=subnet and an IP gateway', async () => {
+    const long = await raw('POST', '/cluster/sdn/vnets', { vnet: 'customer12', zone: 'vdc', tag: '5' });
+    expect(long.status).toBe(400);
+    expect(Object.keys(long.json?.errors ?? {})).toEqual(['vnet']);
+    expect((await raw('POST', '/cluster/sdn/vnets', { vnet: 'vdc5', tag: '5' })).json?.errors).toEqual({ zone: 'property is missing and it is not optional' });
+    expect((await raw('POST', '/cluster/sdn/vnets', { vnet: 'vdc5', zone: 'vdc', tag: '0' })).json?.errors).toEqual({ tag: 'value must have a minimum value of 1' });
+    expect((await raw('GET', '/cluster/sdn/vnets/a')).status).toBe(400);
+    expect((await raw('POST', '/cluster/sdn/vnets', { vnet: 'vdc5', zone: 'vdc', tag: '5' })).status).toBe(200);
+
+    expect((await raw('POST', '/cluster/sdn/vnets/vdc5/subnets', { subnet: '10.5.0.0/24', gateway: '10.5.0.1' })).json?.errors).toEqual({ type: 'property is missing and it is not optional' });
+    expect((await raw('POST', '/cluster/sdn/vnets/vdc5/subnets', { subnet: '10.5.0.0/24', type: 'subnet', gateway: 'router' })).json?.errors).toEqual({ gateway: 'invalid format - value does not look like a valid IP address\n' });
+    expect((await raw('POST', '/cluster/sdn/vnets/vdc5/subnets', { subnet: '10.5.0.0', type: 'subnet' })).json?.errors).toEqual({ subnet: 'invalid format - value does not look like a valid CIDR network\n' });
+    expect((await raw('DELETE', '/cluster/sdn/vnets/vdc5/subnets/vdc-10.5.0.0')).status).toBe(400);
+    // pve-network VnetPlugin.pm / Zones/VlanPlugin.pm, beyond the schema.
+    const sameTag = await raw('POST', '/cluster/sdn/vnets', { vnet: 'vdc6', zone: 'vdc', tag: '5' });
+    expect(sameTag.json?.message).toBe('create sdn vnet object failed: 400 Parameter verification failed.\ntag: tag 5 already exist in vnet vdc5\n');
+    expect((await raw('PUT', '/cluster/sdn', { reload: '1' })).json?.errors).toEqual({ reload: 'property is not defined in schema and the schema does not allow additional properties' });
+    expect((await raw('DELETE', '/cluster/sdn/vnets/vdc5')).status).toBe(200);
+  });
+
+  it('uploads: only multipart, the file part must be named "filename", content must be iso|vztmpl|import, tmpfilename is the server\'s', async () => {
+    const form = await raw('POST', '/nodes/pve1/storage/local/upload', { content: 'iso', filename: 'a.iso' });
+    expect(form.status).toBe(500);
+    expect(form.json?.message).toBe("upload 'Content-Type 'application/x-www-form-urlencoded' not implemented\n");
+    const field = await rawUpload([{ name: 'content', value: 'iso' }, { name: 'file', filename: 'a.iso', value: 'CD001' }]);
+    expect(field.json?.message).toBe("wrong field name 'file' for file upload, expected 'filename'\n");
+    const kind = await rawUpload([{ name: 'content', value: 'images' }, { name: 'filename', filename: 'a.iso', value: 'CD001' }]);
+    expect(kind.status).toBe(400);
+    expect(kind.json?.errors).toEqual({ content: "value 'images' does not have a value in the enumeration 'iso, vztmpl, import'" });
+    const missing = await rawUpload([{ name: 'filename', filename: 'a.iso', value: 'CD001' }]);
+    expect(missing.json?.errors).toEqual({ content: 'property is missing and it is not optional' });
+    const extension = await rawUpload([{ name: 'content', value: 'iso' }, { name: 'filename', filename: 'setup.exe', value: 'MZ' }]);
+    expect(extension.json?.errors).toEqual({ filename: 'wrong file extension' });
+    const tmp = await rawUpload([{ name: 'content', value: 'iso' }, { name: 'filename', filename: 'a.iso', value: 'CD001' }], { query: '?tmpfilename=/var/tmp/pveupload-00' });
+    expect(tmp.json?.message).toBe("'tmpfilename' query parameter is not allowed for file uploads\n");
+    expect(fake.isos).toEqual([]);
+    const ok = await rawUpload([{ name: 'content', value: 'iso' }, { name: 'filename', filename: 'a.iso', value: 'CD001' }]);
+    expect(ok.status).toBe(200);
+    expect(String(ok.json?.data)).toMatch(/^UPID:pve1:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:imgcopy::/);
+    await hv.waitForTask({ node: 'pve1', upid: String(ok.json?.data) });
+    expect(fake.isos.map((i) => [i.volid, i.size])).toEqual([['local:iso/a.iso', 5]]);
+    await hv.deleteIso('pve1', 'local:iso/a.iso');
+  });
+
+  it('the VM config refuses an unknown NIC key and a bridge parameter outside the property string', async () => {
+    const s = spec();
+    await hv.createServer(s);
+    const res = await raw('POST', `/nodes/pve1/qemu/${s.vmid}/config`, { net1: 'virtio,bridge=vdc5,vlan=3' });
+    expect(res.json?.errors).toEqual({ net1: 'invalid format - invalid key in comma-separated list property: vlan\n' });
+    expect((await raw('POST', `/nodes/pve1/qemu/${s.vmid}/config`, { bridge: 'vdc5' })).status).toBe(400);
+  });
+});
+
 describe('the driver speaks the schema', () => {
   it('deleteFirewallRule sends the rules digest and deletes the rule', async () => {
     const s = spec();
@@ -200,6 +290,24 @@ describe('the schema holds exactly what the driver sends', () => {
     await hv.deleteBackup(s, backup!.volid);
     if (loadWs()) (await hv.openConsole(s)).close();
     await hv.deleteServer(s);
+
+    await hv.createPool({ poolid: 'vdc-900' });
+    const member = { ...spec(), pool: 'vdc-900' };
+    await hv.createServer(member);
+    await hv.getPool('vdc-900');
+    await hv.createPrivateNetwork({ vnet: 'vdc900', tag: 900, subnet: '10.90.0.0/24', gateway: '10.90.0.1' });
+    await hv.getPrivateNetwork('vdc900');
+    await hv.attachPrivateNetwork(member, 'vdc900');
+    await hv.detachPrivateNetwork(member);
+    const iso = await hv.uploadIso({ node: fake.node, filename: 'schema.iso', size: 4, data: (async function* () { yield Buffer.from('CD01'); })() });
+    await hv.listIsos(fake.node);
+    await hv.attachIso(member, iso.volid);
+    await hv.vmDevices(member);
+    await hv.detachIso(member);
+    await hv.deleteIso(fake.node, iso.volid);
+    await hv.deletePrivateNetwork('vdc900');
+    await hv.deleteServer(member);
+    await hv.deletePool('vdc-900');
 
     const seen = fake.calls.slice(before);
     expect(seen.filter((c) => !c.endpoint), 'calls outside the schema').toEqual([]);

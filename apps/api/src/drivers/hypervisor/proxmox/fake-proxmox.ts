@@ -82,6 +82,8 @@ export interface FakeProxmoxOptions {
   /** How long a task runs (default 20 ms). */
   taskMs?: number;
   nodes?: string[];
+  /** The SDN zone (type VLAN) the operator set up (default 'vdc'). */
+  sdnZone?: string;
 }
 
 export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
@@ -94,6 +96,21 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
   const vms = new Map<number, FakeVm>();
   const tasks = new Map<string, FakeTask>();
   const backups: FakeBackup[] = [];
+  /** pve-manager PVE/API2/Pool.pm: pools live in user.cfg with their member VMs. */
+  const pools = new Map<string, { comment?: string; vms: Set<number> }>();
+  /** SDN (pve-network): zones are the operator's; vnets and subnets are pending until PUT /cluster/sdn. */
+  const zones = new Map<string, { type: 'vlan' | 'vxlan' }>([[options.sdnZone ?? 'vdc', { type: 'vlan' }]]);
+  const vnets = new Map<string, { zone: string; tag?: number; alias?: string }>();
+  const subnets = new Map<string, { vnet: string; cidr: string; gateway?: string; zone: string }>();
+  /** The applied ("running") VNets: what bridges exist on the nodes. */
+  let runningVnets = new Set<string>();
+  let sdnApplies = 0;
+  /** ISO images per storage (`local:iso/x.iso`). */
+  const isos: { volid: string; size: number; ctime: number; sha256: string }[] = [];
+  /** Upload bodies, keyed by the temporary file name the HTTP server gives them (/var/tmp/pveupload-…). */
+  const uploads = new Map<string, Buffer>();
+  /** Storages and the content types they allow (pve-storage storage.cfg). */
+  const storages: Record<string, string[]> = { local: ['iso', 'vztmpl', 'backup'], 'local-lvm': ['images', 'rootdir'] };
   const tickets = new Map<string, string>(); // PVEAuthCookie → user
   const termTickets = new Map<string, { vmid: number; port: number; user: string }>();
   const faults: (Fault & { left: number })[] = [];
@@ -247,6 +264,9 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     const tpl = vmOf(node, source);
     const newid = Number(str(p.newid));
     if (vms.has(newid)) throw new HttpError(500, `unable to create VM ${newid}: config file already exists`);
+    // qemu-server clone_vm: PVE::Pool::assert_pool_exists before anything is created.
+    const pool = str(p.pool);
+    if (pool !== undefined && !pools.has(pool)) throw new HttpError(500, `pool '${pool}' does not exist`);
     if (!tpl.config.template) checkLock(tpl);
     clones++;
     const config: Record<string, string | number> = { ...tpl.config, name: str(p.name) ?? `Copy-of-VM-${tpl.config.name}` };
@@ -256,6 +276,7 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     // Like Proxmox: the new config exists at once, locked until the clone task ends.
     const vm: FakeVm = { vmid: newid, node, status: 'stopped', lock: 'clone', config, firewall: { options: {}, rules: [], ipsets: new Map() } };
     vms.set(newid, vm);
+    if (pool !== undefined) pools.get(pool)!.vms.add(newid);
     return startTask(node, 'qmclone', String(source), user, () => {
       delete vm.lock;
     }, taskFaultFor('clone', newid));
@@ -268,6 +289,12 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     const vm = vmOf(m[1]!, Number(m[2]));
     checkLock(vm);
     checkDigest(digestOf(vm.config), str(p.digest));
+    // Hot-plugging a NIC into a running VM needs the bridge on the node (PVE::Network tap_plug):
+    // a VNet exists there only once the SDN configuration was applied.
+    for (const [k, raw] of Object.entries(p)) {
+      const bridge = /^net\d+$/.test(k) ? /(?:^|,)bridge=([^,]+)/.exec(str(raw)!)?.[1] : undefined;
+      if (bridge && vm.status === 'running' && bridge !== 'vmbr0' && !runningVnets.has(bridge)) throw new HttpError(500, `bridge '${bridge}' does not exist`);
+    }
     for (const key of (str(p.delete) ?? '').split(/[,;\s]+/).filter(Boolean)) delete vm.config[key];
     for (const [k, raw] of Object.entries(p)) {
       if (k === 'digest' || k === 'delete') continue;
@@ -334,14 +361,17 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     }, taskFaultFor(action, vmid));
   });
 
-  route('DELETE', new RegExp(`^/nodes/${N}/qemu/(\\d+)$`), 'delete', (m, _p, user) => {
+  route('DELETE', new RegExp(`^/nodes/${N}/qemu/(\\d+)$`), 'delete', (m, p, user) => {
     const [node, vmid] = [m[1]!, Number(m[2])];
     const vm = vmOf(node, vmid);
     checkLock(vm);
     if (vm.status === 'running') throw new HttpError(500, `VM ${vmid} is running - destroy failed`);
     vm.lock = 'destroyed';
+    const purge = str(p.purge) === '1';
     return startTask(node, 'qmdestroy', String(vmid), user, () => {
       vms.delete(vmid);
+      // qemu-server destroy_vm with purge: PVE::AccessControl::remove_vm_access takes it out of its pool.
+      if (purge) for (const pool of pools.values()) pool.vms.delete(vmid);
     }, taskFaultFor('delete', vmid));
   });
 
@@ -376,19 +406,25 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     }, taskFaultFor('vzdump', vmid));
   });
 
-  route('GET', new RegExp(`^/nodes/${N}/storage/${N}/content$`), 'backups', (m, p) => {
+  route('GET', new RegExp(`^/nodes/${N}/storage/${N}/content$`), 'content', (m, p) => {
     const storage = m[2]!;
     const vmid = str(p.vmid);
-    return backups
+    const content = str(p.content);
+    const backupRows = backups
       .filter((b) => b.volid.startsWith(`${storage}:`) && (vmid === undefined || String(b.vmid) === vmid))
       .map((b) => ({ volid: b.volid, size: b.size, ctime: b.ctime, vmid: b.vmid, format: 'vma.zst', content: 'backup', notes: '', protected: 0 }));
+    // An ISO belongs to no VM: a vmid filter leaves it out.
+    const isoRows = isos.filter((i) => i.volid.startsWith(`${storage}:`) && vmid === undefined).map((i) => ({ volid: i.volid, size: i.size, ctime: i.ctime, format: 'iso', content: 'iso' }));
+    return [...(content === undefined || content === 'backup' ? backupRows : []), ...(content === undefined || content === 'iso' ? isoRows : [])];
   });
 
-  route('DELETE', new RegExp(`^/nodes/${N}/storage/${N}/content/(.+)$`), 'deletebackup', (m, _p, user) => {
+  route('DELETE', new RegExp(`^/nodes/${N}/storage/${N}/content/(.+)$`), 'deletevolume', (m, _p, user) => {
     const volid = decodeURIComponent(m[3]!);
     const index = backups.findIndex((b) => b.volid === volid);
-    if (index < 0) throw new HttpError(500, `volume '${volid}' does not exist`);
-    backups.splice(index, 1);
+    const iso = isos.findIndex((i) => i.volid === volid);
+    if (index < 0 && iso < 0) throw new HttpError(500, `volume '${volid}' does not exist`);
+    if (index >= 0) backups.splice(index, 1);
+    else isos.splice(iso, 1);
     return startTask(m[1]!, 'imgdel', volid.replace(/:/g, '\\x3A'), user, () => undefined, { ms: 1 });
   });
 
@@ -531,6 +567,145 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     return { port: String(port), ticket, user, upid: formatUpid({ node: m[1]!, pid: pid++, pstart: 1, starttime: Math.floor(Date.now() / 1000), type: 'vncproxy', id: m[2]!, user }) };
   });
 
+  // Pools: pve-manager PVE/API2/Pool.pm (create_pool, delete_pool, index with ?poolid=). Errors inside
+  // lock_user_config come back prefixed with its message ("create pool failed: …").
+  route('GET', /^\/pools$/, 'pools', (_m, p) => {
+    const poolid = str(p.poolid);
+    if (poolid === undefined) return [...pools.entries()].map(([id, pool]) => ({ poolid: id, ...(pool.comment ? { comment: pool.comment } : {}) }));
+    const pool = pools.get(poolid);
+    if (!pool) throw new HttpError(500, `pool '${poolid}' does not exist`);
+    const members = [...pool.vms].sort((a, b) => a - b).filter((vmid) => vms.has(vmid)).map((vmid) => {
+      const vm = vms.get(vmid)!;
+      return { id: `qemu/${vmid}`, vmid, node: vm.node, type: 'qemu', name: vm.config.name, status: vm.status };
+    });
+    return [{ poolid, ...(pool.comment ? { comment: pool.comment } : {}), members }];
+  });
+  route('POST', /^\/pools$/, 'pools', (_m, p) => {
+    const poolid = str(p.poolid)!;
+    if (pools.has(poolid)) throw new HttpError(500, `create pool failed: pool '${poolid}' already exists`);
+    const nested = /^(.*)\/([^/]+)$/.exec(poolid);
+    if (nested && !pools.has(nested[1]!)) throw new HttpError(500, `create pool failed: parent '${nested[1]}' of pool '${poolid}' does not exist`);
+    if (!/^[A-Za-z]/.test(nested ? nested[2]! : poolid)) throw new HttpError(500, 'create pool failed: pool name must start with a letter');
+    pools.set(poolid, { ...(str(p.comment) ? { comment: str(p.comment) } : {}), vms: new Set() });
+    return null;
+  });
+  route('DELETE', /^\/pools$/, 'pools', (_m, p) => {
+    const poolid = str(p.poolid)!;
+    const pool = pools.get(poolid);
+    if (!pool) throw new HttpError(500, `delete pool failed: pool '${poolid}' does not exist`);
+    const sub = [...pools.keys()].find((id) => id.startsWith(`${poolid}/`));
+    if (sub) throw new HttpError(500, `delete pool failed: pool '${poolid}' is not empty (contains pool '${sub}')`);
+    // Destroyed guests are ignored.
+    const member = [...pool.vms].sort((a, b) => a - b).find((vmid) => vms.has(vmid));
+    if (member !== undefined) throw new HttpError(500, `delete pool failed: pool '${poolid}' is not empty (contains VM ${member})`);
+    pools.delete(poolid);
+    return null;
+  });
+
+  // SDN: pve-network src/PVE/API2/Network/SDN/{Vnets,Subnets}.pm and SDN.pm (reload). Errors inside
+  // lock_sdn_config are prefixed with its message; parameter exceptions there arrive as text (500).
+  const vnetOf = (id: string) => {
+    const vnet = vnets.get(id);
+    if (!vnet) throw new HttpError(500, `sdn vnet '${id}' does not exist`);
+    return vnet;
+  };
+  route('GET', new RegExp(`^/cluster/sdn/vnets/${N}$`), 'sdn', (m) => {
+    const id = decodeURIComponent(m[1]!);
+    const vnet = vnetOf(id);
+    return { vnet: id, type: 'vnet', zone: vnet.zone, ...(vnet.tag !== undefined ? { tag: vnet.tag } : {}), ...(vnet.alias ? { alias: vnet.alias } : {}), digest: digestOf(vnet) };
+  });
+  route('POST', /^\/cluster\/sdn\/vnets$/, 'sdn', (_m, p) => {
+    const id = str(p.vnet)!;
+    const zone = str(p.zone)!;
+    const failed = (msg: string) => new HttpError(500, `create sdn vnet object failed: ${msg}`);
+    if (vnets.has(id)) throw failed(`sdn vnet object ID '${id}' already defined`);
+    const zoneCfg = zones.get(zone);
+    if (!zoneCfg) throw failed(`zone '${zone}' does not exist`);
+    const tag = str(p.tag) === undefined ? undefined : Number(str(p.tag));
+    // Zones/VlanPlugin.pm vnet_update_hook.
+    if (zoneCfg.type === 'vlan') {
+      if (tag === undefined) throw failed('400 Parameter verification failed.\ntag: missing vlan tag');
+      if (tag > 4096) throw failed('400 Parameter verification failed.\ntag: vlan tag max value is 4096');
+      const other = [...vnets.entries()].find(([, v]) => v.zone === zone && v.tag === tag);
+      if (other) throw failed(`400 Parameter verification failed.\ntag: tag ${tag} already exist in vnet ${other[0]}`);
+    }
+    vnets.set(id, { zone, ...(tag !== undefined ? { tag } : {}), ...(str(p.alias) ? { alias: str(p.alias) } : {}) });
+    return null;
+  });
+  route('DELETE', new RegExp(`^/cluster/sdn/vnets/${N}$`), 'sdn', (m) => {
+    const id = decodeURIComponent(m[1]!);
+    if (!vnets.has(id)) throw new HttpError(500, `delete sdn vnet object failed: sdn vnet '${id}' does not exist`);
+    // VnetPlugin.pm on_delete_hook.
+    if ([...subnets.values()].some((sn) => sn.vnet === id)) throw new HttpError(500, "delete sdn vnet object failed: 400 Parameter verification failed.\nvnet: Can't delete vnet if subnets exists");
+    vnets.delete(id);
+    return null;
+  });
+  route('GET', new RegExp(`^/cluster/sdn/vnets/${N}/subnets$`), 'sdn', (m) => {
+    const id = decodeURIComponent(m[1]!);
+    vnetOf(id);
+    return [...subnets.entries()].filter(([, sn]) => sn.vnet === id).map(([subnet, sn]) => {
+      const [network, mask] = sn.cidr.split('/');
+      return { subnet, id: subnet, type: 'subnet', vnet: id, zone: sn.zone, cidr: sn.cidr, network, mask: Number(mask), ...(sn.gateway ? { gateway: sn.gateway } : {}), digest: digestOf(sn) };
+    });
+  });
+  route('POST', new RegExp(`^/cluster/sdn/vnets/${N}/subnets$`), 'sdn', (m, p) => {
+    const id = decodeURIComponent(m[1]!);
+    const vnet = vnetOf(id);
+    const cidr = str(p.subnet)!;
+    if (!cidr.includes('/')) throw new HttpError(400, 'Parameter verification failed.', { subnet: 'value does not look like a valid CIDR network' });
+    const subnetId = `${vnet.zone}-${cidr.replace('/', '-')}`;
+    if (subnets.has(subnetId)) throw new HttpError(500, `create sdn subnet object failed: sdn subnet object ID '${subnetId}' already defined`);
+    const gateway = str(p.gateway);
+    // SubnetPlugin.pm on_update_hook: the gateway must lie inside the subnet (except IPv4 /32).
+    if (gateway && !inCidr(gateway, cidr)) throw new HttpError(500, `create sdn subnet object failed: 400 Parameter verification failed.\ngateway: ${gateway} is not in subnet ${cidr}`);
+    subnets.set(subnetId, { vnet: id, cidr, zone: vnet.zone, ...(gateway ? { gateway } : {}) });
+    return null;
+  });
+  route('DELETE', new RegExp(`^/cluster/sdn/vnets/${N}/subnets/${N}$`), 'sdn', (m) => {
+    const id = decodeURIComponent(m[2]!);
+    if (!subnets.has(id)) throw new HttpError(500, `delete sdn subnet object failed: sdn subnet '${id}' does not exist`);
+    subnets.delete(id);
+    return null;
+  });
+  route('PUT', /^\/cluster\/sdn$/, 'sdnapply', (_m, _p, user) => {
+    sdnApplies++;
+    const next = new Set(vnets.keys());
+    return startTask(nodes[0]!, 'reloadnetworkall', '', user, () => {
+      runningVnets = next;
+    });
+  });
+
+  // ISO upload: pve-storage src/PVE/API2/Storage/Status.pm upload. The HTTP server (pve-http-server
+  // AnyEvent.pm) already wrote the file part to /var/tmp/pveupload-… and passes its name as tmpfilename.
+  route('POST', new RegExp(`^/nodes/${N}/storage/${N}/upload$`), 'upload', (m, p, user) => {
+    const [node, storage] = [m[1]!, m[2]!];
+    const tmp = str(p.tmpfilename);
+    const data = tmp === undefined ? undefined : uploads.get(tmp);
+    if (tmp !== undefined) uploads.delete(tmp);
+    if (!storages[storage]) throw new HttpError(500, `storage '${storage}' does not exist`);
+    if (!data) throw new HttpError(500, 'missing temporary file name');
+    const content = str(p.content)!;
+    // normalize_content_filename, then the extension check per content type.
+    const filename = str(p.filename)!.replace(/\n$/, '').replace(/^.*[/\\]/, '').replace(/[^a-zA-Z0-9_.-]/g, '_');
+    if (content === 'iso' && !/[^/]+\.(?:iso|img)$/i.test(filename)) throw new HttpError(400, 'Parameter verification failed.', { filename: 'wrong file extension' });
+    if (content !== 'iso') throw new HttpError(400, 'Parameter verification failed.', { content: `upload content type '${content}' not allowed` });
+    if (!storages[storage]!.includes(content)) throw new HttpError(500, `storage '${storage}' does not support '${content}' content`);
+    const volid = `${storage}:${content}/${filename}`;
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const expected = str(p.checksum);
+    const algorithm = str(p['checksum-algorithm']);
+    return startTask(node, 'imgcopy', '', user, () => {
+      if (expected && algorithm) {
+        const got = createHash(algorithm).update(data).digest('hex');
+        if (got.toLowerCase() !== expected.toLowerCase()) return `checksum mismatch: got '${got}' != expect '${expected}'`;
+      }
+      // "we simply overwrite the destination file if it already exists"
+      const index = isos.findIndex((i) => i.volid === volid);
+      if (index >= 0) isos.splice(index, 1);
+      isos.push({ volid, size: data.length, ctime: Math.floor(Date.now() / 1000), sha256 });
+    }, taskFaultFor('upload', 0));
+  });
+
   function taskFaultFor(op: string, vmid: number): { error?: string } {
     const f = faults.find((x) => x.left > 0 && (x.kind === 'lockTimeout' || x.kind === 'taskError') && (!x.op || x.op === op));
     if (!f) return {};
@@ -569,6 +744,46 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
       return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v)]));
     }
     return paramsOf(new URLSearchParams(raw));
+  }
+
+  /**
+   * An upload as pve-http-server's AnyEvent.pm file_upload_multipart reads it: multipart/form-data with a
+   * Content-Length; from the start only the fields `content`, `checksum-algorithm`, `checksum` (in that
+   * order) are taken, then the file part, which must be named `filename`; everything up to the closing
+   * boundary is the file. The file goes to a temporary file whose name becomes `tmpfilename`.
+   */
+  async function readUpload(req: http.IncomingMessage, query: Params): Promise<Params> {
+    const ctype = req.headers['content-type'] ?? '';
+    const [ct, ...rest] = ctype.split(/\s*[;,]\s*/);
+    const boundary = rest.map((v) => /^\s*boundary\s*=\s*(\S+?)\s*$/.exec(v)?.[1]).find(Boolean);
+    if (!(boundary && ct === 'multipart/form-data')) throw new HttpError(500, `upload 'Content-Type '${ctype}' not implemented`);
+    if (!req.headers['content-length']) throw new HttpError(500, 'upload without content length header not supported');
+    if ('tmpfilename' in query) throw new HttpError(500, "'tmpfilename' query parameter is not allowed for file uploads");
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body = Buffer.concat(chunks).toString('latin1');
+    const delim = `--${boundary}\r\n`;
+    const start = body.indexOf(delim);
+    if (start < 0) throw new HttpError(500, 'upload failed');
+    body = body.slice(start);
+    const params: Params = {};
+    for (const name of ['content', 'checksum-algorithm', 'checksum']) {
+      const field = new RegExp(`^${escapeRe(delim)}.*?Content-Disposition: (.*?); name="${name}"(.*?)\r?\n\r?\n(.*?)\r?\n(?=${escapeRe(delim)})`, 's').exec(body);
+      if (!field) continue;
+      if (field[1] !== 'form-data') throw new HttpError(500, `wrong Content-Disposition '${field[1]}' in multipart, expected 'form-data'`);
+      params[name] = field[3]!.trim();
+      body = body.slice(field[0].length);
+    }
+    const file = new RegExp(`^${escapeRe(delim)}Content-Disposition: (.*?); name="(.*?)"; filename="([^"]+)".*?\r?\n\r?\n`, 's').exec(body);
+    if (!file) throw new HttpError(500, 'upload failed');
+    if (file[1] !== 'form-data') throw new HttpError(500, `wrong Content-Disposition '${file[1]}' in multipart, expected 'form-data'`);
+    if (file[2] !== 'filename') throw new HttpError(500, `wrong field name '${file[2]}' for file upload, expected 'filename'`);
+    const data = body.slice(file[0].length);
+    const end = new RegExp(`\r?\n?--${escapeRe(boundary)}--[\\s\\S]*$`).exec(data);
+    if (!end) throw new HttpError(500, 'upload failed');
+    const tmpfilename = `/var/tmp/pveupload-${createHash('md5').update(`${pid++}${Date.now()}`).digest('hex')}`;
+    uploads.set(tmpfilename, Buffer.from(data.slice(0, end.index), 'latin1'));
+    return { ...params, filename: file[3]!.trim(), tmpfilename };
   }
 
   function paramsOf(search: URLSearchParams): Params {
@@ -620,7 +835,10 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     }
 
     try {
-      const given = { ...paramsOf(url.searchParams), ...(method === 'POST' || method === 'PUT' ? await readBody(req) : {}) };
+      const query = paramsOf(url.searchParams);
+      // pve-manager HTTPServer.pm: a POST to …/storage/{storage}/upload is an upload (multipart, streamed to a file).
+      const isUpload = method === 'POST' && /^\/nodes\/[^/]+\/storage\/[^/]+\/upload$/.test(path);
+      const given = { ...query, ...(isUpload ? await readUpload(req, query) : method === 'POST' || method === 'PUT' ? await readBody(req) : {}) };
       // The vendor schema decides what exists and what is allowed, before any handler runs.
       if (!known) return send(res, 501, { data: null }, `Method '${method} ${path}' not implemented`);
       if (auth === 'token' && !known.endpoint.allowtoken) {
@@ -730,6 +948,8 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     storage: 'local-lvm',
     backupStorage: 'local',
     bridge: 'vmbr0',
+    sdnZone: options.sdnZone ?? 'vdc',
+    isoStorage: 'local',
     templates,
     consoleUser,
     consolePassword,
@@ -743,6 +963,17 @@ export async function startFakeProxmox(options: FakeProxmoxOptions = {}) {
     vms,
     tasks,
     backups,
+    pools,
+    vnets,
+    subnets,
+    isos,
+    /** The VNets that exist on the nodes (applied with PUT /cluster/sdn). */
+    get runningVnets() {
+      return runningVnets;
+    },
+    get sdnApplies() {
+      return sdnApplies;
+    },
     calls,
     hasWebSocket: Boolean(wss),
     get cloneCount() {
@@ -797,4 +1028,18 @@ function hex2(n: number) {
 }
 function pad(n: number) {
   return String(n).padStart(2, '0');
+}
+
+function ipv4ToNumber(ip: string) {
+  return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+/** IPv4 only, which is what the VDC uses; an IPv6 gateway is accepted unchecked. */
+function inCidr(ip: string, cidr: string) {
+  const [network = '', bits = '32'] = cidr.split('/');
+  if (!ip.includes('.') || !network.includes('.')) return true;
+  const mask = Number(bits) === 0 ? 0 : (0xffffffff << (32 - Number(bits))) >>> 0;
+  return ((ipv4ToNumber(ip) & mask) >>> 0) === ((ipv4ToNumber(network) & mask) >>> 0) || Number(bits) === 32;
+}
+function escapeRe(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

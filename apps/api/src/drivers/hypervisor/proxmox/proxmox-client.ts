@@ -6,10 +6,12 @@
 import http from 'node:http';
 import type { ProxmoxConfig } from '../../../env.ts';
 import { HypervisorError, hypervisorMessages, type HypervisorErrorCode, type VmRef } from '../hypervisor.ts';
-import { PinnedAgent, createNodeFetch, type ProxmoxFetch } from './proxmox-transport.ts';
+import { PinnedAgent, UploadSizeError, createNodeFetch, createNodeUpload, type ProxmoxFetch, type ProxmoxUpload, type UploadInit } from './proxmox-transport.ts';
 
 export interface ProxmoxOptions {
   fetchImpl?: ProxmoxFetch;
+  /** The multipart upload (ISO images); default over node:http/https with the pinned agent. */
+  uploadImpl?: ProxmoxUpload;
   /** Bounded retries for "VM is locked" and for transient failures inside createServer's steps. */
   retry?: { attempts: number; baseDelayMs: number };
   /** Per HTTP request (default 15 s). */
@@ -65,6 +67,7 @@ export function createProxmoxClient(config: ProxmoxConfig, opts: ProxmoxOptions 
   const pinnedAgent = new PinnedAgent(config.fingerprint);
   const plainAgent = new http.Agent({ keepAlive: true });
   const fetchImpl = opts.fetchImpl ?? createNodeFetch(pinnedAgent, plainAgent);
+  const uploadImpl = opts.uploadImpl ?? createNodeUpload(pinnedAgent, plainAgent);
   const tokenHeader = `PVEAPIToken=${config.tokenId}=${config.tokenSecret}`;
 
   /** Every error leaving the driver goes through here: German message, technical detail, no secrets. */
@@ -113,7 +116,11 @@ export function createProxmoxClient(config: ProxmoxConfig, opts: ProxmoxOptions 
     } finally {
       clearTimeout(timer);
     }
+    return answer<T>(where, status, statusText, text);
+  }
 
+  /** Proxmox's answer: `{data}` on success, else the HypervisorError its status and message mean. */
+  function answer<T>(where: string, status: number, statusText: string | undefined, text: string): T {
     let json: { data?: unknown; errors?: Record<string, string>; message?: string } | undefined;
     try {
       json = text ? JSON.parse(text) : undefined;
@@ -154,5 +161,22 @@ export function createProxmoxClient(config: ProxmoxConfig, opts: ProxmoxOptions 
     }
   }
 
-  return { config, attempts, timeoutMs, pollIntervalMs, taskTimeoutMs, baseUrl, pinnedAgent, tokenAuth, noAuth, fail, backoff, api };
+  /**
+   * POST /nodes/{node}/storage/{storage}/upload: the fields, then the file, as one streamed multipart
+   * body (never retried: the stream is consumed). Answers the `imgcopy` task's UPID.
+   */
+  async function upload(path: string, fields: [string, string][], file: UploadInit['file'], onBytes?: (sent: number) => void): Promise<unknown> {
+    const where = `POST ${path}`;
+    let res: Awaited<ReturnType<ProxmoxUpload>>;
+    try {
+      res = await uploadImpl(`${baseUrl}${path}`, { headers: { Accept: 'application/json', ...tokenAuth.headers }, fields, file, idleTimeoutMs: timeoutMs, onBytes });
+    } catch (err) {
+      if (err instanceof UploadSizeError) throw fail('INVALID', `${where}: ${err.message}`, 'Die Datei ist nicht so groß wie angegeben; der Upload wurde verworfen.');
+      if ((err as { code?: string }).code === 'ETIMEDOUT') throw fail('TIMEOUT', `${where}: no progress within ${timeoutMs} ms`);
+      throw fail('UNAVAILABLE', `${where}: ${networkErrorText(err)}`);
+    }
+    return answer(where, res.status, res.statusText, await res.text());
+  }
+
+  return { config, attempts, timeoutMs, pollIntervalMs, taskTimeoutMs, baseUrl, pinnedAgent, tokenAuth, noAuth, fail, backoff, api, upload };
 }

@@ -145,7 +145,7 @@ export function createProxmoxVms(client: ProxmoxClient, tasks: ProxmoxTasks, loo
       }
       let upid: unknown;
       try {
-        upid = await api('POST', `${vmPath({ node: vm.node, vmid: template })}/clone`, { newid: vm.vmid, name: spec.name, full: true, storage: config.storage });
+        upid = await api('POST', `${vmPath({ node: vm.node, vmid: template })}/clone`, { newid: vm.vmid, name: spec.name, full: true, storage: config.storage, pool: spec.pool });
       } catch (err) {
         if (err instanceof HypervisorError && /already exists/i.test(err.detail ?? '')) throw fail('UNAVAILABLE', err.detail); // re-read and continue
         throw err;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -376,6 +376,122 @@ describe('proxmox driver against the fake Proxmox VE API', () => {
     const closed = new Promise<void>((resolve) => con.onClose(resolve));
     con.write('exit\r');
     await closed;
+  });
+});
+
+describe('virtual data center on Proxmox', () => {
+  const image = (size: number) => {
+    const bytes = Buffer.alloc(size, 0x33);
+    bytes.write('\x01CD001\x01', 0x8000, 'latin1');
+    return bytes;
+  };
+  async function* pieces(bytes: Buffer, size: number) {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+  }
+
+  it('a VM is cloned into its pool (the pool parameter of the clone) and leaves it when destroyed', async () => {
+    const hv = driver();
+    await hv.createPool({ poolid: 'vdc-77', comment: 'Kunde 77' });
+    const s = spec({ pool: 'vdc-77' });
+    await hv.createServer(s);
+    const clone = fake.calls.filter((c) => c.op === 'clone').at(-1)!;
+    expect(clone.endpoint).toBe('POST /nodes/{node}/qemu/{vmid}/clone');
+    expect([...fake.pools.get('vdc-77')!.vms]).toEqual([s.vmid]);
+    await hv.deleteServer(s);
+    expect(fake.pools.get('vdc-77')!.vms.size).toBe(0);
+    await hv.deletePool('vdc-77');
+    expect(fake.pools.has('vdc-77')).toBe(false);
+  });
+
+  it('the private network is a VNet in the configured zone with a typed subnet, applied once; net1 is virtio on it with the firewall', async () => {
+    const hv = driver();
+    const applies = fake.sdnApplies;
+    await hv.createPrivateNetwork({ vnet: 'vdc78', tag: 78, subnet: '10.78.0.0/24', gateway: '10.78.0.1' });
+    expect(fake.vnets.get('vdc78')).toEqual({ zone: 'vdc', tag: 78 });
+    expect([...fake.subnets.entries()].find(([, sn]) => sn.vnet === 'vdc78')).toEqual(['vdc-10.78.0.0-24', { vnet: 'vdc78', cidr: '10.78.0.0/24', gateway: '10.78.0.1', zone: 'vdc' }]);
+    expect(fake.sdnApplies).toBe(applies + 1);
+    expect(fake.runningVnets.has('vdc78')).toBe(true);
+
+    const s = spec();
+    await hv.createServer(s);
+    await hv.attachPrivateNetwork(s, 'vdc78');
+    expect(fake.vms.get(s.vmid)!.config.net1).toBe('virtio,bridge=vdc78,firewall=1');
+    await hv.detachPrivateNetwork(s);
+    expect(fake.vms.get(s.vmid)!.config.net1).toBeUndefined();
+
+    await hv.deletePrivateNetwork('vdc78');
+    expect(fake.vnets.has('vdc78')).toBe(false);
+    expect(fake.runningVnets.has('vdc78')).toBe(false);
+  });
+
+  it('a running VM cannot join a VNet that was never applied (the bridge does not exist on the node)', async () => {
+    const hv = driver();
+    const s = spec();
+    await hv.createServer(s);
+    const err = await rejection(hv.attachPrivateNetwork(s, 'ghost1'));
+    expect(err.detail).toMatch(/bridge 'ghost1' does not exist/);
+    expect(fake.vms.get(s.vmid)!.config.net1).toBeUndefined();
+  });
+
+  it('the upload is one multipart body (content, then the file part named "filename") and arrives byte for byte', async () => {
+    const hv = driver();
+    const bytes = image(200 * 1024 + 17);
+    const iso = await hv.uploadIso({ node: fake.node, filename: 'Debian 12 (netinst).iso', size: bytes.length, data: pieces(bytes, 50_000) });
+    // pve-storage normalize_content_filename.
+    expect(iso.volid).toBe('local:iso/Debian_12__netinst_.iso');
+    expect(fake.isos.find((i) => i.volid === iso.volid)?.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(fake.calls.filter((c) => c.op === 'upload').at(-1)).toMatchObject({ endpoint: 'POST /nodes/{node}/storage/{storage}/upload', auth: 'token' });
+    await hv.deleteIso(fake.node, iso.volid);
+  });
+
+  it('a slow but steady upload outlasts the request timeout; a stalled one times out and leaves nothing', async () => {
+    const hv = driver({ timeoutMs: 300 });
+    const bytes = image(60_000);
+    async function* slow(pauseMs: number[]) {
+      for (let i = 0; i < 6; i++) {
+        await new Promise((resolve) => setTimeout(resolve, pauseMs[i] ?? 0));
+        yield bytes.subarray(i * 10_000, (i + 1) * 10_000);
+      }
+    }
+    const started = Date.now();
+    const iso = await hv.uploadIso({ node: fake.node, filename: 'slow.iso', size: bytes.length, data: slow([100, 100, 100, 100, 100, 100]) });
+    expect(Date.now() - started).toBeGreaterThan(300);
+    expect(iso.size).toBe(bytes.length);
+    await hv.deleteIso(fake.node, iso.volid);
+
+    const err = await rejection(hv.uploadIso({ node: fake.node, filename: 'stalled.iso', size: bytes.length, data: slow([0, 0, 800]) }));
+    expect(err.code).toBe('TIMEOUT');
+    expect(fake.isos.some((i) => i.volid === 'local:iso/stalled.iso')).toBe(false);
+  });
+
+  it('an upload the imgcopy task refuses leaves nothing; the error says so', async () => {
+    const hv = driver();
+    fake.inject({ op: 'upload', kind: 'taskError', text: "checksum mismatch: got 'ab' != expect 'cd'", times: 1 });
+    const err = await rejection(hv.uploadIso({ node: fake.node, filename: 'broken.iso', size: 40_000, data: pieces(image(40_000), 10_000) }));
+    expect(err.code).toBe('TASK_FAILED');
+    expect(fake.isos.some((i) => i.volid === 'local:iso/broken.iso')).toBe(false);
+  });
+
+  it('the ISO goes into ide2, or into the next IDE slot when the cloud-init drive sits on ide2; boot order follows', async () => {
+    const hv = driver();
+    const bytes = image(40_000);
+    const iso = await hv.uploadIso({ node: fake.node, filename: 'rescue.iso', size: bytes.length, data: pieces(bytes, 10_000) });
+    const s = spec();
+    await hv.createServer(s);
+    // The template's cloud-init drive is on ide2 (pve-docs qm-cloud-init.adoc): it stays.
+    expect(fake.vms.get(s.vmid)!.config.ide2).toMatch(/cloudinit/);
+    await hv.attachIso(s, iso.volid);
+    expect(fake.vms.get(s.vmid)!.config).toMatchObject({ ide2: expect.stringMatching(/cloudinit/), ide0: `${iso.volid},media=cdrom`, boot: 'order=ide0;scsi0' });
+    await hv.detachIso(s);
+    expect(fake.vms.get(s.vmid)!.config).toMatchObject({ ide0: 'none,media=cdrom', boot: 'order=scsi0' });
+
+    const plain = spec();
+    await hv.createServer(plain);
+    delete fake.vms.get(plain.vmid)!.config.ide2;
+    await hv.attachIso(plain, iso.volid);
+    expect(fake.vms.get(plain.vmid)!.config).toMatchObject({ ide2: `${iso.volid},media=cdrom`, boot: 'order=ide2;scsi0' });
+    await hv.detachIso(plain);
+    expect(fake.vms.get(plain.vmid)!.config).toMatchObject({ ide2: 'none,media=cdrom', boot: 'order=scsi0' });
   });
 });
 

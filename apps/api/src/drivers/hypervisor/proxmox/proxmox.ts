@@ -1,6 +1,6 @@
 /**
- * The Proxmox VE driver: composes the API client and the parts (tasks, VMs, backups, firewall, console)
- * into the Hypervisor port. The parts never import this file.
+ * The Proxmox VE driver: composes the API client and the parts (tasks, VMs, backups, firewall, console,
+ * virtual data centers) into the Hypervisor port. The parts never import this file.
  */
 import type { ProxmoxConfig } from '../../../env.ts';
 import type { Hypervisor, NodeInfo } from '../hypervisor.ts';
@@ -9,6 +9,7 @@ import { createProxmoxClient, num, type ProxmoxOptions } from './proxmox-client.
 import { createProxmoxConsole } from './proxmox-console.ts';
 import { createProxmoxFirewall } from './proxmox-firewall.ts';
 import { createProxmoxTasks } from './proxmox-tasks.ts';
+import { createProxmoxVdc } from './proxmox-vdc.ts';
 import { createProxmoxVms, createVmLookups } from './proxmox-vms.ts';
 
 export type { ProxmoxFetch } from './proxmox-transport.ts';
@@ -45,6 +46,7 @@ export function createProxmoxHypervisor(config: ProxmoxConfig, opts: ProxmoxOpti
     ...createProxmoxBackups(client, tasks, lookups),
     ...createProxmoxFirewall(client),
     ...createProxmoxConsole(client),
+    ...createProxmoxVdc(client, tasks, lookups),
   };
   return hypervisor;
 }

@@ -122,11 +122,39 @@ const FORMATS: Record<string, (value: string) => void> = {
     if (v && !PROTOCOLS.has(v) && !(/^\d+$/.test(v) && Number(v) <= 255)) throw new Error(`unknown protocol '${v}'`);
   },
   'pve-qm-ipconfig': (v) => checkPropertyString(v, ['gw', 'gw6', 'ip', 'ip6'], undefined),
+  // pve-access-control PVE/AccessControl.pm verify_poolname.
+  'pve-poolid': (v) => {
+    if (v.split('/').length > 3) throw new Error(`pool name '${v}' nested too deeply (max levels = 3)`);
+    if (!/^[A-Za-z0-9.\-_]+(?:\/[A-Za-z0-9.\-_]+){0,2}$/.test(v)) throw new Error(`pool name '${v}' contains invalid characters`);
+  },
+  // pve-network VnetPlugin.pm: the standard option 'pve-sdn-vnet-id' (pattern, 2–8 characters).
+  'pve-sdn-vnet-id': (v) => {
+    if (v.length < 2 || v.length > 8 || !/^[a-zA-Z][a-zA-Z0-9]*[a-zA-Z0-9]$/.test(v)) throw new Error('value does not look like a valid SDN vnet id (a letter, then letters or digits, 2 to 8 characters)');
+  },
+  // pve-network SubnetPlugin.pm parse_sdn_subnet_id: a CIDR, or `<zone>-<ip>-<mask>`.
+  'pve-sdn-subnet-id': (v) => {
+    const [, ip, mask] = v.includes('/') ? [undefined, ...v.split('/')] : v.split('-');
+    try {
+      checkCidr(`${ip ?? ''}/${mask ?? ''}`, false);
+    } catch {
+      throw new Error('value does not look like a valid CIDR network');
+    }
+  },
+  // pve-common JSONSchema.pm pve_verify_ip.
+  ip: (v) => {
+    if (!IPV4.test(v) && !isIpv6(v)) throw new Error(`value does not look like a valid IP address`);
+  },
   IPorCIDRorAlias: (v) => {
     if (/^[a-z][a-z0-9\-_]+$/i.test(v) && !v.includes(':')) return; // an alias name
     checkCidr(v, true);
   },
 };
+
+/** apidata.js carries some patterns as stringified Perl regexes, e.g. `(?^i:[\w\d\s]{0,256})`. */
+function patternRegex(pattern: string) {
+  const perl = /^\(\?\^([a-z]*):([\s\S]*)\)$/.exec(pattern);
+  return perl ? new RegExp(`^(?:${perl[2]})$`, perl[1]!.replace(/[^imsx]/g, '').replace('x', '')) : new RegExp(`^(?:${pattern})$`);
+}
 
 function checkValue(prop: PveProperty, value: string | string[]): string | undefined {
   if (Array.isArray(value)) {
@@ -158,7 +186,7 @@ function checkValue(prop: PveProperty, value: string | string[]): string | undef
       return `invalid format - ${(err as Error).message}\n`;
     }
   }
-  if (prop.pattern !== undefined && !new RegExp(`^(?:${prop.pattern})$`).test(value)) return 'value does not match the regex pattern';
+  if (prop.pattern !== undefined && !patternRegex(prop.pattern).test(value)) return 'value does not match the regex pattern';
   if (prop.maxLength !== undefined && value.length > prop.maxLength) return `value may only be ${prop.maxLength} characters long`;
   if (prop.minLength !== undefined && value.length < prop.minLength) return `value must be at least ${prop.minLength} characters long`;
   if (/^[+-]?(\d+\.\d+|\d+\.|\.\d+|\d+)([eE][+-]?\d+)?$/.test(value)) {

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
-import { simVms } from '../../../db/schema/infrastructure.ts';
+import { simPools, simVms } from '../../../db/schema/infrastructure.ts';
 import { hashPassword } from '../../../lib/passwords.ts';
 import { HypervisorError, type CreateServerSpec, type PowerAction, type TaskRef, type VmRef } from '../hypervisor.ts';
 import { OS } from './guest-catalog.ts';
@@ -62,6 +62,10 @@ export function createLifecycle(db: Db, store: VmStore, tasks: Tasks, now: () =>
     const exitStatus = failureFor('clone', vm);
     const at = now();
     const clone = await db.transaction(async (tx) => {
+      // Like qemu-server's clone (assert_pool_exists); the row lock orders this against deletePool.
+      if (spec.pool && !(await tx.select({ poolid: simPools.poolid }).from(simPools).where(eq(simPools.poolid, spec.pool)).for('update')).length) {
+        throw err('INVALID', `pool '${spec.pool}' does not exist`);
+      }
       const inserted = await tx.insert(simVms).values({ vmid: spec.vmid, node: spec.node, state: freshState(spec, at) as unknown as Record<string, unknown>, updatedAt: new Date(at) })
         .onConflictDoNothing().returning({ vmid: simVms.vmid });
       if (!inserted.length) return undefined;
@@ -98,7 +102,7 @@ export function createLifecycle(db: Db, store: VmStore, tasks: Tasks, now: () =>
     const clone = await vmTask(vm, 'clone', ({ state: s }) => ({
       type: 'qmclone', id: String(OS[spec.os].templateId), baseMs: DURATION.qmclone,
       effects: { ok: { kind: 'reinstall', os: spec.os, diskGb: OS[spec.os].templateDiskGb } },
-      state: { ...s, name: spec.name },
+      state: { ...s, name: spec.name, ...(spec.pool ? { pool: spec.pool } : {}) },
     }));
     await waitForTask(clone, { onProgress: progress.step(10, 75) });
     progress.report(75);

@@ -17,6 +17,7 @@ import { createGuestAgent } from './guest-agent.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createTasks, lockOf, settleFinishedTasks, type FailureInjector, type InjectedFailure } from './tasks.ts';
 import { nodeUsage, usagePoints, vmStatusAt } from './usage-model.ts';
+import { createVdc } from './vdc.ts';
 import { asState, createVmStore } from './vm-state.ts';
 
 export type { FailureInjector, InjectedFailure, SimOp } from './tasks.ts';
@@ -29,6 +30,9 @@ export interface SimulatedHypervisorOptions {
   nodes?: (string | NodeInfo)[];
   /** Clock in ms (tests). */
   now?: () => number;
+  /** Virtual data centers: the SDN zone (default 'vdc') and the ISO storage (default 'local'). */
+  sdnZone?: string;
+  isoStorage?: string;
 }
 
 export type SimulatedHypervisor = Hypervisor & {
@@ -84,6 +88,14 @@ export function createSimulatedHypervisor(db: Db, opts: SimulatedHypervisorOptio
     ...createBackups(store, tasks),
     ...createFirewall(store, tasks),
     ...createGuestAgent(store, tasks, now),
+    ...createVdc(db, store, tasks, now, {
+      zone: opts.sdnZone ?? 'vdc',
+      isoStorage: opts.isoStorage ?? 'local',
+      clusterNode: (() => {
+        const first = opts.nodes?.[0];
+        return typeof first === 'string' ? first : first?.node ?? 'sim1';
+      })(),
+    }),
     injectFailure: tasks.injectFailure,
     reset: tasks.resetFailures,
   };

@@ -19,7 +19,8 @@ import { endOf, err, startRun, stopRun, type SimBackup, type SimVmState, type Ta
 /** Operations that failures can be injected into. Task operations use the Proxmox task type's short name. */
 export type SimOp =
   | 'clone' | 'config' | 'resize' | 'start' | 'stop' | 'shutdown' | 'reboot' | 'vzdump' | 'restore' | 'destroy'
-  | 'status' | 'backup-delete' | 'firewall' | 'exec' | 'password' | 'sshkeys' | 'console' | 'nodes';
+  | 'status' | 'backup-delete' | 'firewall' | 'exec' | 'password' | 'sshkeys' | 'console' | 'nodes'
+  | 'pool' | 'sdn' | 'upload' | 'iso';
 
 /**
  * One injected failure. `error` is either a HypervisorErrorCode (the call itself throws that code, e.g.
@@ -69,6 +70,14 @@ export const DURATION = {
   qmresize: 1_000,
   qmdestroy: 2_000,
   noop: 1_000,
+  /** Pools and VM config changes are synchronous in Proxmox: a short pause, no task. */
+  pool: 300,
+  qmconfig: 500,
+  /** PUT /cluster/sdn: the network reload on every node. */
+  reloadnetworkall: 6_000,
+  /** Copying an uploaded image into the storage: this plus the size at 500 MB/s. */
+  imgcopy: 2_000,
+  imgdel: 300,
 } as const;
 
 /** Tasks that hold the VM (Proxmox `lock`), and the lock name they show. */
@@ -115,7 +124,8 @@ function applyEffect(state: SimVmState, effect: Effect, endMs: number): SimVmSta
     }
     case 'reinstall':
       if (state.status === 'running') stopRun(state, endMs);
-      Object.assign(state, { os: effect.os, diskGb: effect.diskGb, packages: [], rootPasswordHash: undefined, sshKeys: '' });
+      // A reinstall is a new VM from the template: no second NIC, empty CD-ROM drive.
+      Object.assign(state, { os: effect.os, diskGb: effect.diskGb, packages: [], rootPasswordHash: undefined, sshKeys: '', net1: undefined, iso: undefined, bootFromIso: undefined });
       return state;
     case 'destroy':
       return null;
@@ -213,9 +223,9 @@ export function createTasks(db: Db, store: VmStore, opts: { speed: number; now: 
     if (error !== undefined) throw err('TASK_FAILED', error);
   }
 
-  async function insertTask(conn: Conn, p: { node: string; vmid: number; type: string; baseMs: number; effects: TaskEffects; exitStatus?: string; id?: string; sizeBytes?: number }): Promise<TaskRef> {
+  async function insertTask(conn: Conn, p: { node: string; vmid: number | null; type: string; baseMs: number; effects: TaskEffects; exitStatus?: string; id?: string; sizeBytes?: number }): Promise<TaskRef> {
     const started = now();
-    const upid = formatUpid({ node: p.node, pid: pid++ & 0x3fffff, pstart, starttime: Math.floor(started / 1000), type: p.type, id: p.id ?? String(p.vmid), user: USER });
+    const upid = formatUpid({ node: p.node, pid: pid++ & 0x3fffff, pstart, starttime: Math.floor(started / 1000), type: p.type, id: p.id ?? (p.vmid === null ? '' : String(p.vmid)), user: USER });
     await conn.insert(simTasks).values({
       upid, node: p.node, vmid: p.vmid, type: p.type, startedAt: new Date(started), durationMs: scaled(p.baseMs),
       exitStatus: p.exitStatus ?? 'OK', effect: p.effects as unknown as Record<string, unknown>, sizeBytes: p.sizeBytes ?? null,

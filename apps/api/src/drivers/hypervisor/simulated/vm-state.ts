@@ -48,6 +48,13 @@ export interface SimVmState {
   createdAt: number;
   /** Power history (ms), newest last, for usageHistory. */
   runs: { from: number; to?: number }[];
+  /** The pool (virtual data center) the VM belongs to. */
+  pool?: string;
+  /** The VNet the second NIC is bridged to. */
+  net1?: string;
+  /** The ISO image in the CD-ROM drive, and whether the VM boots from it first. */
+  iso?: string;
+  bootFromIso?: boolean;
 }
 
 export type TaskRow = typeof simTasks.$inferSelect;
@@ -69,6 +76,7 @@ export function freshState(spec: CreateServerSpec, at: number): SimVmState {
   return {
     name: spec.name, os: spec.os, status: 'stopped', cores: spec.cores, memoryMb: spec.memoryMb, diskGb: OS[spec.os].templateDiskGb,
     firewall: { enabled: false, rules: [] }, backups: [], packages: [], sshKeys: '', createdAt: at, runs: [],
+    ...(spec.pool ? { pool: spec.pool } : {}),
   };
 }
 

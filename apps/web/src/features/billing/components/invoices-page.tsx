@@ -1,9 +1,7 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { FileX2 } from 'lucide-react';
 import { formatDayMonthYear, formatEuro, type InvoiceCard } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
-import { buttonClass } from '../../../components/ui/button.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { DataTable, type Column } from '../../../components/ui/table.tsx';
 import { BILLING_PAGE_SIZE } from '../api/orders.ts';
@@ -11,7 +9,7 @@ import { useInvoices } from '../api/invoices.ts';
 import { InvoiceKindBadge, invoiceKindLabels, InvoiceStateBadge } from '../../../components/billing/billing-badges.tsx';
 import { InvoiceDownloads } from '../../../components/billing/invoice-downloads.tsx';
 import { ListState } from '../../../components/ui/list-state.tsx';
-import { paths } from '../../../config/paths.ts';
+import { OrderButtons } from '../../../components/billing/order-buttons.tsx';
 
 const fileBase = (invoice: InvoiceCard) => `${invoice.kind === 'invoice' ? 'Rechnung' : 'Gutschrift'}-${invoice.number}`;
 const nameOf = (invoice: InvoiceCard) => `${invoiceKindLabels[invoice.kind]} ${invoice.number}`;
@@ -65,7 +63,7 @@ export default function InvoicesPage() {
               <FileX2 className="size-10 text-slate-400" aria-hidden="true" />
               <h2 className="text-lg font-semibold text-slate-900">Noch keine Rechnungen</h2>
               <p className="text-slate-600">Nach Ihrer ersten bezahlten Bestellung finden Sie die Rechnung hier.</p>
-              <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+              <OrderButtons size="sm" className="justify-center" />
             </div>
           }
         >

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, FileText, RefreshCw, SearchX } from 'lucide-react';
 import { billingPeriodLabel, formatDayMonthYear, formatEuro, type OrderDetail } from '@hp/contract';
@@ -13,11 +12,11 @@ import { vatLineLabel } from '../../../components/billing/tax-price.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
-import { useProductView } from '../../../lib/product-views.tsx';
+import { useProductView, type OrderLine } from '../../../lib/product-views.tsx';
 
 const backLink = 'inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-2 hover:underline';
 
-/** Portal spec "Orders" → order detail ('Server Details'), prices per month plus the whole term. */
+/** Portal spec "Orders" → order detail: the product's own part ('Server Details' for a root server), prices per month plus the whole term. */
 export default function OrderDetailPage() {
   const { orderId = '' } = useParams();
   const order = useOrder(orderId);
@@ -48,56 +47,6 @@ export default function OrderDetailPage() {
   );
 }
 
-const included = <span className="text-slate-600">inklusive</span>;
-const mb = (n: number) => `${n.toLocaleString('de-DE')} MB`;
-
-function hostingLines(h: NonNullable<OrderDetail['hosting']>, netPerMonthCents: number) {
-  return [
-    { label: 'Tarif', detail: `Webhosting ${h.planName}`, price: formatEuro(netPerMonthCents) },
-    { label: 'Domain', detail: h.primaryDomain, price: included },
-    { label: 'Speicher', detail: mb(h.storageMb), price: included },
-    { label: 'Traffic', detail: `${mb(h.trafficMb)} pro Monat`, price: included },
-    { label: 'Datenbanken', detail: `${h.databases} MySQL`, price: included },
-    { label: 'Domains', detail: `bis zu ${h.domains}`, price: included },
-    { label: 'PHP', detail: h.phpVersions.join(', '), price: included },
-  ];
-}
-
-/** A quota in GiB as Nextcloud names it ("500 GB", "1 TB"). */
-const quota = (gb: number) => (gb >= 1024 ? `${(gb / 1024).toLocaleString('de-DE', { maximumFractionDigits: 2 })} TB` : `${gb.toLocaleString('de-DE')} GB`);
-
-function storageLines(c: NonNullable<OrderDetail['cloudStorage']>, netPerMonthCents: number) {
-  return [
-    { label: 'Tarif', detail: `Cloud-Speicher ${c.planName}`, price: formatEuro(netPerMonthCents) },
-    { label: 'Konto', detail: c.accountName, price: included },
-    { label: 'Speicherplatz', detail: quota(c.quotaGb), price: included },
-    { label: 'Zugriff', detail: 'Browser, Desktop- und Mobil-Apps, WebDAV', price: included },
-  ];
-}
-
-const ACTION_LABEL = { register: 'Registrierung', transfer: 'Transfer zu uns', renew: 'Verlängerung' } as const;
-
-function domainLines(d: NonNullable<OrderDetail['domain']>, netCents: number) {
-  return [
-    { label: 'Domain', detail: d.unicode === d.domain ? d.domain : `${d.unicode} (${d.domain})`, price: formatEuro(netCents) },
-    { label: 'Auftrag', detail: `${ACTION_LABEL[d.action]}${d.premium ? ' · Premium-Domain' : ''}`, price: included },
-    { label: 'Laufzeit', detail: `${d.years} ${d.years === 1 ? 'Jahr' : 'Jahre'}`, price: included },
-  ];
-}
-
-function serverLines(order: OrderDetail) {
-  const { cpu, ram, storage, network } = order;
-  if (!cpu || !ram || !storage || !network) return [];
-  return [
-    { label: 'Standort', detail: order.location || 'Frankfurt am Main', price: <>{formatEuro(0)} <span className="text-slate-600">(inklusive)</span></> },
-    { label: 'CPU', detail: `${cpu.cores} ${cpu.cores === 1 ? 'Kern' : 'Kerne'}`, price: formatEuro(cpu.priceCents) },
-    { label: 'Arbeitsspeicher', detail: `${ram.size} GB ${ram.type}`, price: formatEuro(ram.priceCents) },
-    { label: 'Speicher', detail: `${storage.size} GB ${storage.type}`, price: formatEuro(storage.priceCents) },
-    { label: 'Betriebssystem', detail: order.os ?? '–', price: formatEuro(order.osPriceCents ?? 0) },
-    { label: 'Netzwerk', detail: `IP ${network.ip ?? 'wird zugewiesen'} · ${network.bandwidth}`, price: formatEuro(network.priceCents) },
-  ];
-}
-
 function OrderView({ order }: { order: OrderDetail }) {
   const perMonth = order.perMonth;
   const vatLabel = vatLineLabel(order.tax);
@@ -105,6 +54,8 @@ function OrderView({ order }: { order: OrderDetail }) {
   const totalLabel = order.tax.category === 'S' ? 'Gesamt (brutto)' : 'Gesamt';
   const view = useProductView(order.productKind);
   const open = view.openPath(order);
+  // The product's own part of the page (decision 035): its lines, heading and caption.
+  const summary = view.orderSummary(order);
   return (
     <>
       <PageMeta title={`Bestellung ${order.number}`} />
@@ -117,15 +68,16 @@ function OrderView({ order }: { order: OrderDetail }) {
       </div>
 
       <Card className="mt-6 overflow-hidden">
-        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{order.domain ? 'Domain-Details' : order.hosting || order.cloudStorage ? 'Paket-Details' : 'Server Details'}</h2>
-        <DataTable
-          caption={order.domain ? 'Domain-Details, Preis für die gesamte Laufzeit (netto)' : order.hosting || order.cloudStorage ? 'Paket-Details, im Paketpreis enthalten' : 'Server Details, Preise pro Monat'}
-          framed={false}
-          columns={lineColumns}
-          rowKey={(line) => line.label}
-          rows={order.domain ? domainLines(order.domain, order.netCents) : order.hosting ? hostingLines(order.hosting, order.perMonth.netCents)
-            : order.cloudStorage ? storageLines(order.cloudStorage, order.perMonth.netCents) : serverLines(order)}
-        />
+        <h2 className="border-b border-slate-200 px-4 py-4 text-lg font-semibold text-slate-900 sm:px-5">{summary?.title ?? 'Details'}</h2>
+        {summary && (
+          <DataTable
+            caption={summary.caption}
+            framed={false}
+            columns={lineColumns(summary.priceHeader)}
+            rowKey={(line) => line.label}
+            rows={summary.lines}
+          />
+        )}
         <dl className="space-y-2 border-t border-slate-200 bg-slate-50/60 px-4 pb-2 pt-4 text-sm sm:px-5">
           <Row label="Abrechnungsintervall" value={billingPeriodLabel(order.months)} />
           <Row label="Nächste Abrechnung" value={order.nextBillingDate ? formatDayMonthYear(order.nextBillingDate) : "keine (nicht ausgeführt)"} />
@@ -171,12 +123,10 @@ function OrderView({ order }: { order: OrderDetail }) {
   );
 }
 
-interface Line { label: string; detail: string; price: ReactNode }
-
-const lineColumns: Column<Line>[] = [
+const lineColumns = (priceHeader: string): Column<OrderLine>[] => [
   { header: 'Position', rowHeader: true, cell: (line) => line.label },
   { header: 'Details', cell: (line) => line.detail },
-  { header: 'Netto pro Monat', className: 'whitespace-nowrap text-right tabular-nums text-slate-900', headerClassName: 'text-right', cell: (line) => line.price },
+  { header: priceHeader, className: 'whitespace-nowrap text-right tabular-nums text-slate-900', headerClassName: 'text-right', cell: (line) => line.price },
 ];
 
 /** `amount` keeps a money value on one line; other values may wrap on narrow screens. */

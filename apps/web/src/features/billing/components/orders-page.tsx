@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ArrowRight, PackageOpen, Plus } from 'lucide-react';
+import { ArrowRight, PackageOpen } from 'lucide-react';
 import { billingPeriodLabel, formatDayMonthYear, formatEuro, type OrderCard } from '@hp/contract';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { buttonClass } from '../../../components/ui/button.tsx';
@@ -9,6 +9,7 @@ import { Pagination } from '../../../components/ui/pagination.tsx';
 import { BILLING_PAGE_SIZE, useOrders } from '../api/orders.ts';
 import { OrderStatusBadge } from '../../../components/billing/billing-badges.tsx';
 import { ListState } from '../../../components/ui/list-state.tsx';
+import { OrderButtons } from '../../../components/billing/order-buttons.tsx';
 import { paths } from '../../../config/paths.ts';
 
 /** Portal spec "Orders": one card per paid order, with a details link. */
@@ -25,10 +26,7 @@ export default function OrdersPage() {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Bestellungen</h1>
           <p className="mt-1 text-slate-700">Ihre bezahlten Bestellungen und Verlängerungen.</p>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <Link to={paths.shop.kvmServer} className={buttonClass('primary')}><Plus className="size-4" aria-hidden="true" /> Neuen Server bestellen</Link>
-          <Link to={paths.shop.webhosting} className={buttonClass('outline')}><Plus className="size-4" aria-hidden="true" /> Webhosting bestellen</Link>
-        </div>
+        <OrderButtons />
       </div>
 
       <div className="mt-6">
@@ -41,8 +39,8 @@ export default function OrdersPage() {
             <div className="flex flex-col items-center gap-3 py-4">
               <PackageOpen className="size-10 text-slate-400" aria-hidden="true" />
               <h2 className="text-lg font-semibold text-slate-900">Noch keine Bestellungen</h2>
-              <p className="text-slate-600">Sobald Sie einen Server bestellt und bezahlt haben, erscheint die Bestellung hier.</p>
-              <Link to={paths.shop.kvmServer} className={buttonClass('primary', 'sm')}>Server bestellen</Link>
+              <p className="text-slate-600">Sobald Sie ein Produkt bestellt und bezahlt haben, erscheint die Bestellung hier.</p>
+              <OrderButtons size="sm" className="justify-center" />
             </div>
           }
         >

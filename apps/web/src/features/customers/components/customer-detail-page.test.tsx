@@ -13,14 +13,27 @@ const detail: CustomerDetail = {
   createdAt: '2026-01-05T10:00:00.000Z', lastLoginAt: null,
   phone: '', industry: '', address: { street: '', zipCode: '', city: '', country: 'DE' },
   business: false, vatId: null, vatCheck: null, tax: GERMAN_CONSUMER_VIEW,
-  disabled: false, deletedAt: null, pendingEmail: null, servers: [], hostingPackages: [],
-  productSections: [{
-    kind: 'cloud_storage', title: 'Cloud-Speicher', empty: 'Kein Cloud-Speicher.',
-    items: [{ id: 's1', name: 'mueller', detail: '500 GB · Speicher-ID 50001', status: 'Aktiv', expiresAt: '2027-02-01T00:00:00.000Z' }],
-  }],
-  domains: [
-    { id: 'd1', domain: 'xn--mller-kva.de', unicode: 'müller.de', status: 'active', expiresAt: '2027-03-01T00:00:00.000Z', autoRenew: false },
-    { id: 'd2', domain: 'beispiel.de', unicode: 'beispiel.de', status: 'transferring', expiresAt: null, autoRenew: true },
+  disabled: false, deletedAt: null, pendingEmail: null,
+  productSections: [
+    {
+      kind: 'root_server', title: 'Server', empty: 'Keine Server.',
+      items: [{ id: 'v1', name: 'srv-1001', detail: '203.0.113.10', status: 'Online', expiresAt: '2027-01-15T00:00:00.000Z', href: '/dashboard/servers/v1' }],
+    },
+    {
+      kind: 'webhosting', title: 'Webhosting', empty: 'Keine Hosting-Pakete.',
+      items: [{ id: 'h1', name: 'shop.example.de', detail: 'Professional · Hosting-ID 10001', status: 'Aktiv', expiresAt: null }],
+    },
+    {
+      kind: 'domain', title: 'Domains', empty: 'Keine Domains.',
+      items: [
+        { id: 'd1', name: 'müller.de (xn--mller-kva.de)', detail: '', status: 'Aktiv', expiresAt: '2027-03-01T00:00:00.000Z', note: 'läuft aus' },
+        { id: 'd2', name: 'beispiel.de', detail: '', status: 'Transfer läuft', expiresAt: null, note: 'verlängert automatisch' },
+      ],
+    },
+    {
+      kind: 'cloud_storage', title: 'Cloud-Speicher', empty: 'Kein Cloud-Speicher.',
+      items: [{ id: 's1', name: 'mueller', detail: '500 GB · Speicher-ID 50001', status: 'Aktiv', expiresAt: '2027-02-01T00:00:00.000Z' }],
+    },
   ],
   openTickets: [], recentOrders: [], revenueNetCents: 0, openCents: 0, notes: [], audit: [], communications: [],
 };
@@ -57,12 +70,27 @@ describe('staff customer detail', () => {
     ]);
   });
 
-  it('shows the sections products add through the port (cloud storage)', async () => {
+  it('shows every product\'s section the same way, in the order the API sends them, each with its empty text', async () => {
     renderPage();
-    const heading = await screen.findByRole('heading', { name: 'Cloud-Speicher' });
-    expect(within(heading.parentElement!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['mueller500 GB · Speicher-ID 50001 · Aktiv · bis 01.02.2027']);
-    renderPage({ ...detail, productSections: [{ ...detail.productSections[0]!, items: [] }] });
-    expect(await screen.findByText('Kein Cloud-Speicher.')).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Cloud-Speicher' });
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.filter((h) => ['Server', 'Webhosting', 'Domains', 'Cloud-Speicher'].includes(h ?? ''))).toEqual(['Server', 'Webhosting', 'Domains', 'Cloud-Speicher']);
+    const items = (name: string) => within(screen.getByRole('heading', { name }).parentElement!).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items('Webhosting')).toEqual(['shop.example.deProfessional · Hosting-ID 10001 · Aktiv']);
+    expect(items('Cloud-Speicher')).toEqual(['mueller500 GB · Speicher-ID 50001 · Aktiv · bis 01.02.2027']);
+    cleanup();
+    renderPage({ ...detail, productSections: detail.productSections.map((s) => ({ ...s, items: [] })) });
+    for (const empty of ['Keine Server.', 'Keine Hosting-Pakete.', 'Keine Domains.', 'Kein Cloud-Speicher.']) expect(await screen.findByText(empty)).toBeTruthy();
+  });
+
+  it('links a server to the staff server page and shows its IP, status and term', async () => {
+    renderPage();
+    const heading = await screen.findByRole('heading', { name: 'Server' });
+    const [row] = within(heading.parentElement!).getAllByRole('listitem');
+    expect(within(row!).getByRole('link', { name: 'srv-1001' }).getAttribute('href')).toBe('/dashboard/servers/v1');
+    expect(row!.textContent).toBe('srv-1001203.0.113.10 · Online · bis 15.01.2027');
+    // Items without a staff page are plain text.
+    expect(within(screen.getByRole('heading', { name: 'Webhosting' }).parentElement!).queryByRole('link')).toBeNull();
   });
 
   it('shows business status, VAT ID and the latest check\'s proof (issue 24)', async () => {

@@ -1,12 +1,12 @@
 import { Link, useParams, useSearchParams } from 'react-router';
-import { Fragment, useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { ArrowLeft, FilePlus2, Mail, Phone, ShoppingCart } from 'lucide-react';
 import {
   countryName, vatCheckServiceLabels, vatCheckStatusLabels, type CustomerVatCheck,
-  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, DOMAIN_STATUS_LABEL, formatEuro, HOSTING_STATUS_LABEL, orderStatusLabels, ticketStatusLabels,
-  type CustomerDetail, type DomainStatus, type HostingStatus, type OrderStatus, type TicketStatus,
+  CreateCustomerNoteInput, customerDetailMessages as m, privacyMessages as pm, customerKindLabels, formatEuro, orderStatusLabels, ticketStatusLabels,
+  type CustomerDetail, type OrderStatus, type StaffSubscriptionItem, type TicketStatus,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -21,7 +21,6 @@ import { CustomerCommunications } from './customer-communications.tsx';
 import { CustomerInvoices } from './customer-invoices.tsx';
 import { CustomerDocuments } from './customer-documents.tsx';
 import { CustomerOrders } from './customer-orders.tsx';
-import { CustomerServersCard } from '../../../components/staff/customer-servers-card.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { useSession } from '../../../lib/session.ts';
 
@@ -32,9 +31,21 @@ const isTab = (value: string | null): value is Tab => value !== null && value in
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' }) : 'noch nie');
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
+/** What, status, term and what happens at its end, separated by dots; empty parts are left out. */
+function SubscriptionFacts({ item }: { item: StaffSubscriptionItem }) {
+  const parts: ReactNode[] = [
+    item.detail || null,
+    item.status,
+    item.expiresAt ? <>bis <time dateTime={item.expiresAt}>{date(item.expiresAt)}</time></> : null,
+    item.note ?? null,
+  ].filter((part) => part !== null);
+  return parts.map((part, i) => <Fragment key={i}>{i > 0 ? ' · ' : null}{part}</Fragment>);
+}
+
 /**
- * Customer detail (spec layout; issue 11), first slice from real data: header, customer info, servers
- * with live status, open tickets, the last three orders, revenue and open amount, staff notes.
+ * Customer detail (spec layout; issue 11), from real data: header, customer info, one section per
+ * product (through the product port, in the registry's order), open tickets, the last three orders,
+ * revenue and open amount, staff notes.
  */
 export default function CustomerDetailPage() {
   const { customerId = '' } = useParams();
@@ -121,20 +132,6 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                 </ul>
               )}
             </Card>
-            <CustomerServersCard title="Server" servers={c.servers} />
-            <Card className="p-4">
-              <h2 className="font-semibold text-slate-900">Webhosting</h2>
-              {c.hostingPackages.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Hosting-Pakete.</p> : (
-                <ul className="mt-2 flex flex-col gap-1 text-sm">
-                  {c.hostingPackages.map((p) => (
-                    <li key={p.id} className="flex flex-wrap justify-between gap-2">
-                      <span className="break-all font-medium text-slate-900">{p.primaryDomain}</span>
-                      <span className="text-slate-700">{p.planName} · {HOSTING_STATUS_LABEL[p.status as HostingStatus] ?? p.status}{p.expiresAt ? <> · bis <time dateTime={p.expiresAt}>{date(p.expiresAt)}</time></> : null}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
             {c.productSections.map((section) => (
               <Card key={section.kind} className="p-4">
                 <h2 className="font-semibold text-slate-900">{section.title}</h2>
@@ -142,27 +139,16 @@ function CustomerTabs({ customer: c }: { customer: CustomerDetail }) {
                   <ul className="mt-2 flex flex-col gap-1 text-sm">
                     {section.items.map((item) => (
                       <li key={item.id} className="flex flex-wrap justify-between gap-2">
-                        <span className="break-all font-medium text-slate-900">{item.name}</span>
-                        <span className="text-slate-700">{item.detail} · {item.status}{item.expiresAt ? <> · bis <time dateTime={item.expiresAt}>{date(item.expiresAt)}</time></> : null}</span>
+                        {item.href
+                          ? <Link to={item.href} className="break-all text-brand-700 underline">{item.name}</Link>
+                          : <span className="break-all font-medium text-slate-900">{item.name}</span>}
+                        <span className="text-slate-700"><SubscriptionFacts item={item} /></span>
                       </li>
                     ))}
                   </ul>
                 )}
               </Card>
             ))}
-            <Card className="p-4">
-              <h2 className="font-semibold text-slate-900">Domains</h2>
-              {c.domains.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine Domains.</p> : (
-                <ul className="mt-2 flex flex-col gap-1 text-sm">
-                  {c.domains.map((d) => (
-                    <li key={d.id} className="flex flex-wrap justify-between gap-2">
-                      <span className="break-all font-medium text-slate-900">{d.unicode}{d.unicode !== d.domain ? <span className="font-normal text-slate-600"> ({d.domain})</span> : null}</span>
-                      <span className="text-slate-700">{DOMAIN_STATUS_LABEL[d.status as DomainStatus] ?? d.status}{d.expiresAt ? <> · bis <time dateTime={d.expiresAt}>{date(d.expiresAt)}</time></> : null} · {d.autoRenew ? 'verlängert automatisch' : 'läuft aus'}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
             <Card className="p-4">
               <h2 className="font-semibold text-slate-900">Offene Tickets</h2>
               {c.openTickets.length === 0 ? <p className="mt-2 text-sm text-slate-600">Keine offenen Tickets.</p> : (

@@ -6,8 +6,8 @@ import { SelectField } from '../../../components/ui/select.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
 import { ListPage } from '../../../components/list-page/list-page.tsx';
 import { useCreateIpAddress, useDeleteIpAddress, useIpAddresses } from '../api/ip-addresses.ts';
-import { SubPageHeader, errorMessage } from './admin-page.tsx';
-import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
+import { SubPageHeader, errorMessage } from '../../../components/staff/sub-page-header.tsx';
+import { AddRecordDialog, DeleteRecordButton } from '../../../components/staff/record-dialogs.tsx';
 import { IpUseBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 

@@ -5,8 +5,8 @@ import { Field } from '../../../components/ui/field.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
 import { ListPage } from '../../../components/list-page/list-page.tsx';
 import { useCreateNode, useDeleteNode, useNodes } from '../api/nodes.ts';
-import { SubPageHeader, errorMessage } from './admin-page.tsx';
-import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
+import { SubPageHeader, errorMessage } from '../../../components/staff/sub-page-header.tsx';
+import { AddRecordDialog, DeleteRecordButton } from '../../../components/staff/record-dialogs.tsx';
 import { NodeStatusBadge } from './status-badges.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Cloud, Network, Plus, Server, Globe } from 'lucide-react';
+import { Boxes, Cloud, Network, Plus, Server, Globe } from 'lucide-react';
 import { adminServerStatuses, adminServerStatusLabels, formatVmId, type AdminServerRow } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import type { Column } from '../../../components/ui/table.tsx';
@@ -27,6 +27,7 @@ export default function ServerListPage() {
             <Link to={paths.dashboard.physicalServers} className={linkClass}><Server className="size-4" aria-hidden="true" /> Physische Server</Link>
             <Link to={paths.dashboard.hostingServers} className={linkClass}><Globe className="size-4" aria-hidden="true" /> Hosting-Server</Link>
             <Link to={paths.dashboard.storageServers} className={linkClass}><Cloud className="size-4" aria-hidden="true" /> Speicher-Server</Link>
+            <Link to={paths.dashboard.vdcs} className={linkClass}><Boxes className="size-4" aria-hidden="true" /> Virtual Data Center</Link>
             <Link to={paths.dashboard.ipAddresses} className={linkClass}><Network className="size-4" aria-hidden="true" /> IP-Adressen</Link>
             <Button onClick={() => setAdding(true)}><Plus className="size-4" aria-hidden="true" /> Server hinzufügen</Button>
           </>

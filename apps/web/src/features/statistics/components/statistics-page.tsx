@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Download } from 'lucide-react';
 import {
   monthIndex, monthOfIndex, receivableBucketLabels, StatisticsQuery, statisticsMessages, ticketTypeLabels,
-  type FinanceMonth, type ReceivableBucket, type Statistics, type StatisticsTable,
+  type ChurnProduct, type FinanceMonth, type ReceivableBucket, type Statistics, type StatisticsTable,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -128,7 +128,12 @@ function Kpi({ label, value, hint }: { label: string; value: string; hint?: stri
   );
 }
 
-const financeColumns: Column<FinanceMonth>[] = [
+/**
+ * The month's figures, then the terms that ended: one column whatever the number of products (the table
+ * stays readable without scrolling), with the products' split under the total (the names come from the
+ * products, in the API's order). The CSV export keeps one column per product.
+ */
+const financeColumns = (products: ChurnProduct[]): Column<FinanceMonth>[] => [
   { header: 'Monat', rowHeader: true, className: 'whitespace-nowrap', cell: (m) => longMonth(m.month) },
   { header: 'Umsatz netto', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!', cell: (m) => euro(m.revenueCents) },
   { header: 'MRR', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!', cell: (m) => euro(m.mrrCents) },
@@ -136,7 +141,19 @@ const financeColumns: Column<FinanceMonth>[] = [
   { header: 'Zahlende Kunden', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!', cell: (m) => m.payingCustomers },
   { header: 'Neue Kunden', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!', cell: (m) => m.newCustomers },
   { header: 'Verlorene Kunden', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!', cell: (m) => m.churnedCustomers },
-  { header: 'Ausgelaufene Server', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!', cell: (m) => m.churnedServers },
+  {
+    header: 'Ausgelaufene Laufzeiten', className: 'text-right tabular-nums', headerClassName: 'text-right whitespace-normal!',
+    cell: (m) => {
+      const parts = products.map((p) => ({ label: p.label, count: m.churned.find((c) => c.kind === p.kind)?.count ?? 0 })).filter((p) => p.count > 0);
+      const total = parts.reduce((sum, p) => sum + p.count, 0);
+      return (
+        <>
+          <span data-testid="churn-total">{total}</span>
+          {parts.length > 0 && <span className="block text-xs text-slate-600" data-testid="churn-split">{parts.map((p) => `${p.label} ${p.count}`).join(' · ')}</span>}
+        </>
+      );
+    },
+  },
 ];
 
 const receivableColumns: Column<ReceivableBucket>[] = [
@@ -168,8 +185,8 @@ function StatisticsContent({ data, range, updating }: { data: Statistics; range:
           </div>
         )}
         {hasInvoices ? <FinanceCharts months={data.finances.months} /> : <Card className="px-5 py-8 text-center text-slate-700">Im gewählten Zeitraum gibt es keine Rechnungen.</Card>}
-        <DataTable caption="Finanzen je Monat" columns={financeColumns} rows={data.finances.months} rowKey={(m) => m.month} />
-        <p className="text-xs text-slate-600">Neue Kunden: erste bezahlte Rechnung im Monat. Verlorene Kunden: die letzte Laufzeit endete im Monat ohne Verlängerung. Ausgelaufene Server: Laufzeiten, die im Monat ohne Verlängerung endeten.</p>
+        <DataTable caption="Finanzen je Monat" columns={financeColumns(data.finances.products)} rows={data.finances.months} rowKey={(m) => m.month} />
+        <p className="text-xs text-slate-600">Neue Kunden: erste bezahlte Rechnung im Monat. Verlorene Kunden: die letzte Laufzeit über alle Produkte endete im Monat ohne Verlängerung. Ausgelaufene Laufzeiten: Laufzeiten, die im Monat ohne Verlängerung endeten, darunter je Produkt.</p>
       </Section>
 
       <Section title="Offene Posten" table="receivables" range={range}>

@@ -1,8 +1,6 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
-import { useWatch, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, type ReactNode } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { CalendarClock, Check, Cloud, HardDrive, LogIn, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
 import {
   durationDiscountPercent, formatEuro, GIB, paymentLabel, shopMessages, STORAGE_MONTHS, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName,
@@ -14,9 +12,10 @@ import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
-import { useSchemaForm } from '../../../lib/forms.ts';
+import { inputResolver, useSchemaForm } from '../../../lib/forms.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../config/paths.ts';
@@ -32,7 +31,6 @@ interface Values {
   acceptTerms: boolean;
 }
 
-const TOAST_MS = 7000;
 export const NAME_CHECK_DELAY_MS = 400;
 const monthsText = (n: number) => `${n} ${n === 1 ? 'Monat' : 'Monate'}`;
 export const renewalNote = 'Der neue Tarif gilt ab Zahlungseingang; die Laufzeit verlängert sich ab dem aktuellen Ende. Ein größerer Tarif kostet für die restliche bisherige Laufzeit den Unterschied; ein kleinerer Tarif gilt ebenfalls sofort, ohne Gutschrift für die restliche Laufzeit.';
@@ -41,9 +39,7 @@ export const renewalNote = 'Der neue Tarif gilt ab Zahlungseingang; die Laufzeit
 function toInput(v: Values, storageId: string | null) {
   return { plan: v.plan, months: v.months, acceptTerms: v.acceptTerms, ...(storageId ? { storageId } : { accountName: v.accountName }) };
 }
-const schemaResolver = zodResolver(StorageCheckoutInput);
-const resolverFor = (storageId: string | null): Resolver<Values, unknown, StorageCheckoutInput> => (values, context, options) =>
-  schemaResolver(toInput(values, storageId) as never, context, options as never) as unknown as ReturnType<Resolver<Values, unknown, StorageCheckoutInput>>;
+const resolverFor = (storageId: string | null) => inputResolver(StorageCheckoutInput, (v: Values) => toInput(v, storageId));
 
 /**
  * /shop/cloud-storage (issue 23): plan, term and account name for a new Nextcloud account, or with
@@ -95,9 +91,7 @@ function planChoices(available: readonly StoragePlanId[], renewal: Renewal | nul
 function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]; renewal: Renewal | null }) {
   const { token } = useSession();
   const checkout = useStorageCheckout();
-  const [loginNeeded, setLoginNeeded] = useState(false);
-  const [redirecting, setRedirecting] = useState(false);
-  const submitting = useRef(false);
+  const { pay, invalid, loginNeeded, redirecting } = useCheckoutRedirect('Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.');
   const storageId = renewal?.storageId ?? null;
   const choices = planChoices(available, renewal);
   const selectable = choices.filter((c) => c.disabledReason === null).map((c) => c.id);
@@ -118,31 +112,7 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
   const plan = STORAGE_PLANS[v.plan];
   const canOrder = selectable.length > 0;
 
-  const order = handleSubmit(async (input) => {
-    if (submitting.current) return;
-    if (!token) {
-      setLoginNeeded(true);
-      toast.error('Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.', { duration: TOAST_MS });
-      return;
-    }
-    if (nameCheck.message) {
-      toast.error(nameCheck.message, { duration: TOAST_MS });
-      return;
-    }
-    submitting.current = true;
-    try {
-      const res = await checkout.mutateAsync(input);
-      setRedirecting(true);
-      window.location.assign(res.url);
-    } catch (err) {
-      submitting.current = false;
-      if (err instanceof ApiRequestError && err.status === 401) setLoginNeeded(true);
-      toast.error(err instanceof ApiRequestError && (err.status < 500 || err.code === 'PAYMENT_UNAVAILABLE') ? err.message : shopMessages.genericError, { duration: TOAST_MS });
-    }
-  }, (errors) => {
-    const first = errors.acceptTerms ? shopMessages.termsRequired : Object.values(errors).find((e) => e?.message)?.message;
-    toast.error(first ?? shopMessages.genericError, { duration: TOAST_MS });
-  });
+  const order = handleSubmit((input) => pay(() => checkout.mutateAsync(input), nameCheck.message), invalid);
   const busy = checkout.isPending || redirecting;
   const termsError = formState.errors.acceptTerms ? shopMessages.termsRequired : undefined;
   const nameError = formState.errors.accountName?.message ?? nameCheck.message ?? undefined;

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ArrowLeft } from 'lucide-react';
@@ -6,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useProductViews } from '../../../lib/product-views.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ticketAttachmentPath, uploadTicketAttachment, useCloseTicket, useSendTicketMessage, useTicket, useTicketMessages } from '../api/tickets.ts';
 import { ChatComposer, ChatMessages, draftKey, readDraft } from './chat.tsx';
@@ -21,6 +23,7 @@ export default function CustomerTicketPage() {
   const messages = useTicketMessages(ticketId, ticket.isSuccess);
   const send = useSendTicketMessage(ticketId);
   const close = useCloseTicket(ticketId);
+  const views = useProductViews();
   const notFound = ticket.error instanceof ApiRequestError && (ticket.error.status === 404 || ticket.error.status === 400);
 
   if (notFound) return <Navigate to={paths.notFound404} replace />;
@@ -81,6 +84,8 @@ export default function CustomerTicketPage() {
           ? <ClosedNotice draft={readDraft(draftKey(ticketId, 'customer'))} />
           : <ChatComposer label="Nachricht" placeholder="Nachricht schreiben …" onSend={onSend} files={files} draftKey={draftKey(ticketId, 'customer')} />}
       </section>
+      {/* A product's part of its own tickets, e.g. the offers of a "VDC-Anfrage" with "Angebot annehmen". */}
+      {views.map(({ kind, TicketPanel }) => TicketPanel && <Suspense key={kind} fallback={null}><TicketPanel ticketId={t.id} type={t.type} closed={closed} viewer="customer" /></Suspense>)}
       <CustomerSecretsCard ticketId={ticketId} closed={closed} />
     </div>
   );

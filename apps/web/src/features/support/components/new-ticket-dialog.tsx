@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
-import { CreateTicketInput, ticketMessages, ticketTypeLabels, ticketTypes } from '@hp/contract';
+import { CreateTicketInput, customerTicketTypes, ticketMessages, ticketTypeLabels } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -40,7 +40,7 @@ export function NewTicketDialog({ open, onOpenChange, onCreated }: { open: boole
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <Field label="Titel" autoComplete="off" maxLength={150} error={errors.title?.message} {...form.register('title')} />
         <SelectField label="Art" error={errors.type?.message} {...form.register('type')}>
-          {ticketTypes.map((t) => <option key={t} value={t}>{ticketTypeLabels[t]}</option>)}
+          {customerTicketTypes.map((t) => <option key={t} value={t}>{ticketTypeLabels[t]}</option>)}
         </SelectField>
         <SelectField
           label="Betroffener Server (optional)"

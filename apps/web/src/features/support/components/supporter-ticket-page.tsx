@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ArrowLeft, UserCheck } from 'lucide-react';
@@ -8,6 +9,7 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useProductViews } from '../../../lib/product-views.tsx';
 import { paths } from '../../../config/paths.ts';
 import { staffAttachmentPath, uploadStaffAttachment, useCloseStaffTicket, useSendStaffMessage, useSetTicketStatus, useStaffTicket, useStaffTicketMessages, useTakeOverTicket } from '../api/staff-tickets.ts';
 import { usePresenceHeartbeat } from '../api/presence.ts';
@@ -144,8 +146,11 @@ export default function SupporterTicketPage() {
 function CustomerPanel({ ticket }: { ticket: StaffTicketDetail }) {
   const c = ticket.customer;
   const server = ticket.affectedServer;
+  const views = useProductViews();
   return (
     <aside aria-label="Kunde" className="flex min-w-0 flex-col gap-4">
+      {/* A product's part of its own tickets, e.g. the offers of a "VDC-Anfrage". */}
+      {views.map(({ kind, TicketPanel }) => TicketPanel && <Suspense key={kind} fallback={null}><TicketPanel ticketId={ticket.id} type={ticket.type} closed={ticket.status === 'closed'} viewer="staff" /></Suspense>)}
       <StaffSecretsCard ticketId={ticket.id} />
       <Card className="p-4">
         <h2 className="font-semibold text-slate-900">Kunde</h2>

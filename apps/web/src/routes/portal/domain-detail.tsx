@@ -1,1 +1,0 @@
-export { default } from '../../features/domains/components/domain-page.tsx';

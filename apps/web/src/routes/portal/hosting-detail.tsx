@@ -1,1 +1,0 @@
-export { default } from '../../features/hosting/components/hosting-page.tsx';

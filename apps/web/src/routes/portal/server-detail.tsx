@@ -1,1 +1,0 @@
-export { default } from '../../features/servers/components/server-page.tsx';

@@ -1,1 +1,0 @@
-export { default } from '../../features/storage/components/storage-shop-page.tsx';

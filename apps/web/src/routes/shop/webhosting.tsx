@@ -1,1 +1,0 @@
-export { default } from '../../features/shop/components/webhosting-shop-page.tsx';

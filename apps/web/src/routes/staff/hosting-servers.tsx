@@ -1,1 +1,0 @@
-export { default } from '../../features/infrastructure/components/hosting-server-list-page.tsx';

@@ -1,1 +1,0 @@
-export { default } from '../../features/infrastructure/components/storage-server-list-page.tsx';
