@@ -12,6 +12,13 @@ export const serverStatusLabels: Record<string, string> = {
   stopping: 'Fährt herunter',
 };
 
+/** What a server's task list calls each task (staff server page, supporter ticket view). */
+export const serverTaskLabels: Record<string, string> = {
+  create: 'Einrichtung', start: 'Start', stop: 'Stopp', reboot: 'Neustart', reinstall: 'Neuinstallation', backup: 'Backup',
+  restore: 'Wiederherstellung', install: 'Software-Installation', uninstall: 'Software-Entfernung', resize: 'Ressourcen geändert',
+  'network-join': 'Privates Netz verbunden', 'network-leave': 'Privates Netz getrennt',
+};
+
 /** Verwalten goes to /dashboard/windows|linux|other/{id} by the OS name (spec). */
 export function serverDetailPath(os: string, id: string) {
   const name = os.trim().toLowerCase();

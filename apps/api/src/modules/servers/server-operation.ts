@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { servers, serverTasks } from '../../db/schema/index.ts';
 import { AppError, conflict, tooManyRequests } from '../../http/errors.ts';
-import { HypervisorError, type TaskRef } from '../../drivers/hypervisor/hypervisor.ts';
+import { HypervisorError, hypervisorMessages, type TaskRef } from '../../drivers/hypervisor/hypervisor.ts';
 import { toAppError } from './server-access.ts';
 
 /**
@@ -152,7 +152,11 @@ export function progressWriter(db: Db, taskId: string) {
  * plausible run, e.g. because its job failed for good, is failed and the server released, so a server
  * is never locked for ever. Normal crashes do not get here: the durable job runs again.
  */
-const STALE_MS: Record<string, number> = { install: 30 * 60_000, uninstall: 30 * 60_000, reinstall: 2 * 60 * 60_000 };
+const STALE_MS: Record<string, number> = {
+  install: 30 * 60_000, uninstall: 30 * 60_000, reinstall: 2 * 60 * 60_000,
+  // A VDC VM's private network card (vdc-network.service.ts): one config call, claimed in the request.
+  'network-join': 5 * 60_000, 'network-leave': 5 * 60_000,
+};
 
 export async function releaseStaleTask(deps: OperationDeps, server: ServerRow) {
   if (!server.busyTaskId) return server;
@@ -161,6 +165,8 @@ export async function releaseStaleTask(deps: OperationDeps, server: ServerRow) {
   if (!task || limit === undefined || Date.now() - task.startedAt.getTime() < limit) return server;
   await finishTask(deps.db, server.id, task.id, task.kind === 'reinstall'
     ? { ok: false, error: serverSettingsMessages.reinstallFailed, server: { status: 'failed', statusMessage: serverSettingsMessages.reinstallFailed } }
+    // The card's state is unknown: the address stays with the VM, and joining or leaving again settles it.
+    : task.kind.startsWith('network-') ? { ok: false, error: hypervisorMessages.TASK_FAILED, server: {} }
     : { ok: false, error: softwareMessages.failed, server: { status: 'online' } });
   const [fresh] = await deps.db.select().from(servers).where(eq(servers.id, server.id));
   return fresh ?? server;

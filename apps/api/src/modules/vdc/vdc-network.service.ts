@@ -1,14 +1,14 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { ipv4ToInt, type VdcNetwork, type VdcVmNetworkState } from '@hp/contract';
+import { ipv4ToInt, serverMessages, type VdcNetwork, type VdcVmNetworkState } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { enqueue, jobKind } from '../../db/jobs.ts';
-import { nodes, servers, vdcs } from '../../db/schema/index.ts';
+import { nodes, servers, serverTasks, vdcs } from '../../db/schema/index.ts';
 import { HypervisorError } from '../../drivers/hypervisor/hypervisor.ts';
 import { conflict } from '../../http/errors.ts';
 import { defineJob } from '../../jobs/define.ts';
-import { guardOperation } from '../servers/server-operation.ts';
+import { finishTask, guardOperation, releaseStaleTask } from '../servers/server-operation.ts';
 import { toAppError, vmOf } from '../servers/server-access.ts';
 import { ownVdc, vdcVm, type VdcRow } from './vdc-access.ts';
 import { assertVdcActive } from './vdc-isos.service.ts';
@@ -69,7 +69,7 @@ async function membersOf(db: Db | Tx, vdcId: string) {
  * the host has not finished yet (the delete job frees the address only after the host removed the VM, so
  * the next VM to join never meets the old one on the same address).
  */
-async function takenAddresses(db: Db | Tx, vdcId: string) {
+export async function takenAddresses(db: Db | Tx, vdcId: string) {
   const rows = await db.select({ privateAddress: servers.privateAddress }).from(servers)
     .where(and(eq(servers.vdcId, vdcId), isNotNull(servers.privateAddress)));
   return rows.map((r) => r.privateAddress!);
@@ -136,44 +136,48 @@ export const applyNetworkJob = defineJob(applyNetworkKind, async (deps, { vdcId,
 /**
  * A VM joins (the next free address, then its second NIC on the VNet) or leaves (NIC removed, then the
  * address freed). The address is decided and stored under the VDC's lock before the host is asked, and
- * released again if the host refuses.
+ * released again if the host refuses. A change claims the VM (a `network-join` or `network-leave` task)
+ * until the host is done, so a second click or tab meets "busy" instead of an answer the first change
+ * then makes untrue; a join or leave that would change nothing answers at once.
  */
 export async function setVmNetwork(deps: NetworkDeps, ownerId: string, vdcId: string, vmId: string, join: boolean): Promise<VdcVmNetworkState> {
+  // A claim left behind by a crash between claim and finish is given back after a while.
+  await releaseStaleTask(deps, await vdcVm(deps.db, (await ownVdc(deps.db, ownerId, vdcId)).id, vmId));
   const step = await deps.db.transaction(async (tx) => {
     const vdc = await ownVdc(tx, ownerId, vdcId, { lock: true });
     const vm = await vdcVm(tx, vdc.id, vmId);
     assertVdcActive(vdc);
+    if (vm.busyTaskId) throw conflict('SERVER_BUSY', serverMessages.busy);
+    if (join === Boolean(vm.privateAddress)) return { vm, action: 'none' as const, address: vm.privateAddress };
+    guardOperation(vm, { family: 'manage', refuseFailed: join });
     const [place] = await tx.select({ name: nodes.name }).from(nodes).where(eq(nodes.id, vdc.nodeId));
-    const base = { vm, vnet: vdc.vnet, node: place!.name };
-    if (!join) return vm.privateAddress ? { ...base, action: 'leave' as const, address: vm.privateAddress } : { ...base, action: 'none' as const, address: null };
-    if (vm.privateAddress) return { ...base, action: 'none' as const, address: vm.privateAddress };
-    guardOperation(vm, { family: 'manage', refuseFailed: true });
-    if (vdc.networkStatus === 'creating') throw conflict('NETWORK_BUSY', networkMessages.busy);
-    if (vdc.networkStatus !== 'active' || !vdc.networkCidr) throw conflict('NETWORK_NOT_READY', networkMessages.notSetUp);
-    const address = nextFreeAddress(vdc.networkCidr, await takenAddresses(tx, vdc.id));
-    if (!address) throw conflict('NETWORK_FULL', networkMessages.full);
-    await tx.update(servers).set({ privateAddress: address }).where(eq(servers.id, vm.id));
-    return { ...base, action: 'join' as const, address };
+    let address = vm.privateAddress;
+    if (join) {
+      if (vdc.networkStatus === 'creating') throw conflict('NETWORK_BUSY', networkMessages.busy);
+      if (vdc.networkStatus !== 'active' || !vdc.networkCidr) throw conflict('NETWORK_NOT_READY', networkMessages.notSetUp);
+      address = nextFreeAddress(vdc.networkCidr, await takenAddresses(tx, vdc.id));
+      if (!address) throw conflict('NETWORK_FULL', networkMessages.full);
+    }
+    const kind = join ? 'network-join' : 'network-leave';
+    const [task] = await tx.insert(serverTasks).values({ serverId: vm.id, kind, payload: { address, previousStatus: vm.status } }).returning({ id: serverTasks.id });
+    // The VDC's lock keeps other joins and leaves out; the conditional claim keeps out the VM panel's
+    // own operations (power, backup), which do not take that lock.
+    const claimed = await tx.update(servers).set({ busyTaskId: task!.id, ...(join ? { privateAddress: address } : {}) })
+      .where(and(eq(servers.id, vm.id), isNull(servers.busyTaskId))).returning({ id: servers.id });
+    if (!claimed.length) throw conflict('SERVER_BUSY', serverMessages.busy);
+    return { vm, action: join ? 'join' as const : 'leave' as const, address: address!, taskId: task!.id, vnet: vdc.vnet, node: place!.name };
   });
+  if (step.action === 'none') return { vmId: step.vm.id, privateAddress: step.address };
   const ref = vmOf(step.vm, step.node);
-  if (step.action === 'join') {
-    try {
-      await deps.hypervisor.attachPrivateNetwork(ref, step.vnet);
-    } catch (err) {
-      await deps.db.update(servers).set({ privateAddress: null }).where(and(eq(servers.id, step.vm.id), eq(servers.privateAddress, step.address)));
-      throw toAppError(err);
-    }
-    return { vmId: step.vm.id, privateAddress: step.address };
-  }
-  if (step.action === 'leave') {
+  try {
+    if (step.action === 'join') await deps.hypervisor.attachPrivateNetwork(ref, step.vnet);
     // The address stays taken until the NIC is gone, so nobody else gets it while the VM still uses it.
-    try {
-      await deps.hypervisor.detachPrivateNetwork(ref);
-    } catch (err) {
-      throw toAppError(err);
-    }
-    await deps.db.update(servers).set({ privateAddress: null }).where(and(eq(servers.id, step.vm.id), eq(servers.privateAddress, step.address)));
-    return { vmId: step.vm.id, privateAddress: null };
+    else await deps.hypervisor.detachPrivateNetwork(ref);
+  } catch (err) {
+    const failure = toAppError(err);
+    await finishTask(deps.db, step.vm.id, step.taskId, { ok: false, error: failure.message, server: step.action === 'join' ? { privateAddress: null } : {} });
+    throw failure;
   }
-  return { vmId: step.vm.id, privateAddress: step.address };
+  await finishTask(deps.db, step.vm.id, step.taskId, { ok: true, server: step.action === 'leave' ? { privateAddress: null } : {} });
+  return { vmId: step.vm.id, privateAddress: step.action === 'join' ? step.address : null };
 }

@@ -1,6 +1,5 @@
-// Known defects found by the adversarial review of session 17, not yet fixed: each case is marked
-// it.fails, so it passes while the defect is there and turns red once it is fixed (then drop .fails).
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { serverMessages } from '@hp/contract';
 import { eq } from 'drizzle-orm';
 import { servers } from '../../db/schema/index.ts';
 import { createUser, type TestContext } from '../../../test/harness.ts';
@@ -30,7 +29,7 @@ const privateAddressOf = async (ctx: TestContext, vmId: string) =>
   (await ctx.database.db.select({ a: servers.privateAddress }).from(servers).where(eq(servers.id, vmId)))[0]!.a;
 
 describeVdc('VDC adversarial review', (ctx) => {
-  it.fails('a VM created with privateNetwork: true (the create dialog ticks it whenever the network is active) joins the private network', async () => {
+  it('a VM created with privateNetwork: true (the create dialog ticks it whenever the network is active) joins the private network', async () => {
     const owner = await createUser(ctx());
     const { vdc, node } = await vdcWithNetwork(ctx(), owner, '10.30.0.0/24');
     await simHypervisor(ctx()).createPool({ poolid: vdc.poolId });
@@ -43,28 +42,70 @@ describeVdc('VDC adversarial review', (ctx) => {
     const vmId = res.json().id as string;
     const [vm] = await ctx().database.db.select().from(servers).where(eq(servers.id, vmId));
     expect(vm!.status, vm!.statusMessage ?? '').toBe('online');
-    // Today the flag is accepted and silently dropped: no address, no NIC on the VNet.
     expect(vm!.privateAddress).toBe('10.30.0.2');
     expect(await simHypervisor(ctx()).vmDevices({ node: node.name, vmid: vm!.vmid })).toMatchObject({ privateNetwork: vdc.vnet });
   });
 
-  it.fails('a join answered while a leave of the same VM is under way (double click, second tab) is what the VM ends with', async () => {
+  it('a join or a second leave while a leave of the same VM is under way is refused as busy, and the VM ends as the last answer said', async () => {
     const owner = await createUser(ctx());
     const place = await vdcWithNetwork(ctx(), owner, '10.31.0.0/24');
     const vm = await seedVdcVm(ctx(), place, 'app');
-    expect((await setMember(ctx(), owner.auth, place.vdc.id, vm.id, true)).statusCode).toBe(200);
+    expect((await setMember(ctx(), owner.auth, place.vdc.id, vm.id, true)).json()).toMatchObject({ privateAddress: '10.31.0.2' });
 
-    const [leave, join] = await Promise.all([
-      setMember(ctx(), owner.auth, place.vdc.id, vm.id, false),
-      setMember(ctx(), owner.auth, place.vdc.id, vm.id, true),
-    ]);
-    expect(leave.statusCode).toBe(200);
-    expect(join.statusCode).toBe(200);
-    const told = join.json().privateAddress as string | null;
-    // Today: the join answers "10.31.0.2" (it saw the address the leave had not cleared yet), then the
-    // leave clears it: the customer's last answer says "in the network", the VM is not.
+    // The host takes its time removing the card: the leave is under way until the gate opens.
+    const hypervisor = simHypervisor(ctx());
+    const original = hypervisor.detachPrivateNetwork.bind(hypervisor);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    let entered!: () => void;
+    const underWay = new Promise<void>((resolve) => { entered = resolve; });
+    const detach = vi.spyOn(hypervisor, 'detachPrivateNetwork').mockImplementation(async (ref) => {
+      entered();
+      await gate;
+      return original(ref);
+    });
+    try {
+      const leave = setMember(ctx(), owner.auth, place.vdc.id, vm.id, false);
+      await underWay;
+      for (const join of [true, false]) {
+        const second = await setMember(ctx(), owner.auth, place.vdc.id, vm.id, join);
+        expect(second.statusCode, second.body).toBe(409);
+        expect(second.json().error).toMatchObject({ code: 'SERVER_BUSY', message: serverMessages.busy });
+      }
+      open();
+      const left = await leave;
+      expect(left.statusCode, left.body).toBe(200);
+      expect(left.json().privateAddress).toBeNull();
+    } finally {
+      open();
+      detach.mockRestore();
+    }
+    expect(await privateAddressOf(ctx(), vm.id)).toBeNull();
+    expect((await hypervisor.vmDevices({ node: place.node.name, vmid: vm.vmid })).privateNetwork ?? null).toBeNull();
+
+    // Afterwards the VM is free again and joins as usual.
+    const again = await setMember(ctx(), owner.auth, place.vdc.id, vm.id, true);
+    expect(again.json()).toMatchObject({ privateAddress: '10.31.0.2' });
+    expect((await hypervisor.vmDevices({ node: place.node.name, vmid: vm.vmid })).privateNetwork).toBe(place.vdc.vnet);
+  });
+
+  it('a leave and a join sent at the same moment: whatever each is told, the VM ends as the last 200 said', async () => {
+    const owner = await createUser(ctx());
+    const place = await vdcWithNetwork(ctx(), owner, '10.32.0.0/24');
+    const vm = await seedVdcVm(ctx(), place, 'app');
+    expect((await setMember(ctx(), owner.auth, place.vdc.id, vm.id, true)).statusCode).toBe(200);
+    const answered: string[] = [];
+    const send = (join: boolean) => setMember(ctx(), owner.auth, place.vdc.id, vm.id, join).then((res) => {
+      if (res.statusCode === 200) answered.push(join ? 'join' : 'leave');
+      return res;
+    });
+    const [leave, join] = await Promise.all([send(false), send(true)]);
+    for (const res of [leave, join]) expect([200, 409], res.body).toContain(res.statusCode);
+    expect(answered.length).toBeGreaterThan(0);
+    // The last 200 decides what the customer believes; a 409 changed nothing.
+    const told = answered.at(-1) === 'join' ? (join.json().privateAddress as string) : null;
     expect(await privateAddressOf(ctx(), vm.id)).toBe(told);
-    const host = await simHypervisor(ctx()).vmDevices({ node: place.node.name, vmid: vm.vmid });
-    expect(host.privateNetwork).toBe(told ? place.vdc.vnet : null);
+    const host = (await simHypervisor(ctx()).vmDevices({ node: place.node.name, vmid: vm.vmid })).privateNetwork ?? null;
+    expect(host).toBe(told ? place.vdc.vnet : null);
   });
 });

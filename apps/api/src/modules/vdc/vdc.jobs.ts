@@ -60,7 +60,7 @@ export const provisionVdcJob = defineJob(provisionVdcKind, async (deps, { orderI
 
 /** A VM of a pool, located: its row, the pool's id and node, the ISO in its drive. */
 async function locateVm(deps: Pick<JobDeps, 'db'>, serverId: string) {
-  const [row] = await deps.db.select({ server: servers, poolId: vdcs.poolId, node: nodes.name, isoVolid: vdcIsos.volid }).from(servers)
+  const [row] = await deps.db.select({ server: servers, poolId: vdcs.poolId, vnet: vdcs.vnet, node: nodes.name, isoVolid: vdcIsos.volid }).from(servers)
     .innerJoin(vdcs, eq(vdcs.id, servers.vdcId)).innerJoin(nodes, eq(nodes.id, servers.nodeId))
     .leftJoin(vdcIsos, eq(vdcIsos.id, servers.isoId))
     .where(eq(servers.id, serverId));
@@ -76,12 +76,23 @@ export const vmPayload = z.object({ serverId: z.string() });
 export const provisionVdcVmJob = defineJob(jobKind('provision-vdc-vm', vmPayload), async (deps, { serverId }) => {
   const row = await locateVm(deps, serverId);
   if (!row) return;
-  const volid = row.isoVolid;
-  await provisionServer(deps, serverId, {
+  const { isoVolid: volid, vnet } = row;
+  const address = row.server.privateAddress;
+  const result = await provisionServer(deps, serverId, {
     pool: row.poolId,
     template: ISO_VM_TEMPLATE,
-    ...(volid ? { afterCreate: (vm: VmRef) => deps.hypervisor.attachIso(vm, volid) } : {}),
+    ...(volid || address ? {
+      afterCreate: async (vm: VmRef) => {
+        if (volid) await deps.hypervisor.attachIso(vm, volid);
+        // Created with "Mit dem privaten Netz verbinden": the second card on the pool's VNet.
+        if (address) await deps.hypervisor.attachPrivateNetwork(vm, vnet);
+      },
+    } : {}),
   });
+  // A VM that could not be built does not hold an address of the private network.
+  if (result === 'failed' && address) {
+    await deps.db.update(servers).set({ privateAddress: null }).where(and(eq(servers.id, serverId), eq(servers.privateAddress, address)));
+  }
 });
 
 export const resizeVdcVmKind = jobKind('resize-vdc-vm', z.object({

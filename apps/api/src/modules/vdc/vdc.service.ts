@@ -14,6 +14,7 @@ import { containsPattern } from '../../lib/like.ts';
 import { freeOf, ipIsFree, nextVmid, usedCapacity } from '../servers/capacity.ts';
 import { ownVdc, vdcIso, vdcVm, type VdcRow } from './vdc-access.ts';
 import { deleteVdcVmJob, provisionVdcVmJob, resizeVdcVmKind } from './vdc.jobs.ts';
+import { networkMessages, nextFreeAddress, takenAddresses } from './vdc-network.service.ts';
 import { poolUsage } from './vdc.product.ts';
 
 type VdcDeps = Pick<Deps, 'db' | 'env'> & { jobs?: { kick(): void } };
@@ -146,11 +147,20 @@ export async function createVm(deps: VdcDeps, user: RequestUser, vdcId: string, 
       if (!ip) missing.push(vdcPoolMessages.noIp);
     }
     if (missing.length) throw poolFull(missing);
+    // "Mit dem privaten Netz verbinden": the address is decided here, under the pool's lock like a join;
+    // the provisioning job attaches the VM's second card to the VNet before the VM counts as online.
+    let privateAddress: string | null = null;
+    if (input.privateNetwork) {
+      if (vdc.networkStatus === 'creating' || vdc.networkStatus === 'deleting') throw conflict('NETWORK_BUSY', networkMessages.busy);
+      if (vdc.networkStatus !== 'active' || !vdc.networkCidr) throw conflict('NETWORK_NOT_READY', networkMessages.notSetUp);
+      privateAddress = nextFreeAddress(vdc.networkCidr, await takenAddresses(tx, vdc.id));
+      if (!privateAddress) throw conflict('NETWORK_FULL', networkMessages.full);
+    }
 
     const vmid = await nextVmid(tx);
     const [server] = await tx.insert(servers).values({
       vmid, name: input.name, ownerId: vdc.ownerId, nodeId: vdc.nodeId, vdcId: vdc.id, os: input.os ?? OWN_ISO_OS, isoId: iso?.id ?? null,
-      cpuCores: input.cpuCores, ramGb: input.ramGb, storageGb: input.diskGb, status: 'provisioning',
+      cpuCores: input.cpuCores, ramGb: input.ramGb, storageGb: input.diskGb, status: 'provisioning', privateAddress,
     }).returning();
     if (ip) await tx.update(ipAddresses).set({ serverId: server!.id }).where(eq(ipAddresses.id, ip.id));
     await tx.insert(serverTasks).values({ serverId: server!.id, kind: 'create', status: 'running', progress: 0, payload: { vdcId: vdc.id } });
@@ -159,7 +169,7 @@ export async function createVm(deps: VdcDeps, user: RequestUser, vdcId: string, 
   });
   deps.jobs?.kick();
   const s = vm.server;
-  return { id: s.id, name: s.name, status: s.status, cpuCores: s.cpuCores, ramGb: s.ramGb, diskGb: s.storageGb, os: s.os, publicIpv4: vm.ip, privateAddress: null, isoId: s.isoId };
+  return { id: s.id, name: s.name, status: s.status, cpuCores: s.cpuCores, ramGb: s.ramGb, diskGb: s.storageGb, os: s.os, publicIpv4: vm.ip, privateAddress: s.privateAddress, isoId: s.isoId };
 }
 
 /** Resize within the pool: the new figures count at once (under the lock), the host follows by job; the disk only grows. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ArrowLeft, Mail, Power, RotateCcw } from 'lucide-react';
-import { formatUptime, formatVmId, type AdminServerDetail } from '@hp/contract';
+import { formatUptime, formatVmId, serverTaskLabels as taskLabels, type AdminServerDetail } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -15,10 +15,6 @@ import { paths } from '../../../config/paths.ts';
 const dateTime = (iso: string) => new Date(iso).toLocaleString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const date = (iso: string) => new Date(iso).toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
-const taskLabels: Record<string, string> = {
-  create: 'Einrichtung', start: 'Start', stop: 'Stopp', reboot: 'Neustart', reinstall: 'Neuinstallation', backup: 'Backup',
-  restore: 'Wiederherstellung', install: 'Software-Installation', uninstall: 'Software-Entfernung', resize: 'Ressourcen geändert',
-};
 const taskStatusLabels = { running: 'Läuft', ok: 'Erfolgreich', failed: 'Fehlgeschlagen' } as const;
 const auditLabels: Record<string, string> = { 'power.start': 'Server gestartet', 'power.stop': 'Server gestoppt', 'power.restart': 'Server neu gestartet' };
 

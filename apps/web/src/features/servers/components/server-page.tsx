@@ -82,7 +82,7 @@ export default function ServerDetailPage() {
   );
 }
 
-const taskLabel = (kind: string) => ({ start: 'Start', stop: 'Herunterfahren', reboot: 'Neustart', create: 'Einrichtung', install: 'Installation', uninstall: 'Deinstallation', reinstall: 'Neuinstallation', backup: 'Backup', restore: 'Wiederherstellung' } as Record<string, string>)[kind] ?? kind;
+const taskLabel = (kind: string) => ({ start: 'Start', stop: 'Herunterfahren', reboot: 'Neustart', create: 'Einrichtung', install: 'Installation', uninstall: 'Deinstallation', reinstall: 'Neuinstallation', backup: 'Backup', restore: 'Wiederherstellung', resize: 'Ressourcen geändert', 'network-join': 'Privates Netz verbunden', 'network-leave': 'Privates Netz getrennt' } as Record<string, string>)[kind] ?? kind;
 
 function ServerActions({ detail, status }: { detail: ServerDetail; status: string }) {
   const power = usePowerRunner({ id: detail.id, status });

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ArrowLeft, UserCheck } from 'lucide-react';
 import { CustomerServersCard } from '../../../components/staff/customer-servers-card.tsx';
-import { serverStatusLabels, ticketMessages as m, ticketStatusLabels, type StaffTicketDetail, type TicketStatusInput } from '@hp/contract';
+import { serverStatusLabels, serverTaskLabels as taskLabels, ticketMessages as m, ticketStatusLabels, type StaffTicketDetail, type TicketStatusInput } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Select } from '../../../components/ui/select.tsx';
@@ -21,11 +21,6 @@ import { PresenceBanner } from './presence-banner.tsx';
 import { StaffSecretsCard } from './ticket-secrets.tsx';
 import { formatDateTime, formatWaiting, TicketStatusBadge, TicketTypeBadge } from './ticket-badges.tsx';
 
-// Same words as the staff server page (features/infrastructure); features do not share code.
-const taskLabels: Record<string, string> = {
-  create: 'Einrichtung', start: 'Start', stop: 'Stopp', reboot: 'Neustart', reinstall: 'Neuinstallation', backup: 'Backup',
-  restore: 'Wiederherstellung', install: 'Software-Installation', uninstall: 'Software-Entfernung', resize: 'Ressourcen geändert',
-};
 const taskStatusLabels = { running: 'Läuft', ok: 'Erfolgreich', failed: 'Fehlgeschlagen' } as const;
 
 const conflictOr = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.status === 409 ? err.message : fallback);
