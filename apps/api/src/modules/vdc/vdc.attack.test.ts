@@ -108,4 +108,18 @@ describeVdc('VDC adversarial review', (ctx) => {
     const host = (await simHypervisor(ctx()).vmDevices({ node: place.node.name, vmid: vm.vmid })).privateNetwork ?? null;
     expect(host).toBe(told ? place.vdc.vnet : null);
   });
+
+  it('lists each of the customer’s pools with its own use, in one grouped pass', async () => {
+    const owner = await createUser(ctx());
+    const first = await seedVdc(ctx(), owner.user.id, { name: 'Eins' });
+    const second = await seedVdc(ctx(), owner.user.id, { name: 'Zwei', cpuCores: 8 });
+    await seedVdcVm(ctx(), first, 'a');
+    await seedVdcVm(ctx(), first, 'b');
+    await seedVdcVm(ctx(), second, 'c');
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/vdcs', headers: owner.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    const byName = Object.fromEntries(res.json().items.map((v: { name: string }) => [v.name, v]));
+    expect(byName.Eins).toMatchObject({ cpu: { used: 2, total: 16 }, ramGb: { used: 2, total: 32 }, storageGb: { used: 20, total: 500 }, vms: 2 });
+    expect(byName.Zwei).toMatchObject({ cpu: { used: 1, total: 8 }, vms: 1 });
+  });
 });

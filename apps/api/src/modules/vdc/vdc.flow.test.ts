@@ -109,6 +109,13 @@ describeEachDatabase('virtual data center: buy, provision, VMs, addresses', (ctx
     const twice = await inject(customer.auth, 'PUT', `/api/vdcs/${vdcId}/ips/${freeIp.id}`, { serverId: vmA!.id });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.message).toContain('db-1');
+    // One public address per VM: taken back from db-1, it cannot go to web-1 as a second one.
+    const webIp = detail.ipv4List.find((ip: { serverId: string | null }) => ip.serverId === vmA!.id);
+    expect((await inject(customer.auth, 'PUT', `/api/vdcs/${vdcId}/ips/${freeIp.id}`, { serverId: null })).statusCode).toBe(200);
+    const second = await inject(customer.auth, 'PUT', `/api/vdcs/${vdcId}/ips/${freeIp.id}`, { serverId: vmA!.id });
+    expect(second.statusCode, second.body).toBe(409);
+    expect(second.json().error).toMatchObject({ code: 'VM_HAS_IP', message: `Die VM web-1 hat bereits die öffentliche Adresse ${webIp.address}. Nehmen Sie sie dort zuerst weg.` });
+    expect((await inject(customer.auth, 'PUT', `/api/vdcs/${vdcId}/ips/${freeIp.id}`, { serverId: b.json().id })).statusCode).toBe(200);
 
     // The VM's own panel: a power action through the root server's route.
     const power = await inject(customer.auth, 'POST', `/api/servers/${vmA!.id}/power`, { action: 'stop' });

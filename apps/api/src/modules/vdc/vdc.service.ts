@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   LINUX_DISTROS, resolvePaging, VDC_LIMITS,
   type AdminVdcListQuery, type AdminVdcPage, type VdcCard, type VdcDetail, type VdcIso, type VdcList, type VdcShopInfo, type VdcVm,
@@ -43,6 +43,7 @@ export const vdcPoolMessages = {
   vmBusy: 'Auf der VM läuft gerade ein anderer Vorgang. Bitte versuchen Sie es gleich erneut.',
   ipNotFound: 'Diese IP-Adresse wurde nicht gefunden.',
   ipTaken: (vm: string) => `Diese IP-Adresse ist bereits der VM ${vm} zugewiesen. Nehmen Sie sie dort zuerst weg.`,
+  vmHasIp: (vm: string, address: string) => `Die VM ${vm} hat bereits die öffentliche Adresse ${address}. Nehmen Sie sie dort zuerst weg.`,
   resizeStarted: 'Die VM wird angepasst.',
   deleteStarted: 'Die VM wird gelöscht; ihre Ressourcen sind wieder frei.',
 } as const;
@@ -60,7 +61,28 @@ function cardOf(v: VdcRow, u: Awaited<ReturnType<typeof poolUsage>>): VdcCard {
 /** The customer's live virtual data centers (owner only: a VDC is not shared with other logins). */
 export async function listVdcs({ db }: Pick<Deps, 'db'>, user: RequestUser): Promise<VdcList> {
   const rows = await db.select().from(vdcs).where(and(eq(vdcs.ownerId, user.id), isNull(vdcs.deletedAt))).orderBy(desc(vdcs.createdAt));
-  return { items: await Promise.all(rows.map(async (v) => cardOf(v, await poolUsage(db, v.id)))) };
+  if (!rows.length) return { items: [] };
+  // Two grouped queries for all of them (not two per pool), limited to this customer's pools.
+  const ids = rows.map((v) => v.id);
+  const [vms, ips] = await Promise.all([
+    db.select({
+      vdcId: servers.vdcId, n: count(), cpu: sql<number>`coalesce(sum(${servers.cpuCores}), 0)::int`,
+      ram: sql<number>`coalesce(sum(${servers.ramGb}), 0)::int`, storage: sql<number>`coalesce(sum(${servers.storageGb}), 0)::int`,
+    }).from(servers).where(and(inArray(servers.vdcId, ids), isNull(servers.deletedAt))).groupBy(servers.vdcId),
+    db.select({ vdcId: ipAddresses.vdcId, total: count(), used: sql<number>`count(${ipAddresses.serverId})::int` })
+      .from(ipAddresses).where(inArray(ipAddresses.vdcId, ids)).groupBy(ipAddresses.vdcId),
+  ]);
+  return {
+    items: rows.map((v) => {
+      const vm = vms.find((r) => r.vdcId === v.id);
+      const ip = ips.find((r) => r.vdcId === v.id);
+      return cardOf(v, {
+        cpu: Number(vm?.cpu ?? 0), ram: Number(vm?.ram ?? 0), storage: Number(vm?.storage ?? 0), vms: Number(vm?.n ?? 0),
+        ipv4Total: Number(ip?.total ?? 0), ipv4Used: Number(ip?.used ?? 0),
+      });
+    }),
+  };
+
 }
 
 export async function listVdcIsos(db: Db, vdcId: string): Promise<VdcIso[]> {
@@ -232,6 +254,10 @@ export async function assignIp(deps: VdcDeps, user: RequestUser, vdcId: string, 
       const [holder] = await tx.select({ name: servers.name }).from(servers).where(eq(servers.id, ip.serverId));
       throw conflict('IP_ASSIGNED', vdcPoolMessages.ipTaken(holder?.name ?? ''));
     }
+    // One public IPv4 per VM: the host configures exactly one (its first card), and the list shows one.
+    const [other] = await tx.select({ address: ipAddresses.address }).from(ipAddresses)
+      .where(and(eq(ipAddresses.serverId, vm.id), ne(ipAddresses.id, ip.id))).limit(1);
+    if (other) throw conflict('VM_HAS_IP', vdcPoolMessages.vmHasIp(vm.name, other.address));
     await tx.update(ipAddresses).set({ serverId: vm.id }).where(eq(ipAddresses.id, ip.id));
     return { id: ip.id, address: ip.address, serverId: vm.id };
   });
