@@ -7,7 +7,8 @@ import { createVerifiedAccount, login, PASSWORD, payWithCard, unique } from './s
  * Virtual data center (issue 25): a new customer buys the smallest pool, creates two VMs inside it,
  * uploads an ISO and boots one VM from it, joins both to the private network, is refused in German when
  * a VM would exceed the pool (by the dialog, and by the server when another session took the rest
- * meanwhile), and deletes a VM to see its resources free again. Once at 1280 px and once at 390 px,
+ * meanwhile), deletes a VM to see its resources free again, and creates one that is in the private network
+ * from the start. Once at 1280 px and once at 390 px,
  * each with its own customer; axe clean on the shop and the VDC page.
  */
 
@@ -194,13 +195,19 @@ async function journey(page: Page, request: APIRequestContext, size: typeof DESK
   await expect(createButton).toBeEnabled();
   await screens('vdc-page-after-delete');
 
+  // ── 7. A VM created with "Mit dem privaten Netzwerk verbinden" (ticked by default) is in the network at once ──
+  await createVm('app-1');
+  await expect(page.getByRole('switch', { name: 'app-1 mit dem privaten Netzwerk verbinden' })).toBeChecked();
+  await expect(vmRow('app-1')).toContainText(/10\.20\.0\.[34]/);
+  await expect(network).toContainText('2 VMs verbunden');
+
   // "Meine Produkte" shows the pool with its use.
   await page.goto('/dashboard');
   const card = page.getByRole('list', { name: 'Virtual Data Center' }).getByRole('listitem');
   await expect(card).toHaveCount(1);
   await expect(card).toContainText(name);
-  await expect(card).toContainText('vCPU: 3 von 4 Kernen belegt');
-  await expect(card).toContainText('2 VMs');
+  await expect(card).toContainText('vCPU: 4 von 4 Kernen belegt');
+  await expect(card).toContainText('3 VMs');
   if (phone) await expectNoSideScroll(page, 'Meine Produkte mit VDC @390');
 }
 

@@ -325,7 +325,7 @@ function IpCard({ detail, canChange }: { detail: VdcDetail; canChange: boolean }
     <Card className="p-5 sm:p-6">
       <section aria-labelledby="vdc-ips-heading">
         <h2 id="vdc-ips-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900"><Globe className="size-5 text-brand-700" aria-hidden="true" /> Öffentliche IPv4-Adressen</h2>
-        <p className="mt-1 text-sm text-slate-600">Jede Adresse gehört zu höchstens einer VM. Eine VM, die mit Adresse erstellt wird, erhält sie automatisch; eine später zugewiesene Adresse richtet die nächste Neuinstallation ein, bis dahin tragen Sie sie bitte selbst im Betriebssystem ein.</p>
+        <p className="mt-1 text-sm text-slate-600">Jede Adresse gehört zu höchstens einer VM, und jede VM hat höchstens eine. Eine VM, die mit Adresse erstellt wird, erhält sie automatisch; eine später zugewiesene Adresse richtet die nächste Neuinstallation ein, bis dahin tragen Sie sie bitte selbst im Betriebssystem ein.</p>
         {detail.ipv4List.length === 0 ? <p className="mt-3 text-sm text-slate-700">Noch keine Adressen zugeteilt.</p> : (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="IPv4-Adressen">
             {detail.ipv4List.map((ip) => (
