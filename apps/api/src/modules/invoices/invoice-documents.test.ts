@@ -4,7 +4,6 @@ import { constants } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
 import { sampleCreditNoteDocument, sampleInvoiceDocument, sampleOrderTax } from './invoice-fixtures.ts';
@@ -13,6 +12,7 @@ import { formatAmount, renderXRechnung } from './invoice-xrechnung.ts';
 import { buildManualDocument } from './manual-invoices.ts';
 import { readEnv } from '../../env.ts';
 import type { users } from '../../db/schema/index.ts';
+import { validateFiles, xrechnungValidator, type ValidationResult } from '../../../test/xrechnung.ts';
 
 /** A manual invoice exactly as the service builds it (same function), for a German or an Austrian company. */
 function manualDocument(country: 'DE' | 'AT', input: Parameters<typeof buildManualDocument>[2]): InvoiceDocument {
@@ -26,8 +26,7 @@ function manualDocument(country: 'DE' | 'AT', input: Parameters<typeof buildManu
 }
 
 const run = promisify(execFile);
-const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
-const validator = join(repoRoot, 'tools/xrechnung/validate');
+const validator = xrechnungValidator;
 const INSTALL_HINT = 'Install the tools with: apt-get install -y default-jre-headless libsaxonhe-java libxml2-utils';
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────────
@@ -84,8 +83,6 @@ function extractText(pdf: Buffer): string {
 
 const pageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type \/Page(?!s)/g)?.length ?? 0;
 
-interface ValidationResult { exitCode: number; output: string; lastLine: string }
-
 async function assertValidatorTooling(): Promise<void> {
   const missing: string[] = [];
   await run('java', ['-version']).catch(() => missing.push('java (default-jre-headless)'));
@@ -93,26 +90,6 @@ async function assertValidatorTooling(): Promise<void> {
   await access(process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar').catch(() => missing.push('Saxon-HE (libsaxonhe-java)'));
   await access(validator, constants.X_OK).catch(() => missing.push(`${validator} (executable)`));
   if (missing.length) throw new Error(`The XRechnung validator cannot run; missing: ${missing.join(', ')}. ${INSTALL_HINT}`);
-}
-
-async function validate(file: string): Promise<ValidationResult> {
-  let exitCode = 0;
-  let stdout = '';
-  let stderr = '';
-  try {
-    ({ stdout, stderr } = await run(validator, [file], { maxBuffer: 10 * 1024 * 1024 }));
-  } catch (error) {
-    const failed = error as { code?: number | string; stdout?: string; stderr?: string };
-    exitCode = typeof failed.code === 'number' ? failed.code : -1;
-    stdout = failed.stdout ?? '';
-    stderr = failed.stderr ?? '';
-  }
-  // Exit status 2 is the validator saying its tooling is missing, which must never look like a verdict.
-  if (exitCode !== 0 && exitCode !== 1) {
-    throw new Error(`tools/xrechnung/validate could not run (exit ${exitCode}): ${stderr.trim() || stdout.trim()}. ${INSTALL_HINT}`);
-  }
-  const output = stdout.trim();
-  return { exitCode, output, lastLine: output.split('\n').at(-1) ?? '' };
 }
 
 // ── PDF ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -331,8 +308,9 @@ describe('XRechnung against the official validator (tools/xrechnung/validate)', 
       dir = await mkdtemp(join(tmpdir(), 'xrechnung-'));
       const files = Object.entries({ ...cases, tampered }).map(([name, doc]) => [name, join(dir, `${name}.xml`), renderXRechnung(doc)] as const);
       await Promise.all(files.map(([, file, xml]) => writeFile(file, xml, 'utf8')));
-      const verdicts = await Promise.all(files.map(async ([name, file]) => [name, await validate(file)] as const));
-      for (const [name, result] of verdicts) results.set(name, result);
+      // One validator run for all of them (batch mode: the rules compile once).
+      const verdicts = await validateFiles(files.map(([, file]) => file));
+      for (const [name, file] of files) results.set(name, verdicts.get(file)!);
     } catch (error) {
       setupError = error;
     }
