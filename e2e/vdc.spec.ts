@@ -200,6 +200,7 @@ async function journey(page: Page, request: APIRequestContext, size: typeof DESK
   await expect(page.getByRole('switch', { name: 'app-1 mit dem privaten Netzwerk verbinden' })).toBeChecked();
   await expect(vmRow('app-1')).toContainText(/10\.20\.0\.[34]/);
   await expect(network).toContainText('2 VMs verbunden');
+  await screens('vdc-page-vm-in-network');
 
   // "Meine Produkte" shows the pool with its use.
   await page.goto('/dashboard');
