@@ -158,7 +158,7 @@ const STALE_MS: Record<string, number> = {
   'network-join': 5 * 60_000, 'network-leave': 5 * 60_000,
 };
 
-export async function releaseStaleTask(deps: OperationDeps, server: ServerRow) {
+export async function releaseStaleTask(deps: Pick<OperationDeps, 'db'>, server: ServerRow) {
   if (!server.busyTaskId) return server;
   const [task] = await deps.db.select().from(serverTasks).where(eq(serverTasks.id, server.busyTaskId));
   const limit = task ? STALE_MS[task.kind] : undefined;

@@ -1,7 +1,7 @@
 import { expect, it, vi } from 'vitest';
 import { serverMessages } from '@hp/contract';
 import { eq } from 'drizzle-orm';
-import { servers } from '../../db/schema/index.ts';
+import { servers, serverTasks } from '../../db/schema/index.ts';
 import { createUser, type TestContext } from '../../../test/harness.ts';
 import { drainJobs } from '../../../test/shop.ts';
 import { describeVdc, seedVdc, seedVdcVm, simHypervisor } from '../../../test/vdc-fixture.ts';
@@ -121,5 +121,31 @@ describeVdc('VDC adversarial review', (ctx) => {
     const byName = Object.fromEntries(res.json().items.map((v: { name: string }) => [v.name, v]));
     expect(byName.Eins).toMatchObject({ cpu: { used: 2, total: 16 }, ramGb: { used: 2, total: 32 }, storageGb: { used: 20, total: 500 }, vms: 2 });
     expect(byName.Zwei).toMatchObject({ cpu: { used: 1, total: 8 }, vms: 1 });
+  });
+
+  it('a network claim left by a crash is given back after 5 minutes: the VM can leave the network and be deleted again', async () => {
+    const owner = await createUser(ctx());
+    const place = await vdcWithNetwork(ctx(), owner, '10.33.0.0/24');
+    const vm = await seedVdcVm(ctx(), place, 'stuck');
+    expect((await setMember(ctx(), owner.auth, place.vdc.id, vm.id, true)).statusCode).toBe(200);
+    const db = ctx().database.db;
+    // The process died between the claim and the host's answer.
+    const claim = async (minutesAgo: number) => {
+      const [task] = await db.insert(serverTasks).values({ serverId: vm.id, kind: 'network-leave', startedAt: new Date(Date.now() - minutesAgo * 60_000) }).returning();
+      await db.update(servers).set({ busyTaskId: task!.id }).where(eq(servers.id, vm.id));
+      return task!.id;
+    };
+    const fresh = await claim(1);
+    expect((await setMember(ctx(), owner.auth, place.vdc.id, vm.id, false)).statusCode).toBe(409);
+    expect((await ctx().app.inject({ method: 'DELETE', url: `/api/vdcs/${place.vdc.id}/vms/${vm.id}`, headers: owner.auth })).statusCode).toBe(409);
+    await db.update(serverTasks).set({ startedAt: new Date(Date.now() - 6 * 60_000) }).where(eq(serverTasks.id, fresh));
+    const left = await setMember(ctx(), owner.auth, place.vdc.id, vm.id, false);
+    expect(left.statusCode, left.body).toBe(200);
+    expect(left.json().privateAddress).toBeNull();
+    const [stale] = await db.select().from(serverTasks).where(eq(serverTasks.id, fresh));
+    expect(stale).toMatchObject({ status: 'failed' });
+    await claim(6);
+    const del = await ctx().app.inject({ method: 'DELETE', url: `/api/vdcs/${place.vdc.id}/vms/${vm.id}`, headers: owner.auth });
+    expect(del.statusCode, del.body).toBe(202);
   });
 });

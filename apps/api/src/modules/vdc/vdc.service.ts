@@ -12,6 +12,7 @@ import type { RequestUser } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { containsPattern } from '../../lib/like.ts';
 import { freeOf, ipIsFree, nextVmid, usedCapacity } from '../servers/capacity.ts';
+import { releaseStaleTask } from '../servers/server-operation.ts';
 import { ownVdc, vdcIso, vdcVm, type VdcRow } from './vdc-access.ts';
 import { deleteVdcVmJob, provisionVdcVmJob, resizeVdcVmKind } from './vdc.jobs.ts';
 import { networkMessages, nextFreeAddress, takenAddresses } from './vdc-network.service.ts';
@@ -224,6 +225,8 @@ export async function resizeVm(deps: VdcDeps, user: RequestUser, vdcId: string, 
  * deletes it by job, which then frees its private address (until then no other VM can get it).
  */
 export async function deleteVm(deps: VdcDeps, user: RequestUser, vdcId: string, vmId: string) {
+  // A claim a crash left behind (e.g. a network change) does not block the delete for ever.
+  await releaseStaleTask(deps, await vdcVm(deps.db, (await ownVdc(deps.db, user.id, vdcId)).id, vmId));
   await deps.db.transaction(async (tx) => {
     const vdc = await ownVdc(tx, user.id, vdcId, { lock: true });
     const vm = await vdcVm(tx, vdc.id, vmId);
