@@ -148,4 +148,22 @@ describeVdc('VDC adversarial review', (ctx) => {
     const del = await ctx().app.inject({ method: 'DELETE', url: `/api/vdcs/${place.vdc.id}/vms/${vm.id}`, headers: owner.auth });
     expect(del.statusCode, del.body).toBe(202);
   });
+
+  it('30 parallel creations asking for the private network on a /29: five VMs get five distinct addresses, the others a German 409', async () => {
+    const owner = await createUser(ctx());
+    const { vdc } = await vdcWithNetwork(ctx(), owner, '10.34.0.0/29');
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => ctx().app.inject({
+      method: 'POST', url: `/api/vdcs/${vdc.id}/vms`, headers: owner.auth,
+      payload: { name: `n-${i}`, cpuCores: 1, ramGb: 1, diskGb: 10, os: 'Debian 12', publicIpv4: false, privateNetwork: true },
+    })));
+    const created = results.filter((r) => r.statusCode === 201);
+    expect(created).toHaveLength(5);
+    expect(new Set(created.map((r) => r.json().privateAddress)).size).toBe(5);
+    for (const r of results.filter((x) => x.statusCode !== 201)) {
+      expect(r.statusCode, r.body).toBe(409);
+      expect(r.json().error.message).toMatch(/^Im privaten Netz ist keine Adresse mehr frei/);
+    }
+    const rows = await ctx().database.db.select({ a: servers.privateAddress }).from(servers).where(eq(servers.vdcId, vdc.id));
+    expect(rows.map((r) => r.a).sort()).toEqual(['10.34.0.2', '10.34.0.3', '10.34.0.4', '10.34.0.5', '10.34.0.6']);
+  });
 });
