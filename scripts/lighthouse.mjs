@@ -43,6 +43,13 @@ try {
       const refs = lhr.categories[k].auditRefs.filter((r) => r.weight > 0 && (lhr.audits[r.id].score ?? 1) < 1).map((r) => r.id);
       console.log(`    ${k}: ${refs.map((id) => `${id} ${lhr.audits[id].displayValue ?? ''}`.trim()).join(', ')}`);
     }
+    // LH_DETAIL=1: the metrics and the main thread's long tasks by script, to find what blocks.
+    if (process.env.LH_DETAIL) {
+      const metric = (id) => `${id} ${Math.round(lhr.audits[id]?.numericValue ?? 0)}`;
+      console.log(`    ${['first-contentful-paint', 'largest-contentful-paint', 'speed-index', 'total-blocking-time', 'max-potential-fid'].map(metric).join(', ')}`);
+      for (const t of lhr.audits['long-tasks']?.details?.items ?? []) console.log(`    long task ${Math.round(t.startTime)}+${Math.round(t.duration)} ms ${t.url}`);
+      for (const b of lhr.audits['bootup-time']?.details?.items ?? []) console.log(`    script ${b.url}: eval ${Math.round(b.scripting)} ms, parse ${Math.round(b.scriptParseCompile)} ms`);
+    }
   }
 } finally {
   await chrome.kill();

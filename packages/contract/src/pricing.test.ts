@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addMonthsClamped, billingPeriodLabel, durationDiscountPercent, formatEuro, paymentLabel, priceCents, splitGross } from './pricing.ts';
+import { addMonthsClamped, billingPeriodLabel, durationDiscountPercent, formatDecimalCents, formatEuro, paymentLabel, priceCents, splitGross } from './pricing.ts';
 
 /** The spec's formula in plain floating point, as the reference (public spec §9). */
 const reference = (c: { os: 'linux' | 'windows'; cpu: number; ram: number; storage: number; months: number }) => {
@@ -72,6 +72,9 @@ describe('money helpers', () => {
     expect(billingPeriodLabel(1)).toBe('Monatlich');
     expect(billingPeriodLabel(6)).toBe('alle 6 Monate');
     expect(formatEuro(123456)).toBe('1.234,56\u00a0€');
+    expect(formatEuro(-5)).toBe('-0,05\u00a0€');
+    expect(formatEuro(0)).toBe('0,00\u00a0€');
+    expect(formatDecimalCents(123456789012)).toBe('1.234.567.890,12');
   });
 
   it('next billing date is clamped to the month end', () => {
@@ -81,5 +84,20 @@ describe('money helpers', () => {
     expect(addMonthsClamped(new Date('2026-11-15T10:00:00Z'), 12).toISOString()).toBe('2027-11-15T10:00:00.000Z');
     expect(() => addMonthsClamped(new Date('x'), 1)).toThrow('Ungültiges Datum');
     expect(() => addMonthsClamped(new Date(), -1)).toThrow('Ungültige Monatsangabe');
+  });
+});
+
+describe('formatEuro and formatDecimalCents without Intl', () => {
+  const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const plain = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  it('print what Intl prints for de-DE, for every size and sign (half-cents round away from zero)', () => {
+    const values = [0, 1, 9, 10, 99, 100, 101, 999, 1000, 99_999, 100_000, 123_456, 99_999_999, 100_000_000, 123_456_789_012, 12.5, 14.5, 0.4];
+    for (let i = 0; i < 2000; i++) values.push(Math.floor(Math.random() * 10 ** (1 + (i % 12))));
+    // Intl prints "-0,00 €" for a negative amount that rounds to nothing; ours prints no sign (below).
+    for (const v of values.flatMap((x) => [x, -x]).filter((x) => !(x <= 0 && Math.round(-x) === 0 && !Object.is(x, 0)))) {
+      expect(formatEuro(v)).toBe(euro.format(v / 100));
+      expect(formatDecimalCents(v)).toBe(plain.format(v / 100));
+    }
+    expect(formatEuro(-0.4)).toBe('0,00\u00a0€');
   });
 });

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'reac
 import { useSearchParams } from 'react-router';
 import { ArrowRight, Search } from 'lucide-react';
 import { DOMAIN_TLDS, DOMAIN_TLD_INFO, domainMessages } from '@hp/contract/domain-tlds';
+import { formatDecimalCents } from '@hp/contract';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ButtonLink, buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -17,10 +18,9 @@ const DomainSearchResults = lazy(() => import('../../features/domains/components
 const QueryProvider = lazy(() => import('../../app/query-provider.tsx'));
 
 // Indicative monthly prices from the contract (spec §9); the euro sign is set apart visually, not in the text.
-const monthly = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const extensions = DOMAIN_TLDS.map((tld) => ({
   tld: `.${tld}`,
-  price: monthly.format(DOMAIN_TLD_INFO[tld].monthlyCents / 100),
+  price: formatDecimalCents(DOMAIN_TLD_INFO[tld].monthlyCents),
   popular: DOMAIN_TLD_INFO[tld].popular,
 }));
 
