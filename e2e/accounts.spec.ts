@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { codeFromOutbox, createVerifiedAccount, distinctClient, login, pasteCode, PASSWORD, unique } from './support.ts';
+import { recordScreenshot } from './screens.ts';
 
 
 async function logoutViaSidebar(page: Page) {
@@ -88,7 +89,7 @@ test('a login that needs the e-mail verification first continues signed in to wh
   await expect(page.getByLabel('E-Mail', { exact: true })).toHaveValue(email);
   for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: test.info().outputPath(`verified-signed-in-${size.width}.png`) });
+    await recordScreenshot(page, test.info().outputPath(`verified-signed-in-${size.width}.png`));
   }
   // Signed in for real: a reload keeps the session (refresh cookie).
   await page.reload();

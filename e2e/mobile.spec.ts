@@ -1,6 +1,7 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { shopMessages } from '@hp/contract';
 import { createVerifiedAccount, demoAccount, login, PASSWORD, payWithCard } from './support.ts';
+import { recordScreenshot } from './screens.ts';
 
 // A phone's width: every page of the portal and the staff area has to fit it. (No mobile emulation: it
 // would zoom out to the page's width, and a too-wide page would then pass as fitting.)
@@ -117,9 +118,9 @@ test('every customer page fits a 390 px phone: dashboard, server tabs, orders, i
   // One backup is the limit: the reason stands next to the button, not only in a toast after a click.
   await expect(page.getByText('Die maximale Anzahl von Backups ist erreicht.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Backup erstellen' })).toHaveAccessibleDescription('Die maximale Anzahl von Backups ist erreicht.');
-  await page.screenshot({ path: test.info().outputPath('server-backups-limit-390.png') });
+  await recordScreenshot(page, test.info().outputPath('server-backups-limit-390.png'));
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: test.info().outputPath('server-backups-limit-1280.png') });
+  await recordScreenshot(page, test.info().outputPath('server-backups-limit-1280.png'));
   await page.setViewportSize(PHONE);
 
   await page.getByRole('tab', { name: 'Installation' }).click();

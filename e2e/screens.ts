@@ -1,5 +1,5 @@
 import axe from 'axe-core';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { demoAccount, login } from './support.ts';
 
 /** Phone and desktop sizes every journey checks its screens at. */
@@ -35,15 +35,31 @@ export async function expectNoSideScroll(page: Page, name: string) {
  * Closes every toast as a user would ("Schließen") instead of waiting the 5 s each stays (issue 26: up to
  * 30 s per journey). Stacked toasts lie over each other, so the close buttons of those behind get the
  * click event directly; the pointer moves away first, since sonner holds toasts while it hovers over them.
- * As many rounds as there are toasts (a busy page may have queued more than the three it shows).
+ * One round clicks every close button in the page at once; a busy page may have queued more toasts than
+ * the three it shows, so rounds repeat until none is left. (Clicking them one by one through locators waited
+ * up to 2 s for each toast that had left by itself meanwhile.)
  */
 export async function closeToasts(page: Page) {
   const toasts = page.locator('[data-sonner-toast]');
   await page.mouse.move(0, 0);
-  for (let i = 0; i < 20 && (await toasts.count()) > 0; i++) {
-    await toasts.first().locator('[data-close-button]').dispatchEvent('click', undefined, { timeout: 2_000 }).catch(() => { /* it left by itself meanwhile */ });
-  }
-  await expect(toasts).toHaveCount(0, { timeout: 15_000 });
+  await expect(async () => {
+    await page.evaluate(() => document.querySelectorAll<HTMLButtonElement>('[data-sonner-toast] [data-close-button]').forEach((b) => b.click()));
+    await expect(toasts).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000, intervals: [0] });
+}
+
+/**
+ * A screenshot for the record, for people to look at. Left out in CI (its clean clone is thrown away and
+ * nobody looks into it) or with E2E_SCREENSHOTS=0; E2E_SCREENSHOTS=1 takes them in CI too. Full-page PNGs took about 130 ms each.
+ */
+export async function recordScreenshot(target: Page | Locator, file: string, fullPage = false) {
+  if ((process.env.E2E_SCREENSHOTS ?? (process.env.CI ? '0' : '1')) === '0') return;
+  await target.screenshot({ path: file, ...(fullPage ? { fullPage } : {}) });
+}
+
+/** Two frames after a resize: the layout, media queries and what React renders from them have settled. */
+export async function settleLayout(page: Page) {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
 }
 
 /** Axe and width at phone and desktop size, with a screenshot of each for the record. */
@@ -52,10 +68,10 @@ export async function checkScreens(page: Page, name: string) {
   await closeToasts(page);
   for (const size of [PHONE, DESKTOP]) {
     await page.setViewportSize(size);
-    await page.waitForTimeout(150);
+    await settleLayout(page);
     await expectNoSideScroll(page, `${name} @${size.width}`);
     await expectAxeClean(page, `${name} @${size.width}`);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}.png`), fullPage: true });
+    await recordScreenshot(page, test.info().outputPath(`${name}-${size.width}.png`), true);
   }
 }
 

@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { ticketPresenceText } from '@hp/contract';
 import { apiAuth, demoAccount, unique } from './support.ts';
-import { DESKTOP, expectNoSideScroll, PHONE, signedIn } from './screens.ts';
+import { DESKTOP, expectNoSideScroll, PHONE, signedIn, recordScreenshot } from './screens.ts';
 
 test('two staff members in one ticket see each other viewing and typing; the warning never blocks', async ({ browser, request }) => {
   test.setTimeout(120_000);
@@ -36,7 +36,7 @@ test('two staff members in one ticket see each other viewing and typing; the war
     for (const size of [PHONE, DESKTOP]) {
       await b.page.setViewportSize(size);
       await expectNoSideScroll(b.page, `supporter-presence @${size.width}`);
-      await b.page.screenshot({ path: test.info().outputPath(`supporter-presence-${size.width}.png`), fullPage: true });
+      await recordScreenshot(b.page, test.info().outputPath(`supporter-presence-${size.width}.png`), true);
     }
 
     // Sending ends typing at once (well before the 4 s after the last keystroke).

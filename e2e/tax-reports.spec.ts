@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { quarterLabel, quarterOf } from '@hp/contract';
-import { checkScreens, DESKTOP, PHONE, signedIn } from './screens.ts';
+import { checkScreens, DESKTOP, PHONE, signedIn, recordScreenshot } from './screens.ts';
 import { apiAuth, createVerifiedAccount, distinctClient, PASSWORD } from './support.ts';
 
 /**
@@ -52,7 +52,7 @@ test('the owner sees a reverse-charge sale in the quarter\'s Zusammenfassende Me
     await checkScreens(page, 'statistics-tax');
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
-      await section.screenshot({ path: test.info().outputPath(`tax-section-${size.width}.png`) });
+      await recordScreenshot(section, test.info().outputPath(`tax-section-${size.width}.png`));
     }
 
     const download = page.waitForEvent('download');

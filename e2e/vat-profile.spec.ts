@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { apiAuth, codeFromOutbox, createVerifiedAccount, demoAccount, distinctClient, login, PASSWORD } from './support.ts';
+import { recordScreenshot } from './screens.ts';
 
 /**
  * Issue 24, step 2: an Austrian company gives its VAT ID in the profile and sees it confirmed (the
@@ -38,7 +39,7 @@ test('an Austrian company enters its VAT ID, sees it confirmed, and staff see th
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.getByRole('heading', { name: 'Unternehmen' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`profile-${width}.png`), fullPage: true });
+    await recordScreenshot(page, testInfo.outputPath(`profile-${width}.png`), true);
   }
 
   // Staff: the customer page shows business status, VAT ID and the proof.
@@ -61,7 +62,7 @@ test('an Austrian company enters its VAT ID, sees it confirmed, and staff see th
   for (const width of [390, 1280]) {
     await staff.setViewportSize({ width, height: 900 });
     await card.scrollIntoViewIfNeeded();
-    await staff.screenshot({ path: testInfo.outputPath(`customer-${width}.png`), fullPage: true });
+    await recordScreenshot(staff, testInfo.outputPath(`customer-${width}.png`), true);
   }
   await staffContext.close();
 });
@@ -79,7 +80,7 @@ test('registration takes country, company and VAT ID; the profile shows the back
   await page.getByLabel('USt-IdNr.').fill('FR40303265045');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: testInfo.outputPath(`register-${width}.png`), fullPage: true });
+    await recordScreenshot(page, testInfo.outputPath(`register-${width}.png`), true);
   }
   const since = Date.now();
   await page.getByRole('button', { name: 'Konto erstellen' }).click();

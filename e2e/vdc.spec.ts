@@ -1,6 +1,6 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { formatEuro, shopMessages, VDC_ISO_MIN_BYTES, VDC_LIMITS, vdcPriceCents } from '@hp/contract';
-import { checkScreens, closeToasts, DESKTOP, expectAxeClean, expectNoSideScroll, PHONE } from './screens.ts';
+import { checkScreens, closeToasts, DESKTOP, expectAxeClean, expectNoSideScroll, PHONE, recordScreenshot } from './screens.ts';
 import { createVerifiedAccount, login, PASSWORD, payWithCard, unique } from './support.ts';
 
 /**
@@ -38,7 +38,7 @@ async function checkPhoneScreen(page: Page, name: string) {
   await closeToasts(page);
   await expectNoSideScroll(page, `${name} @390`);
   await expectAxeClean(page, `${name} @390`);
-  await page.screenshot({ path: test.info().outputPath(`${name}-390.png`), fullPage: true });
+  await recordScreenshot(page, test.info().outputPath(`${name}-390.png`), true);
 }
 
 async function journey(page: Page, request: APIRequestContext, size: typeof DESKTOP) {
