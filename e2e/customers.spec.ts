@@ -81,6 +81,8 @@ test('staff find a customer by part of the e-mail, sort the list and export the 
     await expect(staff.page.getByRole('heading', { name: 'Konto gesperrt' })).toBeVisible();
     await staff.page.getByRole('button', { name: 'Konto freigeben' }).click();
     await expect(staff.page.getByRole('heading', { name: 'Konto aktiv' })).toBeVisible();
+    // The confirmation may come a moment after the heading; the screens are checked without it.
+    await expect(staff.page.getByText(dm.unlocked)).toBeVisible();
     await checkScreens(staff.page, 'customer-detail-settings');
 
     // A manual invoice from the quick action: without a full address it is refused and nothing typed is lost.
