@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { formatEuro, GERMAN_CONSUMER_VIEW, GIB, storageMessages, storagePriceCents, storageUpgradeCents, type StorageShopInfo } from '@hp/contract';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { formatEuro, GIB, storageMessages, storagePriceCents, storageUpgradeCents, type StorageShopInfo } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
+import { json, plain, renderShopPage, stubShopApi } from '../../../testing/shop-page.tsx';
 import StorageShopPage, { renewalNote } from './storage-shop-page.tsx';
 
 const STORAGE_ID = '0b8c5f7e-2a4d-4c1e-9f3a-6d2e1c0b9a87';
@@ -14,32 +13,15 @@ const renewalInfo: StorageShopInfo = {
   renewal: { storageId: STORAGE_ID, accountName: 'mueller', plan: '1tb', expiresAt: '2027-01-15T00:00:00.000Z', remainingDays: 20, usedBytes: 600 * GIB, allowedPlans: ['1tb', '5tb', '10tb'] },
 };
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-/** formatEuro separates the amount and € with a no-break space. */
-const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
-
 function renderShop(url = '/shop/cloud-storage', names: Record<string, { available: boolean; message: string | null }> = {}) {
-  const calls: { url: string; init?: RequestInit }[] = [];
-  vi.stubGlobal('fetch', vi.fn(async (input: string, init?: RequestInit) => {
-    calls.push({ url: input, init });
+  const calls = stubShopApi((input) => {
     if (input === '/api/shop/cloud-storage') return json(shopInfo);
     if (input === `/api/shop/cloud-storage/renewal/${STORAGE_ID}`) return json(renewalInfo);
-    if (input === '/api/shop/tax') return json({ ...GERMAN_CONSUMER_VIEW, signedIn: true });
     if (input.startsWith('/api/shop/cloud-storage/name/')) return json(names[decodeURIComponent(input.split('/').pop()!)] ?? { available: true, message: null });
     if (input === '/api/shop/cloud-storage/checkout') return json({ orderId: 'o1', sessionId: 's1', url: '/shop/payment?session=s1' }, 201);
-    return json({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }, 404);
-  }));
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/shop/cloud-storage" element={<StorageShopPage />} />
-          <Route path="/login" element={<p>Login-Seite</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+    return undefined;
+  });
+  renderShopPage('/shop/cloud-storage', <StorageShopPage />, url);
   return calls;
 }
 

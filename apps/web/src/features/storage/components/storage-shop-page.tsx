@@ -1,17 +1,18 @@
 import { useId, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Link, Navigate, useSearchParams } from 'react-router';
-import { CalendarClock, Check, Cloud, HardDrive, LogIn, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
+import { Navigate, useSearchParams } from 'react-router';
+import { CalendarClock, Check, Cloud, HardDrive, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
 import {
-  durationDiscountPercent, formatEuro, GIB, paymentLabel, shopMessages, STORAGE_MONTHS, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName,
+  durationDiscountPercent, GIB, shopMessages, STORAGE_MONTHS, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName,
   StorageCheckoutInput, storagePriceCents, storageUpgradeCents, type StoragePlanId, type StorageShopInfo,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
-import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
+import { TaxExplanation, TaxLabel } from '../../../components/billing/tax-price.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { CheckoutTotal, LoginHint, shownMoney, TermsConsent } from '../../../components/shop/checkout-summary.tsx';
 import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
@@ -104,7 +105,7 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
   const nameCheck = useNameCheck(renewal ? '' : v.accountName, token !== null);
   const taxState = useTaxView();
   const tax = taxState.view;
-  const money = (listGrossCents: number) => (tax ? formatEuro(shownCents(listGrossCents, tax)) : '…');
+  const money = (listGrossCents: number) => shownMoney(listGrossCents, taxState);
   // A larger plan costs the difference for the rest of the current term (decision 034).
   const upgradeCents = renewal ? storageUpgradeCents(renewal.plan, v.plan, renewal.remainingDays) : 0;
   const total = storagePriceCents({ plan: v.plan, months: v.months }) + upgradeCents;
@@ -193,35 +194,11 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
           <Row icon={CalendarClock} label="Laufzeit" value={monthsText(v.months)} />
           <Row icon={Cloud} label="Zugriff" value="Browser, Apps, WebDAV" />
         </dl>
-        <div className="mt-5 rounded-lg bg-slate-50 p-4">
-          <p id="storage-price-label" className="text-sm font-medium text-slate-700">Gesamtpreis</p>
-          <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <output aria-live="polite" aria-labelledby="storage-price-label" aria-busy={tax ? undefined : true} data-testid="storage-total" className="text-3xl font-bold tabular-nums text-slate-900">{money(total)}</output>
-            <span className="text-sm text-slate-600">/ {paymentLabel(v.months)}</span>
-          </p>
-          {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
+        <CheckoutTotal id="storage" totalCents={total} months={v.months} taxState={taxState} discountPercent={discount} testId="storage-total">
           {upgradeCents > 0 && renewal && <p className="mt-2 text-sm text-slate-700">inkl. {money(upgradeCents)} Aufpreis für die restlichen {renewal.remainingDays} Tage der bisherigen Laufzeit</p>}
-          {discount > 0 && <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800"><Check className="size-3.5" aria-hidden="true" /> inkl. {discount} % Laufzeitrabatt</p>}
-          {tax ? <p className="mt-2 text-xs text-slate-600">{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.</p>
-            : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
-          {tax && <TaxNotes state={taxState} />}
-        </div>
-        <div className="mt-5">
-          <label className="flex items-start gap-3 text-sm text-slate-800">
-            <input type="checkbox" className="mt-0.5 size-5 shrink-0 cursor-pointer rounded accent-brand-600" aria-invalid={termsError ? true : undefined} aria-describedby={termsError ? 'storage-terms-error' : undefined} {...register('acceptTerms')} />
-            <span>Ich akzeptiere die <Link to={paths.terms} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link> und <Link to={paths.privacy} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link></span>
-          </label>
-          {termsError && <p id="storage-terms-error" role="alert" className="mt-2 text-sm font-medium text-red-700">{termsError}</p>}
-        </div>
-        {loginNeeded && (
-          <Alert tone="error" className="mt-4">
-            <p>Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.</p>
-            <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-              <Link to={paths.login} className="inline-flex items-center gap-1 font-semibold underline"><LogIn className="size-4" aria-hidden="true" /> Zum Login</Link>
-              <Link to={paths.register} className="font-semibold underline">Konto erstellen</Link>
-            </p>
-          </Alert>
-        )}
+        </CheckoutTotal>
+        <TermsConsent id="storage" error={termsError} field={register('acceptTerms')} />
+        {loginNeeded && <LoginHint text="Bitte melden Sie sich an, um Cloud-Speicher zu bestellen." className="mt-4" />}
         <TaxExplanation explanation={tax?.explanation} />
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!canOrder}>
           {!busy && <ShoppingCart className="size-5" aria-hidden="true" />}

@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { formatEuro, GERMAN_CONSUMER_VIEW, VDC_LIMITS, vdcPriceCents, type VdcShopInfo } from '@hp/contract';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { formatEuro, VDC_LIMITS, vdcPriceCents, type VdcShopInfo } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
+import { bodyOf, json, plain, renderShopPage, stubShopApi } from '../../../testing/shop-page.tsx';
 import VdcShopPage, { noRoomNote, renewalNote } from './vdc-shop-page.tsx';
 
 const VDC_ID = '5f0c2b1e-8d3a-4e6f-9b7c-1a2d3e4f5a6b';
@@ -18,37 +17,20 @@ const renewalInfo: VdcShopInfo = {
   },
 };
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
-
 function renderShop(url = '/shop/vdc-request', answers: { request?: Response; info?: VdcShopInfo } = {}) {
-  const calls: { url: string; init?: RequestInit }[] = [];
-  vi.stubGlobal('fetch', vi.fn(async (input: string, init?: RequestInit) => {
-    calls.push({ url: input, init });
-    if (input === '/api/shop/tax') return json({ ...GERMAN_CONSUMER_VIEW, signedIn: true });
+  const calls = stubShopApi((input) => {
     if (input === '/api/shop/vdc') return json(answers.info ?? shopInfo);
     if (input === `/api/shop/vdc/renewal/${VDC_ID}`) return json(renewalInfo);
     if (input === '/api/shop/vdc/checkout') return json({ orderId: 'o1', sessionId: 's1', url: '/shop/payment?session=s1' }, 201);
     if (input === '/api/vdc-requests') return answers.request ?? json({ ticketId: TICKET_ID }, 201);
-    return json({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }, 404);
-  }));
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/shop/vdc-request" element={<VdcShopPage />} />
-          <Route path="/login" element={<p>Login-Seite</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+    return undefined;
+  });
+  renderShopPage('/shop/vdc-request', <VdcShopPage />, url);
   return calls;
 }
 
 const total = () => plain(screen.getByTestId('vdc-total').textContent);
 const slider = (name: string) => screen.getByRole('slider', { name }) as HTMLInputElement;
-const bodyOf = (calls: { url: string; init?: RequestInit }[], url: string) => JSON.parse(String(calls.find((c) => c.url === url)!.init!.body)) as unknown;
 
 describe('virtual data center shop: configurator (issue 25)', () => {
   afterEach(() => {

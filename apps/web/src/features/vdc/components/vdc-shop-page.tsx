@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { Boxes, CalendarClock, Check, Cpu, Disc3, HardDrive, LogIn, MemoryStick, MessageSquare, Network, ShoppingCart, SlidersHorizontal, Tag, type LucideIcon } from 'lucide-react';
+import { Boxes, CalendarClock, Cpu, Disc3, HardDrive, MemoryStick, MessageSquare, Network, ShoppingCart, SlidersHorizontal, Tag, type LucideIcon } from 'lucide-react';
 import {
-  formatEuro, isStandardVdcPool, paymentLabel, shopMessages, VDC_INCLUDED, VDC_LIMITS, VdcCheckoutInput, vdcPriceBreakdown, VdcRequestInput,
+  isStandardVdcPool, shopMessages, VDC_INCLUDED, VDC_LIMITS, VdcCheckoutInput, vdcPriceBreakdown, VdcRequestInput,
   type VdcShopInfo,
 } from '@hp/contract';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
@@ -15,7 +15,8 @@ import { TextareaField } from '../../../components/ui/textarea.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { ShopSection } from '../../../components/shop-section.tsx';
-import { shownCents, TaxExplanation, TaxLabel, TaxNotes, taxSentence, taxTexts } from '../../../components/billing/tax-price.tsx';
+import { TaxExplanation } from '../../../components/billing/tax-price.tsx';
+import { CheckoutTotal, LoginHint, shownMoney, TermsConsent } from '../../../components/shop/checkout-summary.tsx';
 import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
@@ -139,7 +140,7 @@ function Configurator({ renewal, available }: { renewal: Renewal | null; availab
   const v = useWatch({ control }) as Values;
   const taxState = useTaxView();
   const tax = taxState.view;
-  const money = (listGrossCents: number) => (tax ? formatEuro(shownCents(listGrossCents, tax)) : '…');
+  const money = (listGrossCents: number) => shownMoney(listGrossCents, taxState);
   const price = vdcPriceBreakdown({ cpu: v.cpu, ram: v.ram, storage: v.storage, ipv4: v.ipv4, months: v.months });
   const total = price.totalCents;
 
@@ -214,28 +215,8 @@ function Configurator({ renewal, available }: { renewal: Renewal | null; availab
           <Row icon={Disc3} label="ISO-Bibliothek" value={`${VDC_INCLUDED.isoLibraryGb} GB`} />
           <Row icon={CalendarClock} label="Laufzeit" value={monthsText(v.months)} />
         </dl>
-        <div className="mt-5 rounded-lg bg-slate-50 p-4">
-          <p id="vdc-price-label" className="text-sm font-medium text-slate-700">Gesamtpreis</p>
-          <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <output aria-live="polite" aria-labelledby="vdc-price-label" aria-busy={tax ? undefined : true} data-testid="vdc-total" className="text-3xl font-bold tabular-nums text-slate-900">{money(total)}</output>
-            <span className="text-sm text-slate-600">/ {paymentLabel(v.months)}</span>
-          </p>
-          {tax && <p className="mt-1"><TaxLabel tax={tax} className="text-sm font-medium text-slate-700" /></p>}
-          {price.discountPercent > 0 && <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800"><Check className="size-3.5" aria-hidden="true" /> inkl. {price.discountPercent} % Laufzeitrabatt</p>}
-          {tax ? (
-            <p className="mt-2 text-xs text-slate-600">
-              {v.months > 1 && <>entspricht {formatEuro(Math.round(shownCents(total, tax) / v.months))} pro Monat · </>}{taxSentence(total, tax)} Zahlbar im Voraus für die gesamte Laufzeit.
-            </p>
-          ) : <p className="mt-2 text-xs text-slate-600" role="status">{taxTexts.loading}</p>}
-          {tax && <TaxNotes state={taxState} />}
-        </div>
-        <div className="mt-5">
-          <label className="flex items-start gap-3 text-sm text-slate-800">
-            <input type="checkbox" className="mt-0.5 size-5 shrink-0 cursor-pointer rounded accent-brand-600" aria-invalid={termsError ? true : undefined} aria-describedby={termsError ? 'vdc-terms-error' : undefined} {...register('acceptTerms')} />
-            <span>Ich akzeptiere die <Link to={paths.terms} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">AGB</Link> und <Link to={paths.privacy} target="_blank" rel="noopener" className="font-medium text-brand-700 underline">Datenschutzbestimmungen</Link></span>
-          </label>
-          {termsError && <p id="vdc-terms-error" role="alert" className="mt-2 text-sm font-medium text-red-700">{termsError}</p>}
-        </div>
+        <CheckoutTotal id="vdc" totalCents={total} months={v.months} taxState={taxState} discountPercent={price.discountPercent} perMonth testId="vdc-total" />
+        <TermsConsent id="vdc" error={termsError} field={register('acceptTerms')} />
         {loginNeeded && <LoginHint text={VDC_LOGIN_MESSAGE} className="mt-4" />}
         <TaxExplanation explanation={tax?.explanation} />
         <Button type="submit" size="lg" className="mt-5 w-full" loading={busy} disabled={!available}>
@@ -307,18 +288,6 @@ function RequestForm() {
         </ol>
       </Card>
     </div>
-  );
-}
-
-function LoginHint({ text, className, tone = 'error' }: { text: string; className?: string; tone?: 'error' | 'info' }) {
-  return (
-    <Alert tone={tone} className={className}>
-      <p>{text}</p>
-      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-        <Link to={paths.login} className="inline-flex items-center gap-1 font-semibold underline"><LogIn className="size-4" aria-hidden="true" /> Zum Login</Link>
-        <Link to={paths.register} className="font-semibold underline">Konto erstellen</Link>
-      </p>
-    </Alert>
   );
 }
 
