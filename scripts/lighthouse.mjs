@@ -33,6 +33,7 @@ try {
   for (const page of pages) {
     const result = await lighthouse(`${base}${page}`, { port: chrome.port, output: 'json', logLevel: 'error' });
     const lhr = result.lhr;
+    if (lhr.runtimeError) console.log(`${page}: Lighthouse could not measure: ${lhr.runtimeError.code} ${lhr.runtimeError.message ?? ''}`);
     const scores = Object.fromEntries(Object.keys(targets).map((k) => [k, lhr.categories[k]?.score ?? 0]));
     const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? 0;
     const misses = Object.entries(targets).filter(([k, t]) => scores[k] < t).map(([k]) => k);

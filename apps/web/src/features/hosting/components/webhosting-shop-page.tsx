@@ -11,6 +11,7 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { CheckoutTotal, LoginHint, shownMoney, TermsConsent } from '../../../components/shop/checkout-summary.tsx';
 import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
@@ -44,7 +45,11 @@ const resolverFor = (packageId: string | null) => inputResolver(HostingCheckoutI
 
 /** /shop/webhosting: plan, domain (own or a free subdomain), term, price, order; ?renew={id} renews a package. */
 export default function WebhostingShopPage() {
-  const [params] = useSearchParams();
+  const [searchParams] = useSearchParams();
+  // The prerendered page knows no query string: the URL's parameters apply once React owns the page, so
+  // hydration meets the HTML it was rendered from; the form then starts anew with them (its key).
+  const hydrated = useHydrated();
+  const params = hydrated ? searchParams : NO_PARAMS;
   const renewId = params.get('renew');
   // "Mit Webhosting nutzen" on a domain's page: the package's own domain, prefilled.
   const ownDomain = params.get('domain')?.trim().slice(0, 253) || null;
@@ -53,7 +58,9 @@ export default function WebhostingShopPage() {
   const info = useHostingShopInfo();
   const renewal = useHostingRenewal(renewId && token ? renewId : null);
   if (renewId && !token) return <Navigate to={paths.login} replace />;
-  const loading = info.isPending || (renewId !== null && renewal.isPending);
+  // A new order's form shows at once (it is in the prerendered page): until the offer has loaded, the
+  // subdomain base is the configured one and the order counts as possible; the server decides at checkout.
+  const loading = renewId !== null && (info.isPending || renewal.isPending);
   const renewing = renewal.data?.renewal ?? null;
   return (
     <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14">
@@ -68,11 +75,13 @@ export default function WebhostingShopPage() {
       <div className="mt-8">
         {loading ? <Spinner label="Lade Angebot …" />
           : info.isError || (renewId && renewal.isError) ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
-            : <OrderForm subdomainBase={info.data!.subdomainBase} available={info.data!.available || renewing !== null} renewal={renewing} ownDomain={ownDomain} prefill={prefill} />}
+            : <OrderForm key={params.toString()} subdomainBase={info.data?.subdomainBase ?? __HOSTING_SUBDOMAIN_BASE__} available={info.data?.available !== false || renewing !== null} renewal={renewing} ownDomain={ownDomain} prefill={prefill} />}
       </div>
     </div>
   );
 }
+
+const NO_PARAMS = new URLSearchParams();
 
 interface Prefill { plan?: HostingPlanId; months?: number; subdomain?: string }
 

@@ -53,9 +53,24 @@ describe('cloud storage shop (issue 23)', () => {
     renderShop();
     await screen.findByRole('heading', { name: 'Tarif' });
     const tenTb = planRadio(/^10 TB/) as HTMLInputElement;
-    expect(tenTb.disabled).toBe(true);
+    // The form is there at once (prerendered); the offer's availability follows.
+    await waitFor(() => expect(tenTb.disabled).toBe(true));
     expect(within(tenTb.closest('label')!).getByText('derzeit ausgebucht')).toBeTruthy();
     expect((planRadio(/^5 TB/) as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('shows the form before the offer has loaded, then moves the choice off a plan that turns out booked out', async () => {
+    let answer: (r: Response) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(async (input: string) => {
+      if (input === '/api/shop/cloud-storage') return new Promise<Response>((resolve) => { answer = resolve; });
+      return json({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }, 404);
+    }));
+    renderShopPage('/shop/cloud-storage', <StorageShopPage />);
+    expect(screen.queryByText('Lade Angebot …')).toBeNull();
+    expect((planRadio(/^100 GB/) as HTMLInputElement).checked).toBe(true);
+    answer(json({ ...shopInfo, available: ['500gb', '1tb'] }));
+    await waitFor(() => expect((planRadio(/^100 GB/) as HTMLInputElement).disabled).toBe(true));
+    await waitFor(() => expect((planRadio(/^500 GB/) as HTMLInputElement).checked).toBe(true));
   });
 
   it('shows the server\'s message at the account name field when the name is taken, and asks nothing for an invalid one', async () => {

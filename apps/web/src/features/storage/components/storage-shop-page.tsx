@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Navigate, useSearchParams } from 'react-router';
 import { CalendarClock, Check, Cloud, HardDrive, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
@@ -12,6 +12,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { TaxExplanation, TaxLabel } from '../../../components/billing/tax-price.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { CheckoutTotal, LoginHint, shownMoney, TermsConsent } from '../../../components/shop/checkout-summary.tsx';
 import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
@@ -48,12 +49,17 @@ const resolverFor = (storageId: string | null) => inputResolver(StorageCheckoutI
  */
 export default function StorageShopPage() {
   const [params] = useSearchParams();
-  const renewId = params.get('renew');
+  // The prerendered page knows no query string: ?renew applies once React owns the page, so hydration
+  // meets the HTML it was rendered from.
+  const hydrated = useHydrated();
+  const renewId = hydrated ? params.get('renew') : null;
   const { token } = useSession();
   const info = useStorageShopInfo();
   const renewal = useStorageRenewal(renewId && token ? renewId : null);
   if (renewId && !token) return <Navigate to={paths.login} replace />;
-  const loading = info.isPending || (renewId !== null && renewal.isPending);
+  // A new order's form shows at once (it is in the prerendered page): until the offer has loaded, every
+  // plan counts as available; the server decides at checkout, and a plan found booked out is deselected.
+  const loading = renewId !== null && (info.isPending || renewal.isPending);
   const renewing = renewal.data?.renewal ?? null;
   const title = renewId ? 'Cloud-Speicher verlängern' : 'Cloud-Speicher bestellen';
   return (
@@ -71,7 +77,7 @@ export default function StorageShopPage() {
         {loading ? <Spinner label="Lade Angebot …" />
           : info.isError || (renewId && renewal.isError)
             ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
-            : <OrderForm available={info.data!.available} renewal={renewing} />}
+            : <OrderForm available={info.data?.available ?? STORAGE_PLAN_IDS} renewal={renewing} />}
       </div>
     </div>
   );
@@ -102,6 +108,12 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
     defaultValues: { plan: defaultPlan, months: 1, accountName: '', acceptTerms: false },
   });
   const v = useWatch({ control }) as Values;
+  // The offer arrived and the chosen plan is booked out: the first one that can be ordered instead.
+  const firstSelectable = selectable[0];
+  const chosenSelectable = selectable.includes(v.plan);
+  useEffect(() => {
+    if (!chosenSelectable && firstSelectable) setValue('plan', firstSelectable);
+  }, [chosenSelectable, firstSelectable, setValue]);
   const nameCheck = useNameCheck(renewal ? '' : v.accountName, token !== null);
   const taxState = useTaxView();
   const tax = taxState.view;
