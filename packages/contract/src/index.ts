@@ -36,3 +36,4 @@ export * from './countries.ts';
 export * from './tax.ts';
 export * from './business.ts';
 export * from './tax-reports.ts';
+export * from './format-number.ts';

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Minus, Plus } from 'lucide-react';
+import { formatNumberDe } from '@hp/contract';
 
 const stepButton = 'inline-flex size-9 shrink-0 items-center justify-center rounded-lg border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
 
@@ -38,8 +39,8 @@ export function RangeField({ label, display, limits, value, registration, onStep
         </button>
       </div>
       <div className="mt-1 flex justify-between px-12 text-xs text-slate-600" aria-hidden="true">
-        <span>{limits.min.toLocaleString('de-DE')}</span>
-        <span>{limits.max.toLocaleString('de-DE')}</span>
+        <span>{formatNumberDe(limits.min)}</span>
+        <span>{formatNumberDe(limits.max)}</span>
       </div>
       {hint && <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">{hint}</p>}
     </div>

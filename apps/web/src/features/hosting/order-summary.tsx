@@ -1,8 +1,8 @@
-import { formatEuro, type OrderDetail } from '@hp/contract';
+import { formatEuro, formatNumberDe, type OrderDetail } from '@hp/contract';
 import type { OrderSummary } from '../../lib/product-views.tsx';
 import { included } from '../../components/billing/order-lines.tsx';
 
-const mb = (n: number) => `${n.toLocaleString('de-DE')} MB`;
+const mb = (n: number) => `${formatNumberDe(n)} MB`;
 
 /** A web hosting order on the order page: the plan at its net price per month and what it includes. */
 export function hostingOrderSummary({ configuration: h, perMonth }: OrderDetail): OrderSummary | null {

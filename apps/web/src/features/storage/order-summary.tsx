@@ -1,9 +1,9 @@
-import { formatEuro, type OrderDetail } from '@hp/contract';
+import { formatEuro, formatNumberDe, type OrderDetail } from '@hp/contract';
 import type { OrderSummary } from '../../lib/product-views.tsx';
 import { included } from '../../components/billing/order-lines.tsx';
 
 /** A quota in GiB as Nextcloud names it ("500 GB", "1 TB"). */
-const quota = (gb: number) => (gb >= 1024 ? `${(gb / 1024).toLocaleString('de-DE', { maximumFractionDigits: 2 })} TB` : `${gb.toLocaleString('de-DE')} GB`);
+const quota = (gb: number) => (gb >= 1024 ? `${formatNumberDe(gb / 1024, 2)} TB` : `${formatNumberDe(gb)} GB`);
 
 /** A cloud storage order on the order page: the plan at its net price per month and what it includes. */
 export function storageOrderSummary({ configuration: c, perMonth }: OrderDetail): OrderSummary | null {

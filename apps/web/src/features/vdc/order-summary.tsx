@@ -1,4 +1,4 @@
-import { formatEuro, type OrderDetail } from '@hp/contract';
+import { formatEuro, formatNumberDe, type OrderDetail } from '@hp/contract';
 import type { OrderSummary } from '../../lib/product-views.tsx';
 import { included } from '../../components/billing/order-lines.tsx';
 
@@ -13,7 +13,7 @@ export function vdcOrderSummary({ configuration: c, perMonth }: OrderDetail): Or
       { label: 'Virtual Data Center', detail: c.name, price: formatEuro(perMonth.netCents) },
       { label: 'vCPU', detail: `${c.cpu} Kerne`, price: included },
       { label: 'RAM', detail: `${c.ram} GB`, price: included },
-      { label: 'Speicher', detail: `${c.storage.toLocaleString('de-DE')} GB`, price: included },
+      { label: 'Speicher', detail: `${formatNumberDe(c.storage)} GB`, price: included },
       { label: 'Öffentliche IPv4-Adressen', detail: String(c.ipv4), price: included },
       { label: 'ISO-Bibliothek', detail: `${c.isoLibraryGb} GB`, price: included },
       { label: 'VMs', detail: `bis zu ${c.maxVms}, privates Netzwerk inklusive`, price: included },

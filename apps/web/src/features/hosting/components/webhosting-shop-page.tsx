@@ -3,7 +3,7 @@ import { useWatch } from 'react-hook-form';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Check, Database, Globe, HardDrive, ShoppingCart, Tag, Zap } from 'lucide-react';
 import {
-  durationDiscountPercent, HOSTING_MONTHS, HOSTING_PLAN_IDS, HOSTING_PLANS, HostingCheckoutInput, hostingPriceCents, shopMessages,
+  durationDiscountPercent, formatNumberDe, HOSTING_MONTHS, HOSTING_PLAN_IDS, HOSTING_PLANS, HostingCheckoutInput, hostingPriceCents, shopMessages,
   type HostingPlanId,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
@@ -32,7 +32,7 @@ interface Values {
   acceptTerms: boolean;
 }
 
-const mb = (n: number) => `${n.toLocaleString('de-DE')} MB`;
+const mb = (n: number) => `${formatNumberDe(n)} MB`;
 
 /** Exactly the contract's fields: only the chosen kind of domain is sent; a renewal sends the package. */
 function toInput(v: Values, packageId: string | null) {

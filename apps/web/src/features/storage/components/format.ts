@@ -1,3 +1,4 @@
+import { formatNumberDe } from '@hp/contract';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 
 const MIB = 1024 ** 2;
@@ -10,16 +11,18 @@ const TIB = 1024 ** 4;
  */
 export function formatBytes(bytes: number): string {
   const n = Math.max(0, bytes);
-  if (n >= TIB) return `${(n / TIB).toLocaleString('de-DE', { maximumFractionDigits: 2 })} TB`;
-  if (n >= GIB) return `${(n / GIB).toLocaleString('de-DE', { maximumFractionDigits: 1 })} GB`;
-  return `${Math.round(n / MIB).toLocaleString('de-DE')} MB`;
+  if (n >= TIB) return `${formatNumberDe(n / TIB, 2)} TB`;
+  if (n >= GIB) return `${formatNumberDe(n / GIB, 1)} GB`;
+  return `${formatNumberDe(Math.round(n / MIB))} MB`;
 }
 
 /** A plan's quota in GiB ("100 GB", "1 TB"). */
 export const formatQuotaGb = (gb: number) => formatBytes(gb * GIB);
 
-export const berlinDate = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' });
-export const formatDate = (iso: string | null) => (iso ? berlinDate.format(new Date(iso)) : '–');
+let berlin: Intl.DateTimeFormat | undefined;
+/** Made on first use: the first Intl formatter loads the browser's locale data (issue 22). */
+const berlinDate = () => (berlin ??= new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }));
+export const formatDate = (iso: string | null) => (iso ? berlinDate().format(new Date(iso)) : '–');
 
 /** The API's German message; the fallback only for errors without one. */
 export const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.message ? err.message : fallback);

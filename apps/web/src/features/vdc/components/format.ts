@@ -1,3 +1,4 @@
+import { formatNumberDe } from '@hp/contract';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 
 const MIB = 1024 ** 2;
@@ -8,19 +9,21 @@ const TIB = 1024 ** 4;
 export function formatBytes(bytes: number): string {
   const n = Math.max(0, bytes);
   // The smallest image (36 KB) is not "0 MB".
-  if (n > 0 && n < MIB) return `${Math.max(1, Math.round(n / 1024)).toLocaleString('de-DE')} KB`;
-  if (n >= TIB) return `${(n / TIB).toLocaleString('de-DE', { maximumFractionDigits: 2 })} TB`;
-  if (n >= GIB) return `${(n / GIB).toLocaleString('de-DE', { maximumFractionDigits: 1 })} GB`;
-  return `${(n / MIB).toLocaleString('de-DE', { maximumFractionDigits: n < 10 * MIB ? 1 : 0 })} MB`;
+  if (n > 0 && n < MIB) return `${formatNumberDe(Math.max(1, Math.round(n / 1024)))} KB`;
+  if (n >= TIB) return `${formatNumberDe(n / TIB, 2)} TB`;
+  if (n >= GIB) return `${formatNumberDe(n / GIB, 1)} GB`;
+  return `${formatNumberDe(n / MIB, n < 10 * MIB ? 1 : 0)} MB`;
 }
 
 /** Gigabytes with German digit grouping ("1.500 GB"). */
-export const formatGb = (gb: number) => `${gb.toLocaleString('de-DE')} GB`;
+export const formatGb = (gb: number) => `${formatNumberDe(gb)} GB`;
 export const formatCores = (n: number) => `${n} ${n === 1 ? 'Kern' : 'Kerne'}`;
 export const monthsText = (n: number) => `${n} ${n === 1 ? 'Monat' : 'Monate'}`;
 
-const berlinDate = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' });
-export const formatDate = (iso: string | null) => (iso ? berlinDate.format(new Date(iso)) : '–');
+let berlin: Intl.DateTimeFormat | undefined;
+/** Made on first use: the first Intl formatter loads the browser's locale data (issue 22). */
+const berlinDate = () => (berlin ??= new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }));
+export const formatDate = (iso: string | null) => (iso ? berlinDate().format(new Date(iso)) : '–');
 
 /** The API's German message; the fallback only for errors without one. */
 export const errorText = (err: unknown, fallback: string) => (err instanceof ApiRequestError && err.message ? err.message : fallback);
