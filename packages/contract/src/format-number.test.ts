@@ -12,6 +12,8 @@ describe('formatNumberDe', () => {
         expect(formatNumberDe(v, digits), `${v} with ${digits}`).toBe(intl);
       }
       expect(formatNumberDe(v)).toBe(v.toLocaleString('de-DE') === '-0' ? '0' : v.toLocaleString('de-DE'));
+      const two = v.toLocaleString('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      if (two !== '-0,00') expect(formatNumberDe(v, 2, 2), `${v} with exactly 2`).toBe(two);
     }
   });
 

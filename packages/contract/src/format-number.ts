@@ -1,16 +1,17 @@
 /**
- * A number in German notation ("1.234,5"), as `value.toLocaleString('de-DE', { maximumFractionDigits })`
- * prints it: dot grouping, decimal comma, at most that many decimals (Intl's default: 3), no trailing
- * zeros, halves rounded away from zero on the number's shortest decimal form. Written out rather than
+ * A number in German notation ("1.234,5"), as `value.toLocaleString('de-DE', { minimumFractionDigits,
+ * maximumFractionDigits })` prints it: dot grouping, decimal comma, at most that many decimals (Intl's
+ * default: 3), trailing zeros only down to the minimum, halves rounded away from zero on the number's
+ * shortest decimal form. Written out rather than
  * through Intl because a browser's first Intl formatter loads its locale data, about 30 ms of main thread
  * on a phone while a shop page hydrates (Lighthouse, issue 22). A unit test compares it with Intl.
  * A negative value that rounds to zero prints "0" (Intl: "-0").
  */
-export function formatNumberDe(value: number, maxFractionDigits = 3): string {
+export function formatNumberDe(value: number, maxFractionDigits = 3, minFractionDigits = 0): string {
   if (!Number.isFinite(value)) return value.toLocaleString('de-DE');
   const shortest = String(Math.abs(value));
   // Beyond 1e21 or below 1e-6 JavaScript writes an exponent; such figures are not shown in the portal.
-  if (shortest.includes('e')) return value.toLocaleString('de-DE', { maximumFractionDigits: maxFractionDigits });
+  if (shortest.includes('e')) return value.toLocaleString('de-DE', { minimumFractionDigits: minFractionDigits, maximumFractionDigits: maxFractionDigits });
   let [int, frac = ''] = shortest.split('.') as [string, string?];
   if (frac.length > maxFractionDigits) {
     const roundUp = frac.charCodeAt(maxFractionDigits) >= 53; // the first dropped digit is 5 or more
@@ -26,8 +27,8 @@ export function formatNumberDe(value: number, maxFractionDigits = 3): string {
       frac = all.slice(all.length - frac.length);
     }
   }
-  frac = frac.replace(/0+$/, '');
+  frac = frac.replace(/0+$/, '').padEnd(minFractionDigits, '0');
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const negative = value < 0 && (/[1-9]/.test(int) || frac !== '');
+  const negative = value < 0 && /[1-9]/.test(int + frac);
   return `${negative ? '-' : ''}${grouped}${frac ? `,${frac}` : ''}`;
 }

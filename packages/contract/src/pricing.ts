@@ -1,3 +1,5 @@
+import { formatNumberDe } from './format-number.ts';
+
 /**
  * The configurator's price (public spec §9), zod-free so the shop page can show it live without the
  * schema library. The same function is recomputed by the server at checkout; the client never sends a
@@ -114,18 +116,8 @@ export function billingPeriodLabel(months: number): string {
   return months === 1 ? 'Monatlich' : `alle ${months} Monate`;
 }
 
-/**
- * A number in German notation with two decimals, e.g. 123456 cents → "1.234,56" (what
- * `Intl.NumberFormat('de-DE')` prints, rounding half away from zero). Written out rather than through Intl:
- * the browser's first Intl formatter loads its locale data, about 30 ms of main thread on a phone while a
- * public page hydrates (Lighthouse). A unit test compares it with Intl.
- */
-export function formatDecimalCents(cents: number): string {
-  const rounded = Math.round(Math.abs(cents));
-  const whole = Math.floor(rounded / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const fraction = (rounded % 100).toString().padStart(2, '0');
-  return `${cents < 0 && rounded > 0 ? '-' : ''}${whole},${fraction}`;
-}
+/** Cents as euros in German notation with two decimals, e.g. 123456 → "1.234,56" (formatNumberDe). */
+export const formatDecimalCents = (cents: number) => formatNumberDe(cents / 100, 2, 2);
 
 /** 1234 → "12,34 €" (with a no-break space, as Intl's de-DE currency format). */
 export function formatEuro(cents: number): string {

@@ -19,14 +19,15 @@ export const plain = (text: string | null | undefined) => (text ?? '').replace(/
 export const bodyOf = (calls: ApiCall[], url: string) => JSON.parse(String(calls.find((c) => c.url === url)!.init!.body)) as unknown;
 
 /**
- * Stubs fetch: `answer` answers a request or leaves it (undefined) to the API's German 404. The tax view
- * is a signed-in German consumer's unless `answer` gives another. Returns the calls as they come.
+ * Stubs fetch: `answer` answers a request (a pending promise holds it back) or leaves it (undefined) to the
+ * API's German 404. The tax view is a signed-in German consumer's unless `answer` gives another. Returns
+ * the calls as they come.
  */
-export function stubShopApi(answer: (url: string, init?: RequestInit) => Response | undefined): ApiCall[] {
+export function stubShopApi(answer: (url: string, init?: RequestInit) => Response | Promise<Response> | undefined): ApiCall[] {
   const calls: ApiCall[] = [];
   vi.stubGlobal('fetch', vi.fn(async (input: string, init?: RequestInit) => {
     calls.push({ url: input, init });
-    const response = answer(input, init);
+    const response = await answer(input, init);
     if (response) return response;
     if (input === '/api/shop/tax') return json({ ...GERMAN_CONSUMER_VIEW, signedIn: true });
     return json({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }, 404);

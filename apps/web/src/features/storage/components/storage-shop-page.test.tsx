@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { formatEuro, GIB, storageMessages, storagePriceCents, storageUpgradeCents, type StorageShopInfo } from '@hp/contract';
+import { formatEuro, GIB, shopMessages, storageMessages, storagePriceCents, storageUpgradeCents, type StorageShopInfo } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
-import { json, plain, renderShopPage, stubShopApi } from '../../../testing/shop-page.tsx';
+import { bodyOf, json, plain, renderShopPage, stubShopApi } from '../../../testing/shop-page.tsx';
 import StorageShopPage, { renewalNote } from './storage-shop-page.tsx';
 
 const STORAGE_ID = '0b8c5f7e-2a4d-4c1e-9f3a-6d2e1c0b9a87';
@@ -61,10 +61,7 @@ describe('cloud storage shop (issue 23)', () => {
 
   it('shows the form before the offer has loaded, then moves the choice off a plan that turns out booked out', async () => {
     let answer: (r: Response) => void = () => {};
-    vi.stubGlobal('fetch', vi.fn(async (input: string) => {
-      if (input === '/api/shop/cloud-storage') return new Promise<Response>((resolve) => { answer = resolve; });
-      return json({ error: { code: 'NOT_FOUND', message: 'Nicht gefunden.' } }, 404);
-    }));
+    stubShopApi((input) => (input === '/api/shop/cloud-storage' ? new Promise<Response>((resolve) => { answer = resolve; }) : undefined));
     renderShopPage('/shop/cloud-storage', <StorageShopPage />);
     expect(screen.queryByText('Lade Angebot …')).toBeNull();
     expect((planRadio(/^100 GB/) as HTMLInputElement).checked).toBe(true);
@@ -93,6 +90,21 @@ describe('cloud storage shop (issue 23)', () => {
     expect(screen.queryByText(storageMessages.accountNameTaken)).toBeNull();
   });
 
+  it('refuses to order without the terms accepted: the German message at the box, which is marked invalid; nothing is sent', async () => {
+    setToken('token');
+    const calls = renderShop();
+    fireEvent.change(await screen.findByLabelText('Kontoname'), { target: { value: 'mueller2' } });
+    await screen.findByText('Der Kontoname ist frei.');
+    fireEvent.click(screen.getByRole('button', { name: /Zur Kasse/ }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(shopMessages.termsRequired);
+    const box = screen.getByRole('checkbox');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(box.getAttribute('aria-describedby')).toBe(alert.id);
+    expect(calls.some((c) => c.url === '/api/shop/cloud-storage/checkout')).toBe(false);
+    expect((screen.getByLabelText('Kontoname') as HTMLInputElement).value).toBe('mueller2');
+  });
+
   it('sends a new account\'s plan, term and name to the checkout', async () => {
     setToken('token');
     const calls = renderShop();
@@ -103,7 +115,7 @@ describe('cloud storage shop (issue 23)', () => {
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: /Zur Kasse/ }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/shop/cloud-storage/checkout')).toBe(true));
-    const body = JSON.parse(String(calls.find((c) => c.url === '/api/shop/cloud-storage/checkout')!.init!.body)) as unknown;
+    const body = bodyOf(calls, '/api/shop/cloud-storage/checkout');
     expect(body).toEqual({ plan: '1tb', months: 3, acceptTerms: true, accountName: 'mueller2' });
   });
 
@@ -132,7 +144,7 @@ describe('cloud storage shop (issue 23)', () => {
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: /Zur Kasse/ }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/shop/cloud-storage/checkout')).toBe(true));
-    const body = JSON.parse(String(calls.find((c) => c.url === '/api/shop/cloud-storage/checkout')!.init!.body)) as unknown;
+    const body = bodyOf(calls, '/api/shop/cloud-storage/checkout');
     expect(body).toEqual({ plan: '5tb', months: 1, acceptTerms: true, storageId: STORAGE_ID });
   });
 
