@@ -14,7 +14,9 @@ const has = (cmd) => {
 };
 
 const missing = [];
-if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium', 'fonts-dejavu-core');
+// The journeys run in Chromium's headless shell (e2e/playwright.config.ts); the full browser is only for
+// Lighthouse (npm run bench:web).
+if (!existsSync(process.env.E2E_CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell')) missing.push('chromium-headless-shell', 'fonts-dejavu-core');
 if (!has('java')) missing.push('default-jre-headless');
 if (!has('xmllint')) missing.push('libxml2-utils');
 if (!existsSync(process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar')) missing.push('libsaxonhe-java');
