@@ -86,7 +86,7 @@ export async function createTestContext(kind: 'pglite' | 'postgres' = 'pglite', 
   const hosting = opts.hosting ? opts.hosting(database.db) : createSimulatedHosting(database.db, { speed: 50, panelUrl: `${env.publicUrl}${simulatedPanelPath}` });
   // Transfers of the simulated registry finish after 60 s / 50.
   const registrar = opts.registrar ? opts.registrar(database.db) : createSimulatedRegistrar(database.db, { speed: 50 });
-  const payments = opts.payments ? opts.payments(database.db) : createPaymentProvider(env, database.db, secrets);
+  const payments = opts.payments ? opts.payments(database.db) : await createPaymentProvider(env, database.db, secrets);
   const vatCheck = opts.vatCheck ?? createVatCheck(env);
   const storage = opts.storage ? opts.storage(database.db) : createSimulatedStorage(database.db, { speed: 50 });
   const app = await buildApp({ db: database.db, mail, env, secrets, hypervisor, hosting, registrar, payments, vatCheck, storage, realtime: createRealtime(database), ...(opts.log ? { logStream: opts.log.stream } : {}) });

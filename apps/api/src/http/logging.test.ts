@@ -35,7 +35,7 @@ describe('logging (no secrets in the log, a reqId on every request line)', () =>
         callback();
       },
     });
-    app = await buildApp({ db: database.db, mail, env, secrets, logStream, hypervisor: createSimulatedHypervisor(database.db), payments: createPaymentProvider(env, database.db, secrets) });
+    app = await buildApp({ db: database.db, mail, env, secrets, logStream, hypervisor: createSimulatedHypervisor(database.db), payments: await createPaymentProvider(env, database.db, secrets) });
     await app.ready();
   });
 

@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Db, Tx } from '../db/client.ts';
 import { files } from '../db/schema/index.ts';
 
@@ -28,6 +27,7 @@ export async function sniffType(bytes: Buffer): Promise<AcceptedType | null> {
   // A UTF-16 byte order mark looks like an MPEG audio frame to magic-number sniffing: text first.
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (utf16 && isPlainText(bytes)) return 'text/plain';
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) return (ACCEPTED_TYPES as readonly string[]).includes(detected.mime) ? (detected.mime as AcceptedType) : null;
   // No magic number: accept text without binary control characters (logs, configs) in UTF-8, or in

@@ -1,16 +1,18 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage } from './mail.ts';
 
 /** SMTP_URL, e.g. smtps://user:pass@mail.example.com:465 or smtp://localhost:2525 */
 export function createSmtpMailer(opts: { url: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport(opts.url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
+  // nodemailer is loaded with the first message, not at start (issue 26).
+  let transport: Promise<Transporter> | undefined;
   return {
     kind: 'smtp',
     async send(message: MailMessage) {
-      await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text, ...(message.attachments ? { attachments: message.attachments } : {}) });
+      transport ??= import('nodemailer').then((m) => m.default.createTransport(opts.url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never));
+      await (await transport).sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text, ...(message.attachments ? { attachments: message.attachments } : {}) });
     },
     async close() {
-      transport.close();
+      (await transport)?.close();
     },
   };
 }

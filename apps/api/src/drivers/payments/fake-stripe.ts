@@ -6,7 +6,7 @@
  *
  * ```ts
  * const fake = await startFakeStripe();
- * const payments = createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 0 });
+ * const payments = await createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 0 });
  * const { id } = await payments.createCheckoutSession(params);
  * fake.completeSession(id, { card: { brand: 'visa', last4: '4242' }, name: 'Erika Mustermann', address: { … } });
  * const { payload, header } = fake.signedEvent('checkout.session.completed', id);

@@ -6,7 +6,7 @@ import { createSimulatedPayments } from './simulated.ts';
 import { createStripeProvider } from './stripe.ts';
 
 /** The one place where the payment provider is chosen (PAYMENTS=stripe, else the simulated page). */
-export function createPaymentProvider(env: Env, db: Db, secrets: Secrets): PaymentProvider {
+export async function createPaymentProvider(env: Env, db: Db, secrets: Secrets): Promise<PaymentProvider> {
   if (env.payments.provider === 'stripe') {
     const { stripeSecretKey, stripeWebhookSecret, stripeApiBase } = env.payments;
     if (!stripeSecretKey || !stripeWebhookSecret) throw new Error('PAYMENTS=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');

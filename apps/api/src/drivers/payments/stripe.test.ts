@@ -44,7 +44,7 @@ async function expectProviderError(promise: Promise<unknown>): Promise<PaymentPr
 
 beforeAll(async () => {
   fake = await startFakeStripe({ apiKey: SECRET_KEY, webhookSecret: 'whsec_test_portal' });
-  payments = createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 0 });
+  payments = await createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 0 });
 });
 afterAll(async () => {
   await fake.close();
@@ -103,7 +103,7 @@ describe('createCheckoutSession', () => {
   });
 
   it('retries a 503 with the same idempotency key and creates exactly one session', async () => {
-    const retrying = createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 1 });
+    const retrying = await createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 1 });
     fake.failNext(503);
     const p = params();
     const created = await retrying.createCheckoutSession(p);
@@ -169,7 +169,7 @@ describe('retrieveCheckoutSession', () => {
     const timed = new FakeStripe({ apiKey: SECRET_KEY, now: () => clock });
     await timed.start();
     try {
-      const provider = createStripeProvider({ ...timed.driverConfig(), maxNetworkRetries: 0 });
+      const provider = await createStripeProvider({ ...timed.driverConfig(), maxNetworkRetries: 0 });
       const { id } = await provider.createCheckoutSession(params({ expiresAt: new Date(clock + 31 * 60 * 1000) }));
       clock += 32 * 60 * 1000;
       expect(await provider.retrieveCheckoutSession(id)).toMatchObject({ status: 'expired', url: null, paymentStatus: 'unpaid' });
@@ -256,7 +256,7 @@ describe('provider failures', () => {
 
   it('turns a wrong secret key into a PaymentProviderError without echoing the key', async () => {
     const wrongKey = 'sk_test_51WrongKeyWrongKeyWrongKey9876';
-    const wrong = createStripeProvider({ ...fake.driverConfig(), secretKey: wrongKey, maxNetworkRetries: 0 });
+    const wrong = await createStripeProvider({ ...fake.driverConfig(), secretKey: wrongKey, maxNetworkRetries: 0 });
     const error = await expectProviderError(wrong.createCheckoutSession(params()));
     expect(error.detail).toMatch(/401/);
     expect(error.detail).toMatch(/Invalid API Key/);
@@ -271,7 +271,7 @@ describe('provider failures', () => {
   });
 
   it('gives up after the timeout when Stripe does not answer', async () => {
-    const impatient = createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 0, timeoutMs: 200 });
+    const impatient = await createStripeProvider({ ...fake.driverConfig(), maxNetworkRetries: 0, timeoutMs: 200 });
     fake.failNext('timeout');
     const error = await expectProviderError(impatient.createCheckoutSession(params()));
     expect(error.detail).toMatch(/timeout/i);
@@ -281,7 +281,7 @@ describe('provider failures', () => {
     const closed = new FakeStripe();
     const { port } = await closed.start();
     await closed.close();
-    const unreachable = createStripeProvider({ ...fake.driverConfig(), apiPort: port, maxNetworkRetries: 0 });
+    const unreachable = await createStripeProvider({ ...fake.driverConfig(), apiPort: port, maxNetworkRetries: 0 });
     await expectProviderError(unreachable.retrieveCheckoutSession('cs_test_any'));
   });
 });

@@ -1,6 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
-import QRCode from 'qrcode';
 import { messages, privacyMessages, type ChangeEmailInput, type DeleteAccountInput, type ConfirmEmailChangeInput, type Profile, type UpdateProfileInput } from '@hp/contract';
 import type { Deps } from '../../deps.ts';
 import { backupCodes, users } from '../../db/schema/index.ts';
@@ -154,6 +153,7 @@ export async function startMfaSetup(deps: AccountDeps, actor: RequestUser) {
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
   await deps.db.update(users).set({ totpPendingSecret: encryptSecret(deps.secrets.encryptionKey, secret) }).where(eq(users.id, user.id));
   const otpauthUrl = totpFor(secret, user.username).toString();
+  const { default: QRCode } = await import('qrcode');
   const qrDataUrl = await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 });
   return { secret, otpauthUrl, qrDataUrl };
 }

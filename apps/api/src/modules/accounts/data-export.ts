@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import type { Zippable } from 'fflate';
 import type { Deps } from '../../deps.ts';
 import {
   communications, customerDocuments, files, invoicePayments, invoices, orders, sessions, ticketAttachments, ticketMessages, ticketSecrets, tickets, users,
@@ -100,6 +100,7 @@ export async function exportAccountData({ db, products }: ExportDeps, actor: Pic
     sitzungen: sessionRows.map((s) => ({ angemeldetAm: iso(s.createdAt), zuletztAktiv: iso(s.lastUsedAt), gueltigBis: iso(s.expiresAt), beendetAm: iso(s.revokedAt), browser: s.userAgent })),
   };
 
+  const { strToU8, zipSync } = await import('fflate');
   const entries: Zippable = { 'daten.json': strToU8(`${JSON.stringify(data, null, 2)}\n`) };
   for (const invoice of invoiceRows) {
     // PDFs are compressed already; deflating them again only costs time.

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { formatEuro } from '@hp/contract';
 import type { InvoiceDocument, InvoiceLine } from '../../db/schema/invoice-document.ts';
 import { swissVatNumberOf, taxCategoryOf, taxNotesOf } from './invoice-tax-text.ts';
@@ -151,6 +150,8 @@ export async function renderInvoicePdf(doc: InvoiceDocument, options: RenderInvo
   const isCreditNote = doc.kind === 'credit_note';
   const title = `${isCreditNote ? 'Gutschrift' : 'Rechnung'} ${doc.number}`;
   const created = new Date(`${doc.issueDate}T00:00:00Z`);
+  // Loaded on the first invoice, not at start: pdfkit and its fonts cost a fifth of a second of CPU (issue 26).
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf: Pdf = new PDFDocument({
     size: 'A4',
     margins: { top: CONTINUATION_TOP, bottom: PAGE.height - CONTENT_BOTTOM, left: LEFT, right: PAGE.width - RIGHT },
