@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowestFiles from './tools/test/slowest-vitest.ts';
 import ChangedFirstSequencer from './tools/test/changed-first-sequencer.ts';
@@ -7,9 +9,14 @@ import ChangedFirstSequencer from './tools/test/changed-first-sequencer.ts';
 // four workers keep both cores busy (docs/decisions/025). HP_TEST_WORKERS overrides it.
 const workers = Number(process.env.HP_TEST_WORKERS ?? 4);
 
-// Test files that replace a module (vi.mock) or need a DOM run isolated; the API's other files share
-// their worker's module cache, which saves importing the whole app once per file (docs/decisions/025).
-const isolated = ['apps/web/src/**/*.test.{ts,tsx}', 'apps/api/src/modules/auth/auth.limits.test.ts'];
+// Test files share their worker's module cache (`isolate: false`), which saves importing the whole app, or
+// React and the web app, once per file (docs/decisions/025). A file that replaces a module (vi.mock) would
+// replace it for the files after it too, so such files run isolated; they are found by their text, so a new
+// one cannot slip into a shared project.
+const testFiles = (dir: string) =>
+  (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.test\.tsx?$/.test(f) && !f.includes('node_modules')).map((f) => path.join(dir, f).split(path.sep).join('/'));
+const replacesModules = (file: string) => /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(file, 'utf8'));
+const isolated = ['apps/web/src', 'apps/api/src'].flatMap(testFiles).filter(replacesModules);
 
 // Migrates one database of each kind per project and run; test files copy it (apps/api/test/global-setup.ts).
 const globalSetup = ['apps/api/test/global-setup.ts'];
@@ -27,6 +34,9 @@ export default defineConfig({
     coverage: { provider: 'v8', include: ['apps/api/src/**/*.ts'], exclude: ['**/*.test.ts'] },
     projects: [
       { extends: true, test: { name: 'api', include: ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'tools/test/**/*.test.ts'], exclude: isolated, isolate: false, globalSetup } },
+      // The web app's component tests in jsdom; each file still gets its own document. The one store they share
+      // beyond that, sonner's toasts, is emptied after every test (src/testing/shared-setup.ts).
+      { extends: true, test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], exclude: isolated, isolate: false, setupFiles: ['apps/web/src/testing/shared-setup.ts'] } },
       { extends: true, test: { name: 'isolated', include: isolated, globalSetup } },
     ],
   },

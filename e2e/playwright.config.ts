@@ -28,6 +28,11 @@ export default defineConfig({
     // behaviour and accessibility, not motion: without it Chromium rasterised pulsing badges, spinners
     // and toast slides in software on the two shared cores for nothing (issue 26).
     reducedMotion: 'reduce',
+    // A click waits for its element to take it; one that never can (a toast held open by the pointer resting on
+    // it lies over the button) used to wait out the whole journey's timeout, two minutes, and said nothing of
+    // where. 30 s is far beyond any action here, even on two loaded cores.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
     // A trace records every action's snapshots while the journey runs: a quarter of the journeys' time on two
     // cores (issue 26). CI's clean clone is thrown away after the run, so nobody could open one there; locally
     // a failed journey keeps its trace. E2E_TRACE overrides it (e.g. E2E_TRACE=retain-on-failure in CI).
