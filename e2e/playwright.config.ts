@@ -16,8 +16,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  // The journeys are bound by Chromium's CPU on two cores: 2 and 4 workers took the same 5.7–5.8 min (docs/decisions/025).
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  // The journeys are bound by Chromium's CPU on two cores (docs/decisions/025). In the headless shell, on a quiet
+  // machine: 3 workers 216–223 s, 4 workers 196 s, 5 workers 202 s for all 94 journeys.
+  workers: Number(process.env.E2E_WORKERS ?? 4),
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['../tools/test/slowest-playwright.ts']],
   use: {
