@@ -55,7 +55,10 @@ test('"Neu konfigurieren" after a declined web hosting order opens the hosting s
   await signIn(page, request, 'reconf');
   await page.goto('/shop/webhosting');
   await expect(page.getByRole('heading', { level: 1, name: 'Webhosting bestellen' })).toBeVisible();
+  // The form is prerendered and disabled until React owns it: a click before that would not count.
+  await expect(page.getByRole('radio', { name: /Starter/ })).toBeEnabled();
   await page.locator('label').filter({ has: page.getByRole('radio', { name: /Starter/ }) }).click();
+  await expect(page.getByRole('radio', { name: /Starter/ })).toBeChecked();
   await page.getByRole('button', { name: '3 Monate' }).click();
   const sub = unique('neu');
   await page.getByRole('textbox', { name: 'Subdomain' }).fill(sub);

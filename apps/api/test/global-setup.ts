@@ -22,15 +22,25 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
-  const started = Date.now();
+interface Migrated {
+  imageFile: string;
+  template: string;
+  users: number;
+}
+
+/**
+ * The `api` and `isolated` projects both name this setup; Vitest runs it once per project, in the one main
+ * process. The migrated databases are made once and shared, and removed after the last project's teardown.
+ */
+const shared = globalThis as typeof globalThis & { hpMigrated?: Promise<Migrated> };
+
+async function migrate(): Promise<Migrated> {
   const pglite = await openDatabase({ dataDir: 'memory://' });
   if (pglite.listenVia.kind !== 'pglite') throw new Error('expected PGlite');
   const image = await pglite.listenVia.client.dumpDataDir('none');
   await pglite.close();
   const imageFile = path.join(os.tmpdir(), `hp-test-pglite-${process.pid}-${crypto.randomBytes(3).toString('hex')}.tar`);
   fs.writeFileSync(imageFile, Buffer.from(await image.arrayBuffer()));
-  project.provide('pgliteImage', imageFile);
 
   const base = process.env.TEST_DATABASE_URL;
   let template = '';
@@ -47,7 +57,29 @@ export default async function setup(project: TestProject) {
     // No connection may stay open: PostgreSQL copies a template only while nobody is connected to it.
     await database.close();
   }
-  project.provide('postgresTemplate', template);
+  return { imageFile, template, users: 0 };
+}
+
+async function dropMigrated({ imageFile, template }: Migrated) {
+  fs.rmSync(imageFile, { force: true });
+  const base = process.env.TEST_DATABASE_URL;
+  if (base && template) {
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`drop database if exists ${template} with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const started = Date.now();
+  const reused = shared.hpMigrated !== undefined;
+  shared.hpMigrated ??= migrate();
+  const migrated = await shared.hpMigrated;
+  migrated.users += 1;
+  project.provide('pgliteImage', migrated.imageFile);
+  project.provide('postgresTemplate', migrated.template);
 
   // The API compiled from the current sources, as `npm start` runs it, for the tests that start real API
   // processes (crash tests, two instances): no TypeScript loader per start, which cost each start 1–3 s
@@ -58,17 +90,14 @@ export default async function setup(project: TestProject) {
     execFileSync(process.execPath, [path.join(apiRoot, 'scripts/build.mjs')], { env: { ...process.env, API_BUILD_DIR: apiBuild }, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   project.provide('apiBuild', project.name === 'api' ? apiBuild : '');
-  process.stdout.write(`test databases migrated once in ${Date.now() - started} ms (PGlite image${template ? ` and PostgreSQL template ${template}` : ''})\n`);
+  if (!reused) process.stdout.write(`test databases migrated once in ${Date.now() - started} ms (PGlite image${migrated.template ? ` and PostgreSQL template ${migrated.template}` : ''})\n`);
 
   return async () => {
-    fs.rmSync(imageFile, { force: true });
     fs.rmSync(apiBuild, { recursive: true, force: true });
-    if (base && template) {
-      const { default: pg } = await import('pg');
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`drop database if exists ${template} with (force)`).catch(() => {});
-      await admin.end();
+    migrated.users -= 1;
+    if (migrated.users === 0) {
+      shared.hpMigrated = undefined;
+      await dropMigrated(migrated);
     }
   };
 }

@@ -99,6 +99,7 @@ function prefillFrom(params: URLSearchParams): Prefill {
 
 function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefill = {} }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null; ownDomain?: string | null; prefill?: Prefill }) {
   const checkout = useHostingCheckout();
+  const hydrated = useHydrated();
   const { pay, invalid, loginNeeded, redirecting } = useCheckoutRedirect('Bitte melden Sie sich an, um Webhosting zu bestellen.');
   const packageId = renewal?.packageId ?? null;
   const { register, handleSubmit, control, setValue, formState } = useSchemaForm<Values, unknown, HostingCheckoutInput>({
@@ -123,7 +124,10 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
   const domainError = formState.errors.domain?.message ?? formState.errors.subdomain?.message;
 
   return (
-    <form onSubmit={order} noValidate className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+    <form onSubmit={order} noValidate>
+      {/* The form is in the prerendered page: until React owns it, a choice would be reset by hydration and
+          "Jetzt bestellen" would send the bare HTML form, so it stays disabled until then. */}
+      <fieldset disabled={!hydrated} className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-6">
         {!available && <Alert tone="error">Derzeit ist auf unseren Hosting-Servern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.</Alert>}
         <ShopSection title="Tarif" icon={Zap}>
@@ -210,6 +214,7 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
         </Button>
         <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
       </Card>
+    </fieldset>
     </form>
   );
 }

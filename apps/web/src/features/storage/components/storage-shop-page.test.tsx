@@ -1,6 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { hydrateRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
 import { formatEuro, GIB, shopMessages, storageMessages, storagePriceCents, storageUpgradeCents, type StorageShopInfo } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
 import { bodyOf, json, plain, renderShopPage, stubShopApi } from '../../../testing/shop-page.tsx';
@@ -47,6 +51,34 @@ describe('cloud storage shop (issue 23)', () => {
     expect(total()).toBe(plain(formatEuro(storagePriceCents({ plan: '500gb', months: 12 }))));
     expect(total()).toBe('61,10 €');
     expect(screen.getByText(/inkl\. 15 % Laufzeitrabatt/)).toBeTruthy();
+  });
+
+  it('is disabled in the prerendered page and takes choices once hydrated, so an early click is not silently undone', async () => {
+    renderShop();
+    cleanup();
+    const page = () => (
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter initialEntries={['/shop/cloud-storage']}><StorageShopPage /></MemoryRouter>
+      </QueryClientProvider>
+    );
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(page());
+    document.body.append(container);
+    try {
+      const radio = () => within(container).getByRole('radio', { name: /^500 GB/ }) as HTMLInputElement;
+      const form = () => container.querySelector('form > fieldset') as HTMLFieldSetElement;
+      // The HTML as served: a choice made now would be reset by hydration, and the button would post the bare form.
+      expect(form().disabled).toBe(true);
+      expect(radio().matches(':disabled')).toBe(true);
+      const root = await act(async () => hydrateRoot(container, page()));
+      await waitFor(() => expect(form().disabled).toBe(false));
+      expect(radio().matches(':disabled')).toBe(false);
+      fireEvent.click(radio());
+      expect(radio().checked).toBe(true);
+      act(() => root.unmount());
+    } finally {
+      container.remove();
+    }
   });
 
   it('disables a plan no storage server has room for, with "derzeit ausgebucht"', async () => {

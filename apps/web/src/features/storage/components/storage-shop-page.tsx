@@ -98,6 +98,7 @@ function planChoices(available: readonly StoragePlanId[], renewal: Renewal | nul
 function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]; renewal: Renewal | null }) {
   const { token } = useSession();
   const checkout = useStorageCheckout();
+  const hydrated = useHydrated();
   const { pay, invalid, loginNeeded, redirecting } = useCheckoutRedirect('Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.');
   const storageId = renewal?.storageId ?? null;
   const choices = planChoices(available, renewal);
@@ -131,7 +132,10 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
   const nameError = formState.errors.accountName?.message ?? nameCheck.message ?? undefined;
 
   return (
-    <form onSubmit={order} noValidate className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+    <form onSubmit={order} noValidate>
+      {/* The form is in the prerendered page: until React owns it, a choice would be reset by hydration and
+          "Zur Kasse" would send the bare HTML form, so it stays disabled until then. */}
+      <fieldset disabled={!hydrated} className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-6">
         {!canOrder && <Alert tone="error">Derzeit ist auf unseren Speicherservern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.</Alert>}
         {renewal && (
@@ -218,6 +222,7 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
         </Button>
         <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
       </Card>
+    </fieldset>
     </form>
   );
 }
