@@ -6,7 +6,10 @@ import { spawn } from 'node:child_process';
 const tsc = (project) => ({ name: `tsc -p ${project}`, cmd: [process.execPath, 'node_modules/typescript/bin/tsc', '-p', project, '--noEmit'] });
 const npmRun = (script) => ({ name: `npm run ${script}`, cmd: ['npm', 'run', '--silent', script] });
 // Longest first, so the two lanes end together.
-const checks = [tsc('apps/web'), tsc('apps/api'), { name: 'eslint .', cmd: [process.execPath, 'node_modules/eslint/bin/eslint.js', '.'] }, npmRun('lint:cycles'), tsc('e2e'), tsc('packages/contract')];
+// --eslint-cache (test:fast): ESLint with its cache. The cache can miss what a change means for another
+// file, so npm test lints without it (docs/decisions/025).
+const eslintArgs = process.argv.includes('--eslint-cache') ? ['--cache', '--cache-location', 'node_modules/.cache/eslint/'] : [];
+const checks = [tsc('apps/web'), tsc('apps/api'), { name: `eslint .${eslintArgs.length ? ' (cached)' : ''}`, cmd: [process.execPath, 'node_modules/eslint/bin/eslint.js', ...eslintArgs, '.'] }, npmRun('lint:cycles'), tsc('e2e'), tsc('packages/contract')];
 
 const run = ({ name, cmd }) => new Promise((resolve) => {
   const started = Date.now();
