@@ -1,4 +1,4 @@
-// npm test's static checks: the four TypeScript projects, ESLint and the import-cycle check, two at a time
+// npm test's static checks (and npm run typecheck's, with --types): the four TypeScript projects, ESLint and the import-cycle check, two at a time
 // (two cores), longest first, and fails if any fails. Run one after another, the lint left a core idle for
 // its 20 s (issue 26). Each check's output is printed whole when it ends.
 import { spawn } from 'node:child_process';
@@ -9,7 +9,9 @@ const npmRun = (script) => ({ name: `npm run ${script}`, cmd: ['npm', 'run', '--
 // --eslint-cache (test:fast): ESLint with its cache. The cache can miss what a change means for another
 // file, so npm test lints without it (docs/decisions/025).
 const eslintArgs = process.argv.includes('--eslint-cache') ? ['--cache', '--cache-location', 'node_modules/.cache/eslint/'] : [];
-const checks = [tsc('apps/web'), tsc('apps/api'), { name: `eslint .${eslintArgs.length ? ' (cached)' : ''}`, cmd: [process.execPath, 'node_modules/eslint/bin/eslint.js', ...eslintArgs, '.'] }, npmRun('lint:cycles'), tsc('e2e'), tsc('packages/contract')];
+const all = [tsc('apps/web'), tsc('apps/api'), { name: `eslint .${eslintArgs.length ? ' (cached)' : ''}`, cmd: [process.execPath, 'node_modules/eslint/bin/eslint.js', ...eslintArgs, '.'] }, npmRun('lint:cycles'), tsc('e2e'), tsc('packages/contract')];
+// --types (npm run typecheck): the four TypeScript projects only.
+const checks = process.argv.includes('--types') ? all.filter((c) => c.name.startsWith('tsc')) : all;
 
 const run = ({ name, cmd }) => new Promise((resolve) => {
   const started = Date.now();
