@@ -27,8 +27,10 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  * `url` undefined → embedded PGlite in `dataDir` (or in memory when dataDir is 'memory://').
  * `image`: a PGlite data directory dumped by `dumpDataDir` to start from (the tests' migrated copy);
  * the migrations still run and find nothing left to apply.
+ * `pgliteSettings`: server settings PGlite starts with (`-c name=value`), for example the tests' smaller
+ * shared buffers; PostgreSQL servers have their own configuration.
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; image?: Blob }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; image?: Blob; pgliteSettings?: Record<string, string> }): Promise<Database> {
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -59,7 +61,12 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; image
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = opts.dataDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, { extensions: { pg_trgm }, ...(opts.image ? { loadDataDir: opts.image } : {}) });
+  const settings = Object.entries(opts.pgliteSettings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const client = await PGlite.create(dir, {
+    extensions: { pg_trgm },
+    ...(opts.image ? { loadDataDir: opts.image } : {}),
+    ...(settings.length ? { startParams: [...PGlite.defaultStartParams, ...settings] } : {}),
+  });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), listenVia: { kind: 'pglite', client } };
