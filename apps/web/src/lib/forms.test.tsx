@@ -1,12 +1,17 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { toast } from 'sonner';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ReinstallForm, ReinstallInput } from '@hp/contract';
 import { errorsWithoutField, useSchemaForm } from './forms.ts';
 
-const toastError = vi.hoisted(() => vi.fn());
-vi.mock('sonner', () => ({ toast: { error: toastError } }));
+// Spies on sonner's toast instead of replacing the module, so the file shares its worker's module cache
+// (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
+const toastError = vi.fn();
+beforeEach(() => {
+  vi.spyOn(toast, 'error').mockImplementation(toastError);
+});
 
 afterEach(() => {
   cleanup();

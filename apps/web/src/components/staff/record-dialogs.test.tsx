@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -9,7 +9,12 @@ import { Field } from '../ui/field.tsx';
 import { useSchemaForm } from '../../lib/forms.ts';
 import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 
-vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+// Spies on sonner's toasts instead of replacing the module, so the file shares its worker's module cache
+// (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
+beforeEach(() => {
+  vi.spyOn(toast, 'success').mockImplementation(() => 0);
+  vi.spyOn(toast, 'error').mockImplementation(() => 0);
+});
 
 const Input = z.object({ name: z.string().trim().min(1, 'Bitte geben Sie einen Namen ein.') });
 type Input = z.infer<typeof Input>;

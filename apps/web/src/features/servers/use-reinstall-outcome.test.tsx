@@ -1,14 +1,18 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, renderHook } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { toast } from 'sonner';
 import { serverSettingsMessages } from '@hp/contract';
-
-const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
-vi.mock('sonner', () => ({ toast: toasts }));
-
 import { useReinstallOutcome } from './use-reinstall-outcome.ts';
+
+// Spies on sonner's toasts instead of replacing the module, so the file shares its worker's module cache
+// (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
+beforeEach(() => {
+  vi.spyOn(toast, 'success').mockImplementation(() => 0);
+  vi.spyOn(toast, 'error').mockImplementation(() => 0);
+});
 
 function track() {
   const client = new QueryClient();
@@ -21,8 +25,6 @@ function track() {
 describe('useReinstallOutcome (issue 21: no "neu installiert" after a backup restore)', () => {
   afterEach(() => {
     cleanup();
-    toasts.success.mockClear();
-    toasts.error.mockClear();
   });
 
   it('reports the end of a reinstall once', () => {
@@ -30,8 +32,8 @@ describe('useReinstallOutcome (issue 21: no "neu installiert" after a backup res
     hook.rerender({ status: 'reinstall', kind: 'reinstall' });
     hook.rerender({ status: 'online', kind: null });
     hook.rerender({ status: 'online', kind: null });
-    expect(toasts.success).toHaveBeenCalledTimes(1);
-    expect(toasts.success).toHaveBeenCalledWith(serverSettingsMessages.reinstallDone, expect.anything());
+    expect(toast.success).toHaveBeenCalledTimes(1);
+    expect(toast.success).toHaveBeenCalledWith(serverSettingsMessages.reinstallDone, expect.anything());
   });
 
   it('says nothing about a reinstall when a backup restore ends, also when the last poll saw no task', () => {
@@ -39,11 +41,11 @@ describe('useReinstallOutcome (issue 21: no "neu installiert" after a backup res
     hook.rerender({ status: 'reinstall', kind: 'restore' });
     hook.rerender({ status: 'reinstall', kind: null });
     hook.rerender({ status: 'online', kind: null });
-    expect(toasts.success).not.toHaveBeenCalled();
-    expect(toasts.error).not.toHaveBeenCalled();
+    expect(toast.success).not.toHaveBeenCalled();
+    expect(toast.error).not.toHaveBeenCalled();
     // A reinstall afterwards is reported again.
     hook.rerender({ status: 'reinstall', kind: 'reinstall' });
     hook.rerender({ status: 'offline', kind: null });
-    expect(toasts.success).toHaveBeenCalledWith(serverSettingsMessages.reinstallDone, expect.anything());
+    expect(toast.success).toHaveBeenCalledWith(serverSettingsMessages.reinstallDone, expect.anything());
   });
 });
