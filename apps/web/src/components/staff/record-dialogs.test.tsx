@@ -1,20 +1,16 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { spyOnToasts } from '../../testing/toasts.ts';
 import { z } from 'zod';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Field } from '../ui/field.tsx';
 import { useSchemaForm } from '../../lib/forms.ts';
 import { AddRecordDialog, DeleteRecordButton } from './record-dialogs.tsx';
 
-// Spies on sonner's toasts instead of replacing the module, so the file shares its worker's module cache
-// (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
-beforeEach(() => {
-  vi.spyOn(toast, 'success').mockImplementation(() => 0);
-  vi.spyOn(toast, 'error').mockImplementation(() => 0);
-});
+spyOnToasts();
 
 const Input = z.object({ name: z.string().trim().min(1, 'Bitte geben Sie einen Namen ein.') });
 type Input = z.infer<typeof Input>;

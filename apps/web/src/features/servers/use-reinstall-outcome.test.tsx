@@ -1,18 +1,14 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, renderHook } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { spyOnToasts } from '../../testing/toasts.ts';
 import { serverSettingsMessages } from '@hp/contract';
 import { useReinstallOutcome } from './use-reinstall-outcome.ts';
 
-// Spies on sonner's toasts instead of replacing the module, so the file shares its worker's module cache
-// (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
-beforeEach(() => {
-  vi.spyOn(toast, 'success').mockImplementation(() => 0);
-  vi.spyOn(toast, 'error').mockImplementation(() => 0);
-});
+spyOnToasts();
 
 function track() {
   const client = new QueryClient();

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { toast } from 'sonner';
+import { spyOnToasts } from '../../../testing/toasts.ts';
 import { storageMessages, type StorageServerList } from '@hp/contract';
 import { clearToken, setToken } from '../../../lib/session.ts';
 import StorageServerListPage from './storage-server-list-page.tsx';
@@ -11,12 +12,7 @@ import StorageServerListPage from './storage-server-list-page.tsx';
 /** A signed-in session of this role (the page reads the role from the token's claims). */
 const tokenOf = (role: 'owner' | 'employee') => `x.${btoa(JSON.stringify({ role, customerId: 'c1', sub: 'u1' })).replace(/=+$/, '')}.y`;
 
-// Spies on sonner's toasts instead of replacing the module, so the file shares its worker's module cache
-// (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
-beforeEach(() => {
-  vi.spyOn(toast, 'success').mockImplementation(() => 0);
-  vi.spyOn(toast, 'error').mockImplementation(() => 0);
-});
+spyOnToasts();
 
 const list: StorageServerList = {
   overcommit: 1.5,
