@@ -1,5 +1,5 @@
 import './zod-jitless.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { setNonce } from 'get-nonce';
@@ -22,6 +22,8 @@ const app = (
   </StrictMode>
 );
 
-// Prerendered public pages are hydrated; the client shell (spa.html) renders from scratch.
-if (container.hasChildNodes() && container.firstElementChild) hydrateRoot(container, app);
+// Prerendered public pages are hydrated; the client shell (spa.html) renders from scratch. Hydrating in a
+// transition lets React yield to the browser every few milliseconds instead of blocking it for the whole
+// page (a long task of several hundred milliseconds on a slow phone); the page is already visible meanwhile.
+if (container.hasChildNodes() && container.firstElementChild) startTransition(() => { hydrateRoot(container, app); });
 else createRoot(container).render(app);
