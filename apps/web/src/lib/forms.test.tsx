@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ReinstallForm, ReinstallInput } from '@hp/contract';
-import { errorsWithoutField, useSchemaForm } from './forms.ts';
+import { errorsWithoutField, inputResolver, useSchemaForm, validationUnavailable } from './forms.ts';
 
 // Spies on sonner's toast instead of replacing the module, so the file shares its worker's module cache
 // (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
@@ -69,6 +69,45 @@ describe('useSchemaForm', () => {
     await waitFor(() => expect(shown.getByLabelText('Passwort').getAttribute('aria-invalid')).toBe('true'));
     await new Promise((r) => setTimeout(r, 120));
     expect(toastError).not.toHaveBeenCalled();
+  });
+});
+
+describe('inputResolver with a schema loader (issue 22: shop pages hydrate without zod)', () => {
+  const toInput = (v: Record<string, unknown>) => ({ password: v.password, confirmPassword: v.confirmPassword });
+  function LazyForm({ load, onValid }: { load: () => Promise<typeof ReinstallInput>; onValid: () => void }) {
+    const form = useSchemaForm<Record<string, unknown>>({ resolver: inputResolver(load, toInput), defaultValues: good });
+    return (
+      <form onSubmit={form.handleSubmit(onValid)} noValidate>
+        <input aria-label="Passwort" {...form.register('password')} />
+        <button type="submit">Senden</button>
+      </form>
+    );
+  }
+
+  it('loads the schema on the first check only, then checks with it like an eager one', async () => {
+    const load = vi.fn(async () => ReinstallInput);
+    const onValid = vi.fn();
+    const view = render(<LazyForm load={load} onValid={onValid} />);
+    expect(load).not.toHaveBeenCalled();
+    fireEvent.click(view.getByText('Senden'));
+    await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
+    fireEvent.change(view.getByLabelText('Passwort'), { target: { value: 'kurz' } });
+    fireEvent.click(view.getByText('Senden'));
+    await waitFor(() => expect(toastError).toHaveBeenCalledTimes(1));
+    expect(onValid).toHaveBeenCalledTimes(1);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('says in German that the check could not run when the schema fails to load, and tries again on the next submit', async () => {
+    const load = vi.fn<() => Promise<typeof ReinstallInput>>().mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module')).mockResolvedValue(ReinstallInput);
+    const onValid = vi.fn();
+    const view = render(<LazyForm load={load} onValid={onValid} />);
+    fireEvent.click(view.getByText('Senden'));
+    await waitFor(() => expect(toastError).toHaveBeenCalledWith(validationUnavailable));
+    expect(onValid).not.toHaveBeenCalled();
+    fireEvent.click(view.getByText('Senden'));
+    await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });
 

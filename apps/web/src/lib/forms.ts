@@ -1,20 +1,41 @@
 import { useMemo } from 'react';
 import { useForm, type FieldErrors, type FieldValues, type Resolver, type SubmitErrorHandler, type UseFormProps, type UseFormReturn } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { toast } from 'sonner';
 
 export const formInvalidFallback = 'Bitte prüfen Sie Ihre Eingaben.';
 
+/** Shown when the validation code could not be loaded (a dropped connection while the page was open). */
+export const validationUnavailable = 'Die Eingaben konnten nicht geprüft werden, weil ein Teil der Seite nicht geladen wurde. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.';
+
+let zodResolvers: Promise<typeof import('@hookform/resolvers/zod')> | undefined;
+
 /**
  * A resolver that checks exactly what will be sent: the contract's input built from the form's values by
  * `toInput` (a checkout sends a renewal's id instead of a new name, a name only when one was typed …),
  * so the server's schema, strict against unknown keys, refuses nothing the form let through.
+ *
+ * The schema may be given as a loader (`() => import(…)`): a prerendered shop page then hydrates without
+ * zod and its schemas, which load on the first check (issue 22: about 100 ms of a phone's main thread).
+ * The resolver library itself always loads on the first check. If loading fails, the check reports a form
+ * error with a German message instead of letting the submit fail without a word; the next check tries again.
  */
-export function inputResolver<Values extends FieldValues, Schema extends z.ZodType<FieldValues>>(schema: Schema, toInput: (values: Values) => Record<string, unknown>): Resolver<Values, unknown, z.output<Schema>> {
-  const check = zodResolver(schema as never);
-  return (values, context, options) =>
-    check(toInput(values) as never, context, options as never) as unknown as ReturnType<Resolver<Values, unknown, z.output<Schema>>>;
+export function inputResolver<Values extends FieldValues, Schema extends z.ZodType<FieldValues>>(schema: Schema | (() => Promise<Schema>), toInput: (values: Values) => Record<string, unknown>): Resolver<Values, unknown, z.output<Schema>> {
+  type Result = Awaited<ReturnType<Resolver<Values, unknown, z.output<Schema>>>>;
+  let check: Promise<ReturnType<typeof import('@hookform/resolvers/zod').zodResolver>> | undefined;
+  return async (values, context, options) => {
+    check ??= Promise.all([zodResolvers ??= import('@hookform/resolvers/zod'), typeof schema === 'function' ? schema() : schema])
+      .then(([{ zodResolver }, loaded]) => zodResolver(loaded as never));
+    let resolve: Awaited<typeof check>;
+    try {
+      resolve = await check;
+    } catch {
+      check = undefined;
+      zodResolvers = undefined;
+      return { values: {}, errors: { root: { type: 'unavailable', message: validationUnavailable } } } as unknown as Result;
+    }
+    return resolve(toInput(values) as never, context, options as never) as unknown as Result;
+  };
 }
 
 interface FlatError { path: string; message: string }

@@ -3,8 +3,8 @@ import { useWatch } from 'react-hook-form';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Check, Database, Globe, HardDrive, ShoppingCart, Tag, Zap } from 'lucide-react';
 import {
-  durationDiscountPercent, formatNumberDe, HOSTING_MONTHS, HOSTING_PLAN_IDS, HOSTING_PLANS, HostingCheckoutInput, hostingPriceCents, shopMessages,
-  type HostingPlanId,
+  durationDiscountPercent, formatNumberDe, HOSTING_MONTHS, HOSTING_PLAN_IDS, HOSTING_PLANS, hostingPriceCents, shopMessages,
+  type HostingCheckoutInput, type HostingPlanId,
 } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
@@ -41,7 +41,8 @@ function toInput(v: Values, packageId: string | null) {
     ...(packageId ? { packageId } : v.domainType === 'subdomain' ? { subdomain: v.subdomain } : { domain: v.domain }),
   };
 }
-const resolverFor = (packageId: string | null) => inputResolver(HostingCheckoutInput, (v: Values) => toInput(v, packageId));
+const loadSchema = () => import('../api/checkout-schema.ts').then((m) => m.HostingCheckoutInput);
+const resolverFor = (packageId: string | null) => inputResolver(loadSchema, (v: Values) => toInput(v, packageId));
 
 /** /shop/webhosting: plan, domain (own or a free subdomain), term, price, order; ?renew={id} renews a package. */
 export default function WebhostingShopPage() {
