@@ -10,6 +10,43 @@ test('the status page shows the seeded services and derives the overall status',
   await expect(page.getByText(/Letztes Update/)).toBeVisible();
 });
 
+test('the server renders /status with the current data: readable without JavaScript, hydrated without a mismatch', async ({ page, browser, request }) => {
+  // Plain HTTP: the services and the overall status are in the HTML, with the data block the client
+  // hydrates from (JSON, never an executable inline script, which the CSP forbids).
+  const res = await request.get('/status');
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  for (const name of ['Server Hosting', 'Webserver', 'DNS']) expect(html).toContain(name);
+  expect(html).toContain('Letztes Update');
+  expect(html).not.toContain('Systemstatus wird geladen');
+  expect(html).toMatch(/<script type="application\/json" id="hp-initial-data">/);
+  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/);
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const noJs = await context.newPage();
+    await noJs.goto('/status');
+    await expect(noJs.getByText('Webserver', { exact: true }).first()).toBeVisible();
+    await expect(noJs.getByText(/Letztes Update: \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} Uhr/)).toBeVisible();
+  } finally {
+    await context.close();
+  }
+
+  // With JavaScript: React takes over the server's HTML as it is (a mismatch would be logged and the
+  // content drawn anew), and the page stays interactive.
+  const errors: string[] = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/status');
+  await expect(page.getByText('Webserver', { exact: true }).first()).toBeVisible();
+  const refresh = page.getByRole('button', { name: 'Aktualisieren' });
+  await expect(refresh).toBeEnabled();
+  const reloaded = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/status' && r.status() === 200);
+  await refresh.click();
+  await reloaded;
+  expect(errors).toEqual([]);
+});
+
 test('a customer is refused on /status-create, by the page and by the API', async ({ page, request }) => {
   const customer = demoAccount('customer');
   await login(page, customer.username, customer.password);

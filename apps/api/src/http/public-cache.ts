@@ -12,6 +12,8 @@ export interface PublicEntry<T = unknown> {
   body: string;
   /** Weak: the compressed and the plain answer share it. */
   etag: string;
+  /** When the data was read (ms). */
+  loadedAt: number;
 }
 
 interface Slot {
@@ -59,7 +61,7 @@ export class PublicCache {
     const pending = load().then(
       (value) => {
         const body = serialize(value);
-        const entry: PublicEntry<T> = { value, body, etag: `W/"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+        const entry: PublicEntry<T> = { value, body, etag: `W/"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, loadedAt: fresh.loadedAt };
         // Stored only if no change was announced while loading; the answer itself is still sent.
         if (this.slots.get(id) === fresh) {
           fresh.entry = entry;

@@ -8,12 +8,15 @@ export interface InitialQuery {
   key: readonly unknown[];
   data?: unknown;
   error?: { status: number; code: string; message: string };
+  /** When the data was read (ms), for pages that show it. */
+  updatedAt?: number;
 }
 
 /** The part of the web's server bundle (apps/web/src/prerender/entry-server.tsx) the API uses. */
 export interface ServerBundle {
   renderDocument(template: string, url: string, queries?: readonly InitialQuery[]): Promise<string>;
   changelogKeys: { list: readonly unknown[]; entry: (id: string) => readonly unknown[] };
+  statusKeys: { page: readonly unknown[] };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface InitialQuery {
   data?: unknown;
   /** An API error the page shows (e.g. 404 "Eintrag nicht gefunden"). */
   error?: { status: number; code: string; message: string };
+  /** When the server read the data (ms): a page that shows it ("Letztes Update") prints the same on both sides. */
+  updatedAt?: number;
 }
 
 /** On the server each render gets its own cache; the browser's single cache is used otherwise. */
@@ -26,7 +28,7 @@ export function seedQueries(client: QueryClient, queries: readonly InitialQuery[
       const error = new ApiRequestError(q.error.status, q.error.code, q.error.message);
       query.setState({ ...query.state, status: 'error', fetchStatus: 'idle', error, errorUpdatedAt: Date.now(), fetchFailureCount: 1, fetchFailureReason: error });
     } else {
-      client.setQueryData(q.key, q.data);
+      client.setQueryData(q.key, q.data, q.updatedAt === undefined ? undefined : { updatedAt: q.updatedAt });
     }
   }
 }

@@ -58,5 +58,6 @@ export async function renderDocument(template: string, url: string, queries?: re
   return page;
 }
 
-/** The changelog pages' query keys, for the server that renders them with data (decision 016). */
+/** The query keys of the pages the server renders with data (decision 016): changelog and status. */
 export { changelogKeys } from '../features/changelog/api/changelog.ts';
+export { statusKeys } from '../features/status/api/status.ts';

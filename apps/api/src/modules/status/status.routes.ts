@@ -33,6 +33,11 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const tags = ['status'];
 const security = [{ bearer: [] }];
 
+/** The public status data from memory, as GET /api/status answers it (also rendered into /status). */
+export function cachedStatusPage(app: FastifyInstance) {
+  return app.publicCache.get('status', 'page', () => findStatusPage(app.deps), (page) => JSON.stringify(StatusPageData.parse(page)));
+}
+
 /** The public status page and its management by staff (employee or owner). */
 export async function statusRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -43,7 +48,7 @@ export async function statusRoutes(app: FastifyInstance) {
   r.get('/api/status', {
     config: { access: 'public' },
     schema: { tags, summary: 'Systemstatus: Gesamtstatus, Dienste, Störungen und Wartungen (ETag, 304)', response: { 200: StatusPageData } },
-  }, async (req, reply) => sendPublic(req, reply, await app.publicCache.get('status', 'page', () => findStatusPage(deps), (page) => JSON.stringify(StatusPageData.parse(page))), { sharedMaxAgeSeconds: 15 }));
+  }, async (req, reply) => sendPublic(req, reply, await cachedStatusPage(app), { sharedMaxAgeSeconds: 15 }));
   app.addHook('onSend', async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400) app.publicCache.invalidate('status');
   });

@@ -1,27 +1,44 @@
-// Only called in the browser after the data has loaded, so the user's own time zone is right here.
-// Written out instead of through Intl.DateTimeFormat('de-DE', …): a browser's first Intl formatter loads its
-// locale data, about 100 ms of main thread on a phone right when the status page shows its data (Lighthouse,
-// issue 22). format.test.ts compares each one with Intl.
+// Status times are German time (Europe/Berlin) wherever the reader is: the page is rendered on the server
+// and hydrated in the browser, and both must print the same text. Written out instead of through
+// Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', … }): a browser's first Intl formatter loads its
+// locale data, about 100 ms of main thread on a phone (Lighthouse, issue 22). format.test.ts compares each
+// one with Intl.
 const pad = (n: number) => String(n).padStart(2, '0');
+const HOUR = 3_600_000;
+
+/** 01:00 UTC on the last Sunday of a month: when summer time starts (March) or ends (October) in the EU. */
+function lastSundayOneUtc(year: number, month: number): number {
+  const last = new Date(Date.UTC(year, month + 1, 0, 1));
+  return last.getTime() - last.getUTCDay() * 24 * HOUR;
+}
+
+/** The wall clock in Germany at an instant, as a Date whose UTC fields are that wall clock. */
+function berlin(value: string | number | Date): Date {
+  const t = new Date(value).getTime();
+  const year = new Date(t).getUTCFullYear();
+  const summer = t >= lastSundayOneUtc(year, 2) && t < lastSundayOneUtc(year, 9);
+  return new Date(t + (summer ? 2 : 1) * HOUR);
+}
+
 /** "05.01.2026" (dateStyle medium). */
-const date = (d: Date) => `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()}`;
+const date = (d: Date) => `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}`;
 /** "07:03" (timeStyle short). */
-const time = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const time = (d: Date) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 
 export const formatDateTime = (iso: string | number | Date) => {
-  const d = new Date(iso);
+  const d = berlin(iso);
   return `${date(d)}, ${time(d)} Uhr`;
 };
 export const formatDateTimeSeconds = (iso: string | number | Date) => {
-  const d = new Date(iso);
-  return `${date(d)}, ${time(d)}:${pad(d.getSeconds())} Uhr`;
+  const d = berlin(iso);
+  return `${date(d)}, ${time(d)}:${pad(d.getUTCSeconds())} Uhr`;
 };
 
 /** "23.04.2025, 22:00 – 24:00 Uhr" on one day, otherwise both dates in full. */
 export function formatRange(startIso: string, endIso: string) {
-  const start = new Date(startIso);
-  const end = new Date(endIso);
-  if (start.toDateString() === end.toDateString()) return `${date(start)}, ${time(start)} – ${time(end)} Uhr`;
+  const start = berlin(startIso);
+  const end = berlin(endIso);
+  if (date(start) === date(end)) return `${date(start)}, ${time(start)} – ${time(end)} Uhr`;
   return `${date(start)}, ${time(start)} Uhr – ${date(end)}, ${time(end)} Uhr`;
 }
 

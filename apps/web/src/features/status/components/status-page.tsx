@@ -24,8 +24,9 @@ const bannerStyles: Record<ServiceStatus, { box: string; icon: typeof CircleChec
 };
 
 /**
- * The public system status. The page is prerendered: the static HTML and the first client render show
- * the same skeleton, the data is loaded in the browser and refreshed every minute.
+ * The public system status. The server renders it with the current data (modules/status/status.pages.ts,
+ * decision 016) and the browser hydrates from the embedded data, then refreshes it every minute. Without
+ * a server bundle (or data), the skeleton shows until the data has loaded.
  */
 export function StatusPage() {
   const query = useStatusPage({ refetchInterval: REFRESH_MS });
