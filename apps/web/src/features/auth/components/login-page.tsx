@@ -1,8 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { LoginInput, messages } from '@hp/contract';
+import { messages, type LoginInput } from '@hp/contract';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
@@ -14,8 +13,10 @@ import { setToken } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { takeFlashNotice } from '../../../lib/flash-notice.ts';
-import { useSchemaForm } from '../../../lib/forms.ts';
+import { inputResolver, useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
+
+const loginResolver = inputResolver(() => import('../api/login-schema.ts').then((m) => m.LoginInput), (values: LoginInput) => values);
 
 /** `?next=` after a login: only the shop's and the portal's own pages (no open redirect). */
 export function safeNext(next: string | null): string | null {
@@ -35,7 +36,7 @@ export function LoginPage() {
     const message = takeFlashNotice();
     if (message) setNotice(message);
   }, []);
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useSchemaForm<LoginInput>({ resolver: zodResolver(LoginInput), defaultValues: { username: '', password: '' } });
+  const { register, handleSubmit, formState: { errors, isSubmitting } } = useSchemaForm<LoginInput>({ resolver: loginResolver, defaultValues: { username: '', password: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
