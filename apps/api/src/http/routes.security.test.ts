@@ -30,10 +30,10 @@ const nextIp = () => {
 
 /**
  * Routes outside the matrix: the SPA catch-all, the pages the server renders as HTML like it (the
- * changelog, decision 016: a 404 there is the HTML page "Eintrag nicht gefunden", not a JSON error) and
- * the Swagger UI (third-party pages, no API).
+ * changelog and the status page, decision 016: a 404 there is the HTML page "Eintrag nicht gefunden", not a
+ * JSON error) and the Swagger UI (third-party pages, no API).
  */
-const serverRenderedPages = ['/changelog', '/Changelog', '/changelog/:id'];
+const serverRenderedPages = ['/changelog', '/Changelog', '/changelog/:id', '/status'];
 const isCatchAllOrDocs = (url: string) => url === '/*' || serverRenderedPages.includes(url) || url === '/api/docs' || url.startsWith('/api/docs/');
 
 /**
