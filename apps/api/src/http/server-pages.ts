@@ -23,7 +23,8 @@ export interface ServerBundle {
  * Pages rendered per request (decision 016) with the web's own React components: the server bundle and
  * the page template that the web build leaves in dist/.ssr (a dot directory, never served). A rendered
  * document is reused while route and data are byte-identical (≤ 200 kept), so an unchanged page costs
- * its queries and no React render; the data itself is read fresh on every request by the caller.
+ * its queries and no React render, and concurrent requests for a new one share its render; the data itself
+ * is read fresh on every request by the caller.
  */
 export function serverPages(webDist: string) {
   let loading: Promise<{ ssr: ServerBundle; template: string } | null> | null = null;
@@ -40,7 +41,9 @@ export function serverPages(webDist: string) {
     });
     return loading;
   };
-  const rendered = new Map<string, string>();
+  // A promise per key: requests that arrive together for a new version of a page (many readers of the
+  // status page right after staff post an incident) share one render instead of each rendering it.
+  const rendered = new Map<string, Promise<string>>();
 
   return {
     /** The bundle, or null when the web is not built (then the caller serves the client shell). */
@@ -51,9 +54,13 @@ export function serverPages(webDist: string) {
       const key = `${route}\n${JSON.stringify(queries)}`;
       let html = rendered.get(key);
       if (html === undefined) {
-        html = await loaded.ssr.renderDocument(loaded.template, route, queries);
+        html = loaded.ssr.renderDocument(loaded.template, route, queries);
         if (rendered.size >= 200) rendered.delete(rendered.keys().next().value!);
         rendered.set(key, html);
+        // A failed render is not kept: the next request tries again.
+        html.catch(() => {
+          if (rendered.get(key) === html) rendered.delete(key);
+        });
       }
       return html;
     },
