@@ -14,6 +14,7 @@ import { useStatusPage } from '../api/status.ts';
 import { formatDateTime, formatDateTimeSeconds, formatRange } from '../format.ts';
 import { IncidentStatusBadge, MaintenanceStatusBadge, ServiceStatusBadge, SeverityBadge } from './status-badges.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 
 const REFRESH_MS = 60_000;
 
@@ -87,6 +88,19 @@ function EmptyState({ children }: { children: ReactNode }) {
   return <Card className="px-5 py-6 text-slate-700">{children}</Card>;
 }
 
+/**
+ * "Aktualisieren". The page comes rendered from the server: until React owns it, a click would do nothing,
+ * so the button stays disabled until then (its own component, so only it renders again at that moment).
+ */
+function RefreshButton({ refreshing, onRefresh }: { refreshing: boolean; onRefresh: () => void }) {
+  const hydrated = useHydrated();
+  return (
+    <button type="button" onClick={onRefresh} disabled={refreshing || !hydrated} className="inline-flex items-center gap-1 rounded font-medium text-brand-700 hover:underline disabled:opacity-60">
+      <RefreshCw className={cn('size-3.5', refreshing && 'animate-spin')} aria-hidden="true" /> Aktualisieren
+    </button>
+  );
+}
+
 function StatusContent({ data, loadedAt, refreshing, onRefresh }: { data: StatusPageData; loadedAt: number; refreshing: boolean; onRefresh: () => void }) {
   const banner = bannerStyles[data.overallStatus];
   const BannerIcon = banner.icon;
@@ -107,9 +121,7 @@ function StatusContent({ data, loadedAt, refreshing, onRefresh }: { data: Status
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
         <span>Letztes Update: <time dateTime={new Date(loadedAt).toISOString()}>{formatDateTimeSeconds(loadedAt)}</time></span>
-        <button type="button" onClick={onRefresh} disabled={refreshing} className="inline-flex items-center gap-1 rounded font-medium text-brand-700 hover:underline disabled:opacity-60">
-          <RefreshCw className={cn('size-3.5', refreshing && 'animate-spin')} aria-hidden="true" /> Aktualisieren
-        </button>
+        <RefreshButton refreshing={refreshing} onRefresh={onRefresh} />
       </div>
 
       <Section title="Dienste">
