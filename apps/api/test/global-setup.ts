@@ -37,6 +37,12 @@ const shared = globalThis as typeof globalThis & { hpMigrated?: Promise<Migrated
 async function migrate(): Promise<Migrated> {
   const pglite = await openDatabase({ dataDir: 'memory://' });
   if (pglite.listenVia.kind !== 'pglite') throw new Error('expected PGlite');
+  // The app's database is `postgres`; the two template databases are never used by a test (nothing creates a
+  // database on PGlite) but made up 600 of the image's 1,400 files and 15 of its 44 MB, which every test
+  // database unpacked again: an open costs about a third less CPU without them.
+  for (const q of ['alter database template0 is_template false', 'drop database template0', 'alter database template1 is_template false', 'drop database template1', 'checkpoint']) {
+    await pglite.listenVia.client.query(q);
+  }
   const image = await pglite.listenVia.client.dumpDataDir('none');
   await pglite.close();
   const imageFile = path.join(os.tmpdir(), `hp-test-pglite-${process.pid}-${crypto.randomBytes(3).toString('hex')}.tar`);
