@@ -31,6 +31,9 @@ export default defineConfig({
     // test:fast sets HP_CHANGED_FIRST: files next to changed ones first (tools/test/changed-first-sequencer.ts).
     ...(process.env.HP_CHANGED_FIRST ? { sequence: { sequencer: ChangedFirstSequencer } } : {}),
     env: { NODE_ENV: 'test' },
+    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache, keyed by file content and config):
+    // a second run, and CI's Node 24 pass after the first, skip most of the transform and import work (issue 26).
+    experimental: { fsModuleCache: true },
     coverage: { provider: 'v8', include: ['apps/api/src/**/*.ts'], exclude: ['**/*.test.ts'] },
     projects: [
       { extends: true, test: { name: 'api', include: ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'tools/test/**/*.test.ts'], exclude: isolated, isolate: false, globalSetup } },
