@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { Check, Database, Globe, HardDrive, ShoppingCart, Tag, Zap } from 'lucide-react';
 import {
   durationDiscountPercent, formatNumberDe, HOSTING_MONTHS, HOSTING_PLAN_IDS, HOSTING_PLANS, hostingPriceCents, shopMessages,
@@ -11,7 +11,8 @@ import { Alert, Card, Spinner } from '../../../components/ui/card.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { useHydratedSearchParams } from '../../../lib/use-hydrated.ts';
+import { HydratedFieldset } from '../../../components/hydrated-fieldset.tsx';
 import { CheckoutTotal, LoginHint, shownMoney, TermsConsent } from '../../../components/shop/checkout-summary.tsx';
 import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
@@ -46,15 +47,13 @@ const resolverFor = (packageId: string | null) => inputResolver(loadSchema, (v: 
 
 /** /shop/webhosting: plan, domain (own or a free subdomain), term, price, order; ?renew={id} renews a package. */
 export default function WebhostingShopPage() {
-  const [searchParams] = useSearchParams();
   // The prerendered page knows no query string: the URL's parameters apply once React owns the page, so
   // hydration meets the HTML it was rendered from; the form then starts anew with them (its key).
-  const hydrated = useHydrated();
-  const params = hydrated ? searchParams : NO_PARAMS;
+  const params = useHydratedSearchParams();
   const renewId = params.get('renew');
   // "Mit Webhosting nutzen" on a domain's page: the package's own domain, prefilled.
   const ownDomain = params.get('domain')?.trim().slice(0, 253) || null;
-  const prefill = prefillFrom(params);
+  const prefill = useMemo(() => prefillFrom(params), [params]);
   const { token } = useSession();
   const info = useHostingShopInfo();
   const renewal = useHostingRenewal(renewId && token ? renewId : null);
@@ -82,8 +81,6 @@ export default function WebhostingShopPage() {
   );
 }
 
-const NO_PARAMS = new URLSearchParams();
-
 interface Prefill { plan?: HostingPlanId; months?: number; subdomain?: string }
 
 /** "Neu konfigurieren" after a payment (?plan=&months=&subdomain=): anything not valid keeps its default. */
@@ -98,9 +95,12 @@ function prefillFrom(params: URLSearchParams): Prefill {
   };
 }
 
-function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefill = {} }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null; ownDomain?: string | null; prefill?: Prefill }) {
+/**
+ * Memoised: the offer's arrival renders the page again, and with the same base and availability (the usual
+ * case) the form, the costliest part of the page, is left as it is.
+ */
+const OrderForm = memo(function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefill = {} }: { subdomainBase: string; available: boolean; renewal: { packageId: string; plan: HostingPlanId; primaryDomain: string } | null; ownDomain?: string | null; prefill?: Prefill }) {
   const checkout = useHostingCheckout();
-  const hydrated = useHydrated();
   const { pay, invalid, loginNeeded, redirecting } = useCheckoutRedirect('Bitte melden Sie sich an, um Webhosting zu bestellen.');
   const packageId = renewal?.packageId ?? null;
   const { register, handleSubmit, control, setValue, formState } = useSchemaForm<Values, unknown, HostingCheckoutInput>({
@@ -128,7 +128,7 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
     <form onSubmit={order} noValidate>
       {/* The form is in the prerendered page: until React owns it, a choice would be reset by hydration and
           "Jetzt bestellen" would send the bare HTML form, so it stays disabled until then. */}
-      <fieldset disabled={!hydrated} className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+      <HydratedFieldset className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-6">
         {!available && <Alert tone="error">Derzeit ist auf unseren Hosting-Servern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.</Alert>}
         <ShopSection title="Tarif" icon={Zap}>
@@ -215,10 +215,10 @@ function OrderForm({ subdomainBase, available, renewal, ownDomain = null, prefil
         </Button>
         <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
       </Card>
-    </fieldset>
+    </HydratedFieldset>
     </form>
   );
-}
+});
 
 
 function Choice({ checked, title, text, children }: { checked: boolean; title: string; text: string; children: ReactNode }) {
