@@ -1,6 +1,6 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate } from 'react-router';
 import { CalendarClock, Check, Cloud, HardDrive, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
 import {
   durationDiscountPercent, GIB, shopMessages, STORAGE_MONTHS, STORAGE_PLAN_IDS, STORAGE_PLANS, StorageAccountName,
@@ -12,7 +12,8 @@ import { Field } from '../../../components/ui/field.tsx';
 import { PageMeta } from '../../../components/page-meta.tsx';
 import { TaxExplanation, TaxLabel } from '../../../components/billing/tax-price.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { useHydratedSearchParams } from '../../../lib/use-hydrated.ts';
+import { HydratedFieldset } from '../../../components/hydrated-fieldset.tsx';
 import { CheckoutTotal, LoginHint, shownMoney, TermsConsent } from '../../../components/shop/checkout-summary.tsx';
 import { useCheckoutRedirect } from '../../../components/shop/use-checkout-redirect.ts';
 import { useTaxView } from '../../../lib/use-tax-view.ts';
@@ -48,11 +49,9 @@ const resolverFor = (storageId: string | null) => inputResolver(StorageCheckoutI
  * ?renew={id} a renewal of one's own account that may change the plan among those its files fit in.
  */
 export default function StorageShopPage() {
-  const [params] = useSearchParams();
   // The prerendered page knows no query string: ?renew applies once React owns the page, so hydration
   // meets the HTML it was rendered from.
-  const hydrated = useHydrated();
-  const renewId = hydrated ? params.get('renew') : null;
+  const renewId = useHydratedSearchParams().get('renew');
   const { token } = useSession();
   const info = useStorageShopInfo();
   const renewal = useStorageRenewal(renewId && token ? renewId : null);
@@ -98,7 +97,6 @@ function planChoices(available: readonly StoragePlanId[], renewal: Renewal | nul
 function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]; renewal: Renewal | null }) {
   const { token } = useSession();
   const checkout = useStorageCheckout();
-  const hydrated = useHydrated();
   const { pay, invalid, loginNeeded, redirecting } = useCheckoutRedirect('Bitte melden Sie sich an, um Cloud-Speicher zu bestellen.');
   const storageId = renewal?.storageId ?? null;
   const choices = planChoices(available, renewal);
@@ -135,7 +133,7 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
     <form onSubmit={order} noValidate>
       {/* The form is in the prerendered page: until React owns it, a choice would be reset by hydration and
           "Zur Kasse" would send the bare HTML form, so it stays disabled until then. */}
-      <fieldset disabled={!hydrated} className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+      <HydratedFieldset className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-6">
         {!canOrder && <Alert tone="error">Derzeit ist auf unseren Speicherservern kein Platz frei. Bitte versuchen Sie es später erneut oder kontaktieren Sie den Support.</Alert>}
         {renewal && (
@@ -222,7 +220,7 @@ function OrderForm({ available, renewal }: { available: readonly StoragePlanId[]
         </Button>
         <p className="mt-3 text-center text-xs text-slate-600">Sie werden zur sicheren Zahlungsseite unseres Zahlungsanbieters weitergeleitet.</p>
       </Card>
-    </fieldset>
+    </HydratedFieldset>
     </form>
   );
 }
