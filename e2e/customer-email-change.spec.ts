@@ -10,6 +10,8 @@ test('staff change a customer\'s e-mail address; it applies only after the new a
   try {
     await staff.page.goto('/dashboard/customer-overview');
     await staff.page.getByLabel('Kunden suchen').fill(username);
+    // The list narrows to this customer (header and one row) before the click (a row moving under the pointer takes it).
+    await expect(staff.page.getByRole('row')).toHaveCount(2);
     await staff.page.getByRole('row').filter({ hasText: username }).getByRole('link', { name: `Details zu ${username}` }).click();
     await staff.page.getByRole('tab', { name: 'Einstellungen' }).click();
 

@@ -13,6 +13,8 @@ test('"Neue Bestellung": staff configure a server for a customer, who pays throu
   try {
     await staff.page.goto('/dashboard/customer-overview');
     await staff.page.getByLabel('Kunden suchen').fill(username);
+    // The list narrows to this customer (header and one row) before the click (a row moving under the pointer takes it).
+    await expect(staff.page.getByRole('row')).toHaveCount(2);
     await staff.page.getByRole('row').filter({ hasText: username }).getByRole('link', { name: `Details zu ${username}` }).click();
     await staff.page.getByRole('link', { name: 'Neue Bestellung' }).click();
     await expect(staff.page.getByRole('heading', { level: 1, name: `Neue Bestellung für ${username}` })).toBeVisible();

@@ -14,6 +14,8 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto('/dashboard/servers');
     await page.getByLabel('Server suchen').fill(username);
+    // The list narrows to this customer's one server before the click (a row moving under the pointer takes it).
+    await expect(page.getByRole('link', { name: /^Details zu Server/ })).toHaveCount(1);
     await page.getByRole('link', { name: `Details zu Server ${vmid}` }).click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/servers/${server.id}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`srv-${server.vmid}`);

@@ -38,6 +38,9 @@ test('a customer opens a ticket about their server, staff take it over and answe
   try {
     await staff.page.getByRole('navigation', { name: 'Portal-Navigation' }).getByRole('link', { name: 'Ticket-Übersicht' }).click();
     await staff.page.getByLabel('Tickets suchen').fill(title.toLowerCase());
+    // Wait until the list has narrowed to this ticket (its title is unique): a row moving up under the pointer
+    // while the results arrive would take the click (this failed once in CI).
+    await expect(staff.page.getByRole('link', { name: /^Details zu Ticket/ })).toHaveCount(1);
     await staff.page.getByRole('link', { name: `Details zu Ticket „${title}“` }).click();
     await expect(staff.page).toHaveURL(new RegExp(`/supporter/${ticketId}$`));
     await expect(staff.page.getByRole('complementary', { name: 'Kunde' }).getByText(username, { exact: true })).toBeVisible();
