@@ -89,7 +89,9 @@ await buyHosting(ctx, buyer, { plan: 'starter' });
 
 // ── The reference: the same work without our layers, on a raw pg pool ──
 const pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 10 });
-const key = ctx.app.deps.secrets.jwtKey;
+// The key imported into WebCrypto once, as the product does (lib/tokens.ts): raw bytes would make jose import
+// them on every request, which would slow the reference, not the product.
+const key = await crypto.subtle.importKey('raw', ctx.app.deps.secrets.jwtKey, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
 const reference = Fastify({ logger: false });
 async function signedIn(authorization: string | undefined) {
   const { payload } = await jwtVerify((authorization ?? '').slice(7), key, { algorithms: ['HS256'] });
