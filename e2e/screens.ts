@@ -30,16 +30,12 @@ export async function expectAxeClean(page: Page, name: string) {
 
 async function seriousViolations(page: Page) {
   const violations = await page.evaluate(async (tags) => {
-    const run = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe.run;
-    const result = await run(document, { runOnly: { type: 'tag', values: tags } });
-    const inToast = (target: unknown[]) => {
-      try {
-        return Boolean(document.querySelector(target.map(String).join(' '))?.closest('[data-sonner-toast]'));
-      } catch {
-        return false;
-      }
-    };
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, targets: v.nodes.map((n) => n.target.map(String).join(' ')), inToast: v.nodes.some((n) => inToast(n.target)) }));
+    const run = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown[]; element?: Element }[] }[] }> } }).axe.run;
+    // elementRef: the node itself, so a toast that has left the page by the time the check reads the result is
+    // still recognised (its selector would find nothing any more, and the finding would count as final).
+    const result = await run(document, { runOnly: { type: 'tag', values: tags }, elementRef: true });
+    const inToast = (element: Element | undefined) => Boolean(element?.closest('[data-sonner-toast]'));
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, targets: v.nodes.map((n) => n.target.map(String).join(' ')), inToast: v.nodes.some((n) => inToast(n.element)) }));
   }, AXE_TAGS);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -74,12 +74,20 @@ export function reportInvalidSubmit(errors: FieldErrors, mounted: ReadonlySet<st
   const unshown = errorsWithoutField(errors, mounted);
   const first = flattenErrors(errors)[0]?.message;
   const formElement = event?.target instanceof Element ? event.target.closest('form') ?? event.target : null;
-  // After React has rendered the field errors: does the form show any?
-  setTimeout(() => {
-    const visible = formElement?.querySelector('[aria-invalid="true"], [role="alert"]');
-    if (unshown.length > 0) toast.error(unshown[0]!.message);
-    else if (!visible) toast.error(first ?? formInvalidFallback);
-  }, 50);
+  if (unshown.length > 0) {
+    toast.error(unshown[0]!.message);
+    return;
+  }
+  // Once React has rendered the field errors: does the form show any? A busy browser may take longer than
+  // one look (then the same message came twice, under the field and as a toast), so it looks again for
+  // half a second before it reports the error itself.
+  const until = Date.now() + 500;
+  const look = () => {
+    if (formElement?.querySelector('[aria-invalid="true"], [role="alert"]')) return;
+    if (Date.now() < until) setTimeout(look, 50);
+    else toast.error(first ?? formInvalidFallback);
+  };
+  setTimeout(look, 50);
 }
 
 /**
