@@ -226,7 +226,7 @@ function Choice({ checked, title, text, children }: { checked: boolean; title: s
     <label className={cn('flex cursor-pointer flex-col rounded-xl border-2 p-4 focus-within:ring-2 focus-within:ring-brand-300', checked ? 'border-brand-600 bg-brand-50' : 'border-slate-200 bg-white hover:border-slate-300')}>
       {children}
       <span className="font-semibold text-slate-900">{title}</span>
-      <span className="mt-1 break-all text-sm text-slate-600">{text}</span>
+      <span className="mt-1 break-words text-sm text-slate-600">{text}</span>
     </label>
   );
 }
