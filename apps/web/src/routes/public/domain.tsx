@@ -10,7 +10,7 @@ import { inputClass } from '../../components/ui/field.tsx';
 import { FeatureCard } from '../../components/marketing/feature-card.tsx';
 import { paths } from '../../config/paths.ts';
 import { findProduct } from '../../config/products.ts';
-import { useHydrated } from '../../lib/use-hydrated.ts';
+import { useHydratedSearchParams } from '../../lib/use-hydrated.ts';
 
 // The result list (react-query, badges) loads only once somebody searches: the prerendered page stays light.
 // The public pages render without a query client; the search brings its own, lazily as well.
@@ -29,10 +29,9 @@ const included = findProduct('domain').features;
 export function DomainPage() {
   const inputId = useId();
   const hintId = useId();
-  const hydrated = useHydrated();
-  const [params, setParams] = useSearchParams();
+  const [, setParams] = useSearchParams();
   // The prerendered HTML knows no query: the search from the URL starts once React owns the page.
-  const q = hydrated ? (params.get('q') ?? '').trim() : '';
+  const q = (useHydratedSearchParams().get('q') ?? '').trim();
   const [text, setText] = useState('');
   const [note, setNote] = useState('');
 

@@ -11,7 +11,7 @@ import { loginRequest, MFA_TOKEN_KEY } from '../api/login.ts';
 import { rememberPendingLogin } from '../api/registration.ts';
 import { setToken } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { HydratedFieldset } from '../../../components/hydrated-fieldset.tsx';
 import { takeFlashNotice } from '../../../lib/flash-notice.ts';
 import { inputResolver, useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
@@ -28,7 +28,6 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
-  const hydrated = useHydrated();
   // A confirmation handed over by the page that signed the user out (e.g. "Konto löschen"); read after
   // hydration, since the prerendered page cannot know it.
   const [notice, setNotice] = useState<string | null>(null);
@@ -72,14 +71,14 @@ export function LoginPage() {
       >
         {notice && <Alert tone="success" className="mb-4">{notice}</Alert>}
         <form onSubmit={onSubmit} noValidate className="space-y-4">
-            <fieldset disabled={!hydrated} className="space-y-4">
+            <HydratedFieldset className="space-y-4">
           <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
           <Field label="Passwort" type="password" autoComplete="current-password" {...register('password')} error={errors.password?.message} />
           <div className="flex justify-end">
             <Link to={paths.passwordReset} className="text-sm font-medium text-brand-700 underline">Passwort vergessen?</Link>
           </div>
           <Button type="submit" className="w-full" loading={isSubmitting}>Anmelden</Button>
-          </fieldset>
+          </HydratedFieldset>
           </form>
       </AuthCard>
     </>

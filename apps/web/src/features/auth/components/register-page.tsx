@@ -15,7 +15,7 @@ import { PasswordChecklist } from '../../../components/forms/password-checklist.
 import { registerRequest } from '../api/registration.ts';
 import { useToken } from '../../../lib/session.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { HydratedFieldset } from '../../../components/hydrated-fieldset.tsx';
 import { useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
 
@@ -24,7 +24,6 @@ export const REDIRECT_AFTER_REGISTRATION_MS = 3000;
 export function RegisterPage() {
   const token = useToken();
   const navigate = useNavigate();
-  const hydrated = useHydrated();
   const [createdId, setCreatedId] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const { register, handleSubmit, control, setError, setValue, formState: { errors, isSubmitting } } = useSchemaForm<RegisterInput>({
@@ -80,7 +79,7 @@ export function RegisterPage() {
           </Alert>
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-4">
-            <fieldset disabled={!hydrated} className="space-y-4">
+            <HydratedFieldset className="space-y-4">
             <Field label="Benutzername" autoComplete="username" {...register('username')} error={errors.username?.message} />
             <Field label="E-Mail" type="email" autoComplete="email" {...register('email')} error={errors.email?.message} />
             <Field label="Passwort" type="password" autoComplete="new-password" aria-describedby="pw-rules" {...register('password')} error={errors.password?.message} />
@@ -115,7 +114,7 @@ export function RegisterPage() {
                 hint={country === 'DE' ? 'Freiwillig.' : 'Wir prüfen die Nummer nach der Registrierung; das Ergebnis sehen Sie in Ihrem Profil.'} />
             )}
             <Button type="submit" className="w-full" disabled={!canSubmit} loading={isSubmitting}>Konto erstellen</Button>
-            </fieldset>
+            </HydratedFieldset>
           </form>
         )}
       </AuthCard>

@@ -12,7 +12,7 @@ import { PasswordChecklist } from '../../../components/forms/password-checklist.
 import { resetComplete, resetRequest, resetVerify } from '../api/password-reset.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
-import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { HydratedFieldset } from '../../../components/hydrated-fieldset.tsx';
 import { paths } from '../../../config/paths.ts';
 
 type Step = 'email' | 'code' | 'password' | 'success';
@@ -38,7 +38,6 @@ function StepIndicator({ current }: { current: Step }) {
 }
 
 export function ResetPasswordPage() {
-  const hydrated = useHydrated();
   const [step, setStep] = useState<Step>('email');
   const [email, setEmail] = useState('');
   const [resetId, setResetId] = useState('');
@@ -134,12 +133,12 @@ export function ResetPasswordPage() {
         )}
         {step === 'email' && (
           <form onSubmit={submitEmail} noValidate className="space-y-4">
-            <fieldset disabled={!hydrated} className="space-y-4">
+            <HydratedFieldset className="space-y-4">
             <p className="text-sm text-slate-600">Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen 4-stelligen Code.</p>
             <Field label="E-Mail" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
             <Button type="submit" className="w-full" loading={busy}>Code anfordern</Button>
             {!codeAlreadySent && <Button variant="ghost" className="w-full" disabled={busy} onClick={enterExistingCode}>Ich habe bereits einen Code</Button>}
-            </fieldset>
+            </HydratedFieldset>
           </form>
         )}
         {step === 'code' && (
