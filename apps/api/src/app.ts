@@ -5,7 +5,6 @@ import './fastify-instance.ts';
 // import of them (esbuild did: the built API answered in English, decision 010).
 import '@hp/contract/zod-locale';
 import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
-import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
@@ -42,7 +41,7 @@ import { authPlugin, type RegisteredRoute } from './http/auth.ts';
 import { constraintFailure, isDatabaseDown, isQueryError, safeDbError } from './http/db-errors.ts';
 import { LogThrottle } from './lib/log-throttle.ts';
 import { PUBLIC_TOPICS, PublicCache } from './http/public-cache.ts';
-import { allowedInlineStyleHashes } from './http/csp.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { webRoutes } from './http/web.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { ticketsModule } from './modules/tickets/tickets.module.ts';
@@ -169,28 +168,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     if (isApiUrl(req.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", ...allowedInlineStyleHashes()],
-        // Prerendered markup and Radix primitives set style attributes (positions, sizes).
-        styleSrcAttr: ["'unsafe-inline'"],
-        // blob: for image previews of ticket attachments, fetched with the bearer token.
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: deps.env.publicUrl.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false,
-  });
+  securityHeaders(app, { hsts: deps.env.publicUrl.startsWith('https://') });
   await app.register(cookie);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(authPlugin, { jwtKey: deps.secrets.jwtKey, routes: app.registeredRoutes });

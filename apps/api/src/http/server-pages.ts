@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyReply } from 'fastify';
+import { cspNonceOf } from './security-headers.ts';
 
 /** Data a page is rendered with, as the web's query cache holds it (apps/web/src/app/initial-data.ts). */
 export interface InitialQuery {
@@ -66,7 +67,7 @@ export function serverPages(webDist: string) {
     },
     /** Sends a rendered page, or the client shell (spa.html) when the web has no server bundle. */
     send(reply: FastifyReply, html: string | null, status = 200) {
-      const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
+      const nonce = cspNonceOf(reply);
       reply.header('cache-control', 'no-cache');
       if (html !== null) return reply.status(status).type('text/html; charset=utf-8').send(html.replace('__CSP_NONCE__', nonce));
       const shell = path.join(webDist, 'spa.html');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { matchesKnownRoute, messages } from '@hp/contract';
+import { cspNonceOf } from './security-headers.ts';
 
 /**
  * Serves the built SPA: files from dist, prerendered public pages (dist/<path>/index.html),
@@ -36,13 +37,13 @@ export async function webRoutes(app: FastifyInstance) {
       cached = { mtimeMs: stat.mtimeMs, text: fs.readFileSync(file, 'utf8') };
       htmlCache.set(file, cached);
     }
-    const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
+    const nonce = cspNonceOf(reply);
     return reply.status(status).type('text/html; charset=utf-8').send(cached.text.replace('__CSP_NONCE__', nonce));
   };
 
   // Only HTML needs a nonce: a fresh one per response, handed to the client (meta csp-nonce) for
   // libraries that inject <style> elements (Radix's scroll lock).
-  app.get('/*', { config: { access: 'public' }, schema: { hide: true }, helmet: { enableCSPNonces: true } }, async (req, reply) => {
+  app.get('/*', { config: { access: 'public', cspNonces: true }, schema: { hide: true } }, async (req, reply) => {
     const url = decodeURIComponent((req.url.split('?')[0] ?? '/').replace(/\+/g, '%2B'));
     if (url.startsWith('/api/') || url === '/api') {
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: messages.notFound }, requestId: req.id });

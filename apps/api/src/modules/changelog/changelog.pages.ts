@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { cachedChangelog, cachedChangelogEntry } from './changelog.routes.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const html = { config: { access: 'public' as const }, schema: { hide: true }, helmet: { enableCSPNonces: true } };
+const html = { config: { access: 'public' as const, cspNonces: true }, schema: { hide: true } };
 
 /**
  * The public changelog pages, rendered on the server per request (decision 016): entries change at run

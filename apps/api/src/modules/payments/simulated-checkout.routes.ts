@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { luhnValid, SIM_TEST_CARDS, type SimulatedPayments } from '../../drivers/payments/simulated.ts';
 import { emptyValues, renderCheckoutPage, renderClosedPage, SIM_COUNTRY_CODES, type SimPageValues } from './simulated-checkout.page.ts';
+import { cspNonceOf } from '../../http/security-headers.ts';
 
 const Params = z.object({ sessionId: z.string().regex(/^cs_sim_[0-9a-f]{32}$/, { error: 'Diese Zahlung wurde nicht gefunden.' }) });
 const FormBody = z.record(z.string(), z.string().max(200, { error: 'Die Eingabe ist zu lang.' }));
 
-const nonceOf = (reply: FastifyReply) => (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
 
 /** Validates the card form like a payment page would; returns German errors. */
 function checkForm(v: SimPageValues & { cvc: string }, now = new Date()) {
@@ -43,27 +43,27 @@ export async function simulatedCheckoutRoutes(app: FastifyInstance, opts: { paym
     reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
   app.get('/pay/sim/:sessionId', {
-    config: { access: 'public' }, schema: { hide: true, params: Params }, helmet: { enableCSPNonces: true },
+    config: { access: 'public', cspNonces: true }, schema: { hide: true, params: Params },
   }, async (req, reply) => {
     const { sessionId } = req.params as z.infer<typeof Params>;
     const session = await payments.findSession(sessionId);
-    if (!session) return html(reply, 404, renderClosedPage(nonceOf(reply), merchant, 'Diese Zahlung wurde nicht gefunden.'));
+    if (!session) return html(reply, 404, renderClosedPage(cspNonceOf(reply), merchant, 'Diese Zahlung wurde nicht gefunden.'));
     if (session.status !== 'open' || session.expiresAt <= new Date()) {
-      return html(reply, 410, renderClosedPage(nonceOf(reply), merchant, session.paymentStatus === 'paid' ? 'Die Zahlung ist bereits abgeschlossen.' : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen. Eine neue Zahlung starten Sie mit „Erneut versuchen“ auf der Ergebnisseite Ihrer Bestellung, solange sie für Sie reserviert ist.'));
+      return html(reply, 410, renderClosedPage(cspNonceOf(reply), merchant, session.paymentStatus === 'paid' ? 'Die Zahlung ist bereits abgeschlossen.' : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen. Eine neue Zahlung starten Sie mit „Erneut versuchen“ auf der Ergebnisseite Ihrer Bestellung, solange sie für Sie reserviert ist.'));
     }
     return html(reply, 200, renderCheckoutPage({
-      nonce: nonceOf(reply), sessionId, merchant, amountCents: session.amountCents, productName: session.productName,
+      nonce: cspNonceOf(reply), sessionId, merchant, amountCents: session.amountCents, productName: session.productName,
       email: session.customerEmail, values: emptyValues, errors: [],
     }));
   });
 
   app.post('/pay/sim/:sessionId', {
-    config: { access: 'public' }, schema: { hide: true, params: Params, body: FormBody }, helmet: { enableCSPNonces: true },
+    config: { access: 'public', cspNonces: true }, schema: { hide: true, params: Params, body: FormBody },
   }, async (req, reply) => {
     const { sessionId } = req.params as z.infer<typeof Params>;
     const form = req.body as Record<string, string>;
     const session = await payments.findSession(sessionId);
-    if (!session) return html(reply, 404, renderClosedPage(nonceOf(reply), merchant, 'Diese Zahlung wurde nicht gefunden.'));
+    if (!session) return html(reply, 404, renderClosedPage(cspNonceOf(reply), merchant, 'Diese Zahlung wurde nicht gefunden.'));
     const back = (url: string) => reply.redirect(url.replace('{CHECKOUT_SESSION_ID}', sessionId), 303);
 
     if (session.status !== 'open' || session.expiresAt <= new Date()) {
@@ -81,7 +81,7 @@ export async function simulatedCheckoutRoutes(app: FastifyInstance, opts: { paym
     const { errors, digits } = checkForm({ ...values, cvc: form.cvc ?? '' });
     if (errors.length) {
       return html(reply, 400, renderCheckoutPage({
-        nonce: nonceOf(reply), sessionId, merchant, amountCents: session.amountCents, productName: session.productName,
+        nonce: cspNonceOf(reply), sessionId, merchant, amountCents: session.amountCents, productName: session.productName,
         email: session.customerEmail, values, errors,
       }));
     }

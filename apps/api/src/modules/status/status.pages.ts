@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serverPages } from '../../http/server-pages.ts';
 import { cachedStatusPage } from './status.routes.ts';
 
-const html = { config: { access: 'public' as const }, schema: { hide: true }, helmet: { enableCSPNonces: true } };
+const html = { config: { access: 'public' as const, cspNonces: true }, schema: { hide: true } };
 
 /**
  * The public status page, rendered on the server per request (decision 016) from the public cache, as
