@@ -9,6 +9,15 @@ export const VersionBadge = ({ version }: { version: string | null }) => (versio
 export const HighlightBadge = ({ highlight }: { highlight: boolean }) =>
   (highlight ? <Badge tone="warning"><Sparkles className="size-3" aria-hidden="true" /> Highlight</Badge> : null);
 
-/** 15. März 2024 */
-export const formatReleaseDate = (date: string) =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString('de-DE', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
+
+/**
+ * "15. März 2024": what Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'long', year: 'numeric' }) prints,
+ * written out. A browser's first Intl formatter loads its locale data, and a new one per entry (toLocaleDateString)
+ * made the changelog's hydration the page's longest task on a phone (issue 22; the status page's dates are
+ * written out for the same reason). changelog-badges.test.ts compares it with Intl.
+ */
+export const formatReleaseDate = (date: string) => {
+  const d = new Date(`${date}T12:00:00Z`);
+  return Number.isNaN(d.getTime()) ? date : `${d.getUTCDate()}. ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+};
