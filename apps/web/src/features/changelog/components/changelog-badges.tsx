@@ -1,6 +1,7 @@
 import { Sparkles } from 'lucide-react';
 import { changelogTypeLabel } from '@hp/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
+import { GERMAN_MONTHS } from '../../../lib/german-months.ts';
 
 const tones: Record<string, BadgeTone> = { feature: 'info', improvement: 'success', bugfix: 'warning', security: 'danger', announcement: 'neutral' };
 
@@ -8,8 +9,6 @@ export const ChangelogTypeBadge = ({ type }: { type: string }) => <Badge tone={t
 export const VersionBadge = ({ version }: { version: string | null }) => (version ? <Badge tone="neutral" className="font-mono">{version}</Badge> : null);
 export const HighlightBadge = ({ highlight }: { highlight: boolean }) =>
   (highlight ? <Badge tone="warning"><Sparkles className="size-3" aria-hidden="true" /> Highlight</Badge> : null);
-
-const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
 
 /**
  * "15. März 2024": what Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'long', year: 'numeric' }) prints,
@@ -19,5 +18,5 @@ const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'A
  */
 export const formatReleaseDate = (date: string) => {
   const d = new Date(`${date}T12:00:00Z`);
-  return Number.isNaN(d.getTime()) ? date : `${d.getUTCDate()}. ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  return Number.isNaN(d.getTime()) ? date : `${d.getUTCDate()}. ${GERMAN_MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 };

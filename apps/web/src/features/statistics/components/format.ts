@@ -1,4 +1,5 @@
 import { formatEuro } from '@hp/contract';
+import { GERMAN_MONTHS } from '../../../lib/german-months.ts';
 
 /** Statistics sizes (spec §9): GB, and TB from 1024 GB. */
 export function formatGb(gb: number): string {
@@ -11,10 +12,9 @@ export const formatPercent = (ratio: number) => `${Math.round(ratio * 100).toLoc
 export const euro = (cents: number) => formatEuro(cents);
 
 const monthNames = ['Jan.', 'Feb.', 'März', 'Apr.', 'Mai', 'Juni', 'Juli', 'Aug.', 'Sept.', 'Okt.', 'Nov.', 'Dez.'];
-const longMonthNames = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
 /** 'YYYY-MM' → 'März 26' (axis) or 'März 2026' (tables). */
 export const shortMonth = (ym: string) => `${monthNames[Number(ym.slice(5, 7)) - 1]} ${ym.slice(2, 4)}`;
-export const longMonth = (ym: string) => `${longMonthNames[Number(ym.slice(5, 7)) - 1]} ${ym.slice(0, 4)}`;
+export const longMonth = (ym: string) => `${GERMAN_MONTHS[Number(ym.slice(5, 7)) - 1]} ${ym.slice(0, 4)}`;
 
 export function formatMinutes(minutes: number | null): string {
   if (minutes === null) return '–';
