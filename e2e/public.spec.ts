@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { createVerifiedAccount, login, PASSWORD } from './support.ts';
 
 const publicPages: [path: string, heading: RegExp][] = [
   ['/', /Leistungsstark und zuverlässig/],
@@ -173,4 +174,17 @@ test('the documentation search filters articles and says when nothing matches', 
   await search.fill('Quantencomputer');
   await expect(page.getByText('Keine Treffer für „Quantencomputer“')).toBeVisible();
   await expect(page.locator('main article')).toHaveCount(0);
+});
+
+test('a prerendered shop hydrates without preload links, the portal still preloads its chunks (decision 039)', async ({ page, request }) => {
+  await page.goto('/shop/webhosting');
+  // Enabled once React owns the form: the page's lazy chunks have loaded by then.
+  await expect(page.getByRole('button', { name: 'Jetzt bestellen' })).toBeEnabled();
+  expect(await page.locator('link[rel=modulepreload]').count()).toBe(0);
+
+  const { username } = await createVerifiedAccount(request);
+  await login(page, username, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Meine Produkte' })).toBeVisible();
+  expect(await page.locator('link[rel=modulepreload]').count()).toBeGreaterThan(0);
 });
