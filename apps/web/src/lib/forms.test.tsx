@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ReinstallForm, ReinstallInput } from '@hp/contract';
-import { errorsWithoutField, inputResolver, useSchemaForm, validationUnavailable } from './forms.ts';
+import { errorsWithoutField, inputResolver, reportInvalidSubmit, useSchemaForm, validationUnavailable } from './forms.ts';
 
 // Spies on sonner's toast instead of replacing the module, so the file shares its worker's module cache
 // (vitest.config.ts); src/testing/shared-setup.ts restores every spy after each test.
@@ -69,6 +69,40 @@ describe('useSchemaForm', () => {
     await waitFor(() => expect(shown.getByLabelText('Passwort').getAttribute('aria-invalid')).toBe('true'));
     await new Promise((r) => setTimeout(r, 120));
     expect(toastError).not.toHaveBeenCalled();
+  });
+});
+
+describe('reportInvalidSubmit', () => {
+  afterEach(() => vi.useRealTimers());
+  const errors = { password: { type: 'too_small', message: 'Das Passwort muss zwischen 8 und 64 Zeichen lang sein.' } };
+
+  it('waits for the field errors of a page that stalled before React rendered them, then stays quiet', () => {
+    vi.useFakeTimers();
+    const form = document.createElement('form');
+    const input = document.createElement('input');
+    form.append(input);
+    document.body.append(form);
+    reportInvalidSubmit(errors as never, new Set(['password']), { target: form });
+    // The page stalls for 0.6 s: the first look comes after the half second, and React has not rendered yet.
+    vi.setSystemTime(Date.now() + 600);
+    vi.advanceTimersByTime(50);
+    expect(toastError).not.toHaveBeenCalled();
+    input.setAttribute('aria-invalid', 'true');
+    vi.advanceTimersByTime(1_000);
+    expect(toastError).not.toHaveBeenCalled();
+    form.remove();
+  });
+
+  it('reports the error itself when the form shows none after half a second and ten looks', () => {
+    vi.useFakeTimers();
+    const form = document.createElement('form');
+    document.body.append(form);
+    reportInvalidSubmit(errors as never, new Set(['password']), { target: form });
+    vi.advanceTimersByTime(450);
+    expect(toastError).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(100);
+    expect(toastError).toHaveBeenCalledWith('Das Passwort muss zwischen 8 und 64 Zeichen lang sein.');
+    form.remove();
   });
 });
 

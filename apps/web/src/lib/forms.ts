@@ -80,14 +80,16 @@ export function reportInvalidSubmit(errors: FieldErrors, mounted: ReadonlySet<st
   }
   // Once React has rendered the field errors: does the form show any? A busy browser may take longer than
   // one look (then the same message came twice, under the field and as a toast), so it looks again for
-  // half a second before it reports the error itself. A user who types meanwhile has seen the error and is
-  // correcting it (and the correction may already have cleared it): no toast then.
+  // half a second and at least ten times before it reports the error itself: a page that stalled for half a
+  // second would otherwise use up the time before React had rendered once. A user who types meanwhile has
+  // seen the error and is correcting it (and the correction may already have cleared it): no toast then.
   let typed = false;
   formElement?.addEventListener('input', () => { typed = true; }, { once: true });
   const until = Date.now() + 500;
+  let looks = 0;
   const look = () => {
     if (typed || formElement?.querySelector('[aria-invalid="true"], [role="alert"]')) return;
-    if (Date.now() < until) setTimeout(look, 50);
+    if (++looks < 10 || Date.now() < until) setTimeout(look, 50);
     else toast.error(first ?? formInvalidFallback);
   };
   setTimeout(look, 50);
