@@ -214,7 +214,12 @@ for (let round = 0; round < 3; round++) {
   console.log(`   Runde ${round + 1}: ruhig ${fmt(quiets[round]!)} | bei Login-Flut ${fmt(l.status)}   (Logins: ${l.logins.toFixed(0)}/s, p99 ${l.loginP99} ms${l.non2xx ? `, non-2xx ${l.non2xx}` : ''})`);
 }
 console.log(`   Median p99: ruhig ${quietP99} ms, bei Login-Flut ${loudP99} ms`);
-console.log(`   Ziel p99 ≤ 3× ruhig: ${(loudP99 / Math.max(quietP99, 1)).toFixed(2)}× ${verdict(loudP99 <= Math.max(3 * quietP99, quietP99 + 5))}`);
+// autocannon records latencies in whole milliseconds, so a quiet p99 of 2 ms may be 2.9 ms and the ratio of two
+// such figures is decided by rounding. Below 3 ms quiet, the bench therefore accepts up to quiet + 5 ms, and says
+// so in the line, with the strict ratio beside it: a reader sees "3.50×, strict 3× missed" instead of a bare "OK".
+const strict = loudP99 <= 3 * quietP99;
+const allowance = !strict && loudP99 <= quietP99 + 5;
+console.log(`   Ziel p99 ≤ 3× ruhig: ${(loudP99 / Math.max(quietP99, 1)).toFixed(2)}× ${verdict(strict || allowance)}${allowance ? ` (streng 3× verfehlt; zugelassen, weil ${loudP99} ms ≤ ruhig + 5 ms bei ganzen Millisekunden)` : ''}`);
 
 console.log(`\nLast danach ${load()}; ${missed === 0 ? 'alle Ziele erreicht' : `${missed} Ziel(e) verfehlt`}`);
 product.child.kill('SIGTERM');
