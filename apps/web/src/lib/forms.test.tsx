@@ -93,6 +93,17 @@ describe('reportInvalidSubmit', () => {
     form.remove();
   });
 
+  it('says nothing about a form that left the page before it showed an error (a closed dialog)', () => {
+    vi.useFakeTimers();
+    const form = document.createElement('form');
+    document.body.append(form);
+    reportInvalidSubmit(errors as never, new Set(['password']), { target: form });
+    vi.advanceTimersByTime(200);
+    form.remove();
+    vi.advanceTimersByTime(2_000);
+    expect(toastError).not.toHaveBeenCalled();
+  });
+
   it('reports the error itself when the form shows none after half a second and ten looks', () => {
     vi.useFakeTimers();
     const form = document.createElement('form');

@@ -83,12 +83,14 @@ export function reportInvalidSubmit(errors: FieldErrors, mounted: ReadonlySet<st
   // half a second and at least ten times before it reports the error itself: a page that stalled for half a
   // second would otherwise use up the time before React had rendered once. A user who types meanwhile has
   // seen the error and is correcting it (and the correction may already have cleared it): no toast then.
+  // Nor for a form that has left the page meanwhile (a dialog closed, the user went elsewhere): its message
+  // would arrive without the form it is about.
   let typed = false;
   formElement?.addEventListener('input', () => { typed = true; }, { once: true });
   const until = Date.now() + 500;
   let looks = 0;
   const look = () => {
-    if (typed || formElement?.querySelector('[aria-invalid="true"], [role="alert"]')) return;
+    if (typed || (formElement && !formElement.isConnected) || formElement?.querySelector('[aria-invalid="true"], [role="alert"]')) return;
     if (++looks < 10 || Date.now() < until) setTimeout(look, 50);
     else toast.error(first ?? formInvalidFallback);
   };
