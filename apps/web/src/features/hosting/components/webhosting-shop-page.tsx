@@ -1,4 +1,4 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, Suspense, useMemo, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link, Navigate } from 'react-router';
 import { Check, Database, Globe, HardDrive, ShoppingCart, Tag, Zap } from 'lucide-react';
@@ -75,7 +75,10 @@ export default function WebhostingShopPage() {
       <div className="mt-8">
         {loading ? <Spinner label="Lade Angebot …" />
           : info.isError || (renewId && renewal.isError) ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
-            : <OrderForm key={params.toString()} subdomainBase={info.data?.subdomainBase ?? __HOSTING_SUBDOMAIN_BASE__} available={info.data?.available !== false || renewing !== null} renewal={renewing} ownDomain={ownDomain} prefill={prefill} />}
+            // Its own Suspense boundary, which React hydrates in a pass of its own (decision 040): react-hook-form
+            // renders the form again synchronously when it mounts, and React first runs every pending effect of
+            // the page; outside the boundary, the page's effects have already run in a task of their own.
+            : <Suspense fallback={null}><OrderForm key={params.toString()} subdomainBase={info.data?.subdomainBase ?? __HOSTING_SUBDOMAIN_BASE__} available={info.data?.available !== false || renewing !== null} renewal={renewing} ownDomain={ownDomain} prefill={prefill} /></Suspense>}
       </div>
     </div>
   );

@@ -63,6 +63,8 @@ describe('cloud storage shop (issue 23)', () => {
     );
     const container = document.createElement('div');
     container.innerHTML = renderToString(page());
+    // The form is a hydration boundary of its own (decision 040): React hydrates the page around it first.
+    expect(container.innerHTML).toMatch(/<!--\$--><form/);
     document.body.append(container);
     try {
       const radio = () => within(container).getByRole('radio', { name: /^500 GB/ }) as HTMLInputElement;

@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { Suspense, useEffect, useId, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Navigate } from 'react-router';
 import { CalendarClock, Check, Cloud, HardDrive, ShoppingCart, Tag, User, Zap, type LucideIcon } from 'lucide-react';
@@ -76,7 +76,8 @@ export default function StorageShopPage() {
         {loading ? <Spinner label="Lade Angebot …" />
           : info.isError || (renewId && renewal.isError)
             ? <Alert tone="error">{renewal.error instanceof ApiRequestError ? renewal.error.message : 'Das Angebot konnte nicht geladen werden. Bitte laden Sie die Seite neu.'}</Alert>
-            : <OrderForm available={info.data?.available ?? STORAGE_PLAN_IDS} renewal={renewing} />}
+            // Hydrated in a pass of its own, like the web hosting shop's form (decision 040).
+            : <Suspense fallback={null}><OrderForm available={info.data?.available ?? STORAGE_PLAN_IDS} renewal={renewing} /></Suspense>}
       </div>
     </div>
   );
