@@ -73,16 +73,24 @@ describe('useSchemaForm', () => {
 });
 
 describe('reportInvalidSubmit', () => {
-  afterEach(() => vi.useRealTimers());
+  let form: HTMLFormElement;
+  afterEach(() => {
+    vi.useRealTimers();
+    form.remove();
+  });
   const errors = { password: { type: 'too_small', message: 'Das Passwort muss zwischen 8 und 64 Zeichen lang sein.' } };
-
-  it('waits for the field errors of a page that stalled before React rendered them, then stays quiet', () => {
+  /** A failed submit of a form on the page, whose error has a field (so the look for rendered errors runs), on fake timers. */
+  const submitInvalid = (...children: HTMLElement[]) => {
     vi.useFakeTimers();
-    const form = document.createElement('form');
-    const input = document.createElement('input');
-    form.append(input);
+    form = document.createElement('form');
+    form.append(...children);
     document.body.append(form);
     reportInvalidSubmit(errors as never, new Set(['password']), { target: form });
+  };
+
+  it('waits for the field errors of a page that stalled before React rendered them, then stays quiet', () => {
+    const input = document.createElement('input');
+    submitInvalid(input);
     // The page stalls for 0.6 s: the first look comes after the half second, and React has not rendered yet.
     vi.setSystemTime(Date.now() + 600);
     vi.advanceTimersByTime(50);
@@ -90,14 +98,10 @@ describe('reportInvalidSubmit', () => {
     input.setAttribute('aria-invalid', 'true');
     vi.advanceTimersByTime(1_000);
     expect(toastError).not.toHaveBeenCalled();
-    form.remove();
   });
 
   it('says nothing about a form that left the page before it showed an error (a closed dialog)', () => {
-    vi.useFakeTimers();
-    const form = document.createElement('form');
-    document.body.append(form);
-    reportInvalidSubmit(errors as never, new Set(['password']), { target: form });
+    submitInvalid();
     vi.advanceTimersByTime(200);
     form.remove();
     vi.advanceTimersByTime(2_000);
@@ -105,15 +109,11 @@ describe('reportInvalidSubmit', () => {
   });
 
   it('reports the error itself when the form shows none after half a second and ten looks', () => {
-    vi.useFakeTimers();
-    const form = document.createElement('form');
-    document.body.append(form);
-    reportInvalidSubmit(errors as never, new Set(['password']), { target: form });
+    submitInvalid();
     vi.advanceTimersByTime(450);
     expect(toastError).not.toHaveBeenCalled();
     vi.advanceTimersByTime(100);
     expect(toastError).toHaveBeenCalledWith('Das Passwort muss zwischen 8 und 64 Zeichen lang sein.');
-    form.remove();
   });
 });
 
