@@ -76,11 +76,14 @@ describe('caching of web files', () => {
   let ctx: Awaited<ReturnType<typeof createTestContext>>;
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-dist-'));
   const script = 'export const hello = "Hallo";\n'.repeat(200);
+  const page = '<!doctype html><html lang="de"><head><meta name="csp-nonce" content="__CSP_NONCE__" /><title>FAQ</title></head><body><h1>Häufige Fragen</h1></body></html>';
   beforeAll(async () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'assets', 'app-AbC123.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'app-AbC123.js.br'), zlib.brotliCompressSync(script));
     fs.writeFileSync(path.join(dist, 'robots.txt'), 'User-agent: *\n');
+    fs.mkdirSync(path.join(dist, 'faq'));
+    fs.writeFileSync(path.join(dist, 'faq', 'index.html'), page);
     ctx = await createTestContext('pglite', { env: { WEB_DIST: dist } });
   });
   afterAll(async () => {
@@ -99,5 +102,46 @@ describe('caching of web files', () => {
     const robots = await ctx.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.statusCode).toBe(200);
     expect(robots.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('gives a prerendered page a validator: 304 without a new policy while the page is unchanged, the page again with its nonce otherwise', async () => {
+    const first = await ctx.app.inject({ method: 'GET', url: '/faq' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"[\w-]{27}"$/);
+    const nonce = /content="([0-9a-f]{32})"/.exec(first.body)![1]!;
+    expect(String(first.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
+
+    // The browser still holds the page: no body, and no policy, so it keeps the one stored with its nonce.
+    const again = await ctx.app.inject({ method: 'GET', url: '/faq', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['content-security-policy']).toBeUndefined();
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['x-frame-options']).toBeDefined();
+
+    // Another validator (an older build): the whole page, with a fresh nonce that its policy names.
+    const other = await ctx.app.inject({ method: 'GET', url: '/faq', headers: { 'if-none-match': 'W/"aaaaaaaaaaaaaaaaaaaaaaaaaaa"' } });
+    expect(other.statusCode).toBe(200);
+    const fresh = /content="([0-9a-f]{32})"/.exec(other.body)![1]!;
+    expect(fresh).not.toBe(nonce);
+    expect(String(other.headers['content-security-policy'])).toContain(`'nonce-${fresh}'`);
+    expect(other.headers.etag).toBe(etag);
+
+    // A new build of the page changes the validator.
+    fs.writeFileSync(path.join(dist, 'faq', 'index.html'), page.replace('Häufige Fragen', 'Fragen und Antworten'));
+    const rebuilt = await ctx.app.inject({ method: 'GET', url: '/faq', headers: { 'if-none-match': etag } });
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.body).toContain('Fragen und Antworten');
+    expect(rebuilt.headers.etag).not.toBe(etag);
+  });
+
+  it('gives an unknown path its 404 page without a validator', async () => {
+    fs.mkdirSync(path.join(dist, '404'), { recursive: true });
+    fs.writeFileSync(path.join(dist, '404', 'index.html'), page.replace('Häufige Fragen', 'Seite nicht gefunden'));
+    const res = await ctx.app.inject({ method: 'GET', url: '/gibt-es-nicht' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers.etag).toBeUndefined();
   });
 });

@@ -61,7 +61,7 @@ export class PublicCache {
     const pending = load().then(
       (value) => {
         const body = serialize(value);
-        const entry: PublicEntry<T> = { value, body, etag: `W/"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, loadedAt: fresh.loadedAt };
+        const entry: PublicEntry<T> = { value, body, etag: weakEtagOf(body), loadedAt: fresh.loadedAt };
         // Stored only if no change was announced while loading; the answer itself is still sent.
         if (this.slots.get(id) === fresh) {
           fresh.entry = entry;
@@ -97,8 +97,11 @@ export class PublicCache {
   }
 }
 
+/** A weak validator for a body: a hash of its bytes. */
+export const weakEtagOf = (body: string) => `W/"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
 /** Whether the request's If-None-Match names this entity (weak comparison, RFC 9110 §13.1.2). */
-function matches(header: string | undefined, etag: string): boolean {
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
@@ -112,6 +115,6 @@ function matches(header: string | undefined, etag: string): boolean {
  */
 export function sendPublic(req: FastifyRequest, reply: FastifyReply, entry: PublicEntry, opts: { sharedMaxAgeSeconds: number; type?: string }) {
   reply.header('etag', entry.etag).header('cache-control', `public, max-age=0, s-maxage=${opts.sharedMaxAgeSeconds}`);
-  if (matches(req.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+  if (etagMatches(req.headers['if-none-match'], entry.etag)) return reply.code(304).send();
   return reply.type(opts.type ?? 'application/json; charset=utf-8').send(entry.body);
 }

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { matchesKnownRoute, messages } from '@hp/contract';
 import { cspNonceOf } from './security-headers.ts';
+import { etagMatches, weakEtagOf } from './public-cache.ts';
 
 /**
  * Serves the built SPA: files from dist, prerendered public pages (dist/<path>/index.html),
@@ -28,14 +29,26 @@ export async function webRoutes(app: FastifyInstance) {
     reply.status(404).type('application/json').send({ error: { code: 'NOT_FOUND', message: messages.notFound }, requestId: req.id }));
 
   // HTML is small and read often: cache it by path and modification time, then stamp the nonce in.
-  const htmlCache = new Map<string, { mtimeMs: number; text: string }>();
-  const sendHtml = (reply: FastifyReply, rel: string, status = 200) => {
+  const htmlCache = new Map<string, { mtimeMs: number; text: string; etag: string }>();
+  const sendHtml = (req: FastifyRequest, reply: FastifyReply, rel: string, status = 200) => {
     const file = path.join(root, rel);
     const stat = fs.statSync(file);
     let cached = htmlCache.get(file);
     if (!cached || cached.mtimeMs !== stat.mtimeMs) {
-      cached = { mtimeMs: stat.mtimeMs, text: fs.readFileSync(file, 'utf8') };
+      const text = fs.readFileSync(file, 'utf8');
+      cached = { mtimeMs: stat.mtimeMs, text, etag: weakEtagOf(text) };
       htmlCache.set(file, cached);
+    }
+    // A validator for the page as built (the template before its nonce is stamped in; decision 041). A browser
+    // that still holds this page gets a 304 without a Content-Security-Policy: it keeps the policy it stored
+    // with the page, whose nonce is the one in its stored HTML. A 304 with a fresh policy would pair a new
+    // nonce with the old page, and the page's scroll-lock styles would be refused.
+    if (status === 200) {
+      reply.header('etag', cached.etag);
+      if (etagMatches(req.headers['if-none-match'], cached.etag)) {
+        reply.raw.removeHeader('content-security-policy');
+        return reply.status(304).send();
+      }
     }
     const nonce = cspNonceOf(reply);
     return reply.status(status).type('text/html; charset=utf-8').send(cached.text.replace('__CSP_NONCE__', nonce));
@@ -65,9 +78,9 @@ export async function webRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-cache');
     const route = '/' + rel.replace(/\/+$/, '');
     const prerendered = path.join(rel.replace(/\/+$/, ''), 'index.html');
-    if (matchesKnownRoute(route) && exists(path.join(root, prerendered))) return sendHtml(reply, prerendered);
-    if (matchesKnownRoute(route) && exists(path.join(root, 'spa.html'))) return sendHtml(reply, 'spa.html');
-    if (exists(path.join(root, '404/index.html'))) return sendHtml(reply, '404/index.html', matchesKnownRoute(route) ? 200 : 404);
+    if (matchesKnownRoute(route) && exists(path.join(root, prerendered))) return sendHtml(req, reply, prerendered);
+    if (matchesKnownRoute(route) && exists(path.join(root, 'spa.html'))) return sendHtml(req, reply, 'spa.html');
+    if (exists(path.join(root, '404/index.html'))) return sendHtml(req, reply, '404/index.html', matchesKnownRoute(route) ? 200 : 404);
     return reply.status(404).type('text/plain').send('Oops! Diese Seite wurde nicht gefunden (die Weboberfläche wurde noch nicht gebaut: npm run build).');
   });
 }
