@@ -72,6 +72,32 @@ describeEachDatabase('customer overview', (ctx) => {
     expect((await list(`q=${tag}`)).totalCapped).toBeUndefined();
   });
 
+  it('finds a search page the same way whether it collects the matches or walks the sort order; deleted accounts stay out of both', async () => {
+    const deps = ctx().app.deps;
+    const gone = await createUser(ctx());
+    await ctx().database.db.update(users).set({ username: `gone_${tag}`, email: `gone.${tag}@example.com`, deletedAt: new Date() }).where(eq(users.id, gone.user.id));
+    for (const sort of ['-createdAt', 'createdAt', 'name', '-name', 'lastLogin', '-lastLogin'] as const) {
+      for (const [page, pageSize] of [[1, 25], [1, 2], [2, 2]] as const) {
+        const query = { q: tag, sort, page, pageSize } as CustomerListQuery;
+        // Up to the cap the matches are collected and sorted; beyond it (cap 1 < 3 matches) the sort's index is walked.
+        const collected = await findCustomers(deps, query, { countCap: 100 });
+        const walked = await findCustomers(deps, query, { countCap: 1 });
+        expect(walked.totalCapped).toBe(true);
+        expect(collected.items.map((c) => c.id), `${sort}, page ${page} of ${pageSize}`).toEqual(walked.items.map((c) => c.id));
+        expect(collected.items.map((c) => c.id)).not.toContain(gone.user.id);
+        expect(collected.items).toHaveLength(page === 1 ? Math.min(pageSize, 3) : 1);
+      }
+    }
+    // A page past the last match still says how many there are.
+    expect(await findCustomers(deps, { q: tag, page: 3, pageSize: 2 } as CustomerListQuery)).toMatchObject({ items: [], total: 3 });
+    // Never signed in stays last in both directions.
+    for (const sort of ['lastLogin', '-lastLogin']) {
+      const logins = (await findCustomers(deps, { q: tag, sort, page: 1, pageSize: 25 } as CustomerListQuery, { countCap: 100 })).items.map((c) => c.lastLoginAt);
+      expect(logins[0]).not.toBeNull();
+      expect(logins.slice(logins.indexOf(null))).toEqual(logins.slice(logins.indexOf(null)).map(() => null));
+    }
+  });
+
   it('exports the current search as CSV with formulas neutralised', async () => {
     const res = await ctx().app.inject({ method: 'GET', url: `/api/staff/customers/export.csv?q=${tag}&sort=name`, headers: owner.auth });
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   customerDetailMessages as dm,
@@ -52,20 +52,24 @@ function searchCondition(q: string | undefined): SQL | undefined {
   );
 }
 
+/** The columns an order reads: the table's, or those of a subquery that selected them. */
+type SortColumns = Record<'createdAt' | 'username' | 'lastLoginAt' | 'customerNumber', AnyColumn>;
+const tableSort: SortColumns = { createdAt: users.createdAt, username: users.username, lastLoginAt: users.lastLoginAt, customerNumber: users.customerNumber };
+
 /**
- * Each order matches an index among customers (migrations 0013 and customer_bench_indexes): created_at
+ * Each order matches an index among customers (migrations 0013, customer_bench_indexes and 0040): created_at
  * and lower(username) are never null, so their descending order is a backward scan (a "nulls last" there
  * would change nothing but the plan: a sort of every customer); the last login may be null and keeps
  * "never signed in" last in both directions, with one index per direction.
  */
-function orderBy(sort: string | undefined): SQL[] {
+function orderBy(sort: string | undefined, c: SortColumns = tableSort): SQL[] {
   const value = sort ?? '-createdAt';
   const descending = value.startsWith('-');
   const field = descending ? value.slice(1) : value;
   const nullable = field === 'lastLogin';
-  const column = field === 'name' ? sql`lower(${users.username})` : nullable ? users.lastLoginAt : users.createdAt;
+  const column = field === 'name' ? sql`lower(${c.username})` : nullable ? c.lastLoginAt : c.createdAt;
   const primary = descending ? sql`${column} desc${nullable ? sql` nulls last` : sql``}` : sql`${column} asc nulls last`;
-  return [primary, descending ? desc(users.customerNumber) : asc(users.customerNumber)];
+  return [primary, descending ? sql`${c.customerNumber} desc` : sql`${c.customerNumber} asc`];
 }
 
 const columns = {
@@ -92,16 +96,40 @@ export async function findCustomers({ db }: CustomerDeps, query: CustomerListQue
   const paging = resolvePaging(query);
   const cap = opts.countCap ?? Math.max(CUSTOMER_COUNT_CAP, paging.offset + paging.limit * 10);
   const where = and(isActiveCustomer, searchCondition(paging.q));
-  // The page's keys first (an index-only scan of the sort's index, cheap even deep down), then only
-  // those rows: an offset over whole rows would read every skipped customer from the table.
-  const page = db.select({ customerNumber: users.customerNumber }).from(users).where(where)
-    .orderBy(...orderBy(query.sort)).limit(paging.limit).offset(paging.offset);
-  const [rows, [total]] = await Promise.all([
-    db.select(columns).from(users).where(inArray(users.customerNumber, page)).orderBy(...orderBy(query.sort)),
-    db.select({ total: count() }).from(db.select({ one: sql`1` }).from(users).where(where).limit(cap + 1).as('matches')),
-  ]);
-  const counted = total?.total ?? 0;
-  return { items: rows.map(toRow), total: Math.min(counted, cap), ...(counted > cap ? { totalCapped: true } : {}), page: paging.page, pageSize: paging.pageSize };
+  const pageOf = (rows: Parameters<typeof toRow>[0][], counted: number): CustomerPage => ({
+    items: rows.map(toRow), total: Math.min(counted, cap), ...(counted > cap ? { totalCapped: true } : {}), page: paging.page, pageSize: paging.pageSize,
+  });
+  const countMatches = async () => {
+    const [total] = await db.select({ total: count() }).from(db.select({ one: sql`1` }).from(users).where(where).limit(cap + 1).as('matches'));
+    return total?.total ?? 0;
+  };
+  // Walking the sort's index: the page's keys first, then only those rows (an offset over whole rows would
+  // read every skipped customer from the table). Without a search term the keys come from an index-only scan
+  // of the sort's index, cheap even deep down.
+  const walk = () => db.select(columns).from(users)
+    .where(inArray(users.customerNumber, db.select({ customerNumber: users.customerNumber }).from(users).where(where).orderBy(...orderBy(query.sort)).limit(paging.limit).offset(paging.offset)))
+    .orderBy(...orderBy(query.sort));
+  if (!paging.q) {
+    const [rows, counted] = await Promise.all([walk(), countMatches()]);
+    return pageOf(rows, counted);
+  }
+
+  // A search collects its matches (from the trigram indexes, at most cap + 1 of them), counts and sorts them.
+  // Walking the sort's index and filtering, the plan PostgreSQL picks for a term it expects often, reads up to
+  // the whole index when the matches sit together in that order: "michae" sorted by name (1,700 matches, all
+  // among the names beginning "michael") took 120 ms at 100,000 customers, collected 5–8 ms (docs/benchmarks.md,
+  // session 27). The limit inside keeps the planner from merging the two steps again. Only a term with more
+  // matches than the cap, common enough for a walk to meet its 25 early, is then walked.
+  const matches = db.select(columns).from(users).where(where).limit(cap + 1).as('matches');
+  const collected = await db.select({
+    id: matches.id, customerNumber: matches.customerNumber, name: matches.name, email: matches.email, companyName: matches.companyName,
+    business: matches.business, createdAt: matches.createdAt, lastLoginAt: matches.lastLoginAt, matched: sql<number>`count(*) over ()`.mapWith(Number),
+  }).from(matches)
+    .orderBy(...orderBy(query.sort, { createdAt: matches.createdAt, username: matches.name, lastLoginAt: matches.lastLoginAt, customerNumber: matches.customerNumber }))
+    .limit(paging.limit).offset(paging.offset);
+  // A page past the last match has no row to carry the count.
+  const counted = collected[0]?.matched ?? (paging.offset > 0 ? await countMatches() : 0);
+  return pageOf(counted > cap ? await walk() : collected, counted);
 }
 
 const dateDe = (d: Date | null) => (d ? d.toLocaleDateString('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Berlin' }) : '');
