@@ -79,6 +79,24 @@ describe('ListPage', () => {
     expect(screen.getByTestId('location').textContent).toBe('?q=node-7');
   });
 
+  it('takes a search term still being typed along when the order or a filter changes, and writes nothing later', () => {
+    vi.useFakeTimers();
+    const list = fakeList();
+    renderPage(list.useList);
+    fireEvent.change(screen.getByLabelText('Physische Server suchen'), { target: { value: 'node-5' } });
+    const query = () => Object.fromEntries(new URLSearchParams(screen.getByTestId('location').textContent!));
+    fireEvent.change(screen.getByLabelText('Sortierung'), { target: { value: '-name' } });
+    expect(query()).toEqual({ q: 'node-5', sort: '-name' });
+    act(() => vi.advanceTimersByTime(1000));
+    expect(query()).toEqual({ q: 'node-5', sort: '-name' });
+    expect(list.requests.at(-1)).toEqual({ q: 'node-5', page: 1, pageSize: 25, sort: '-name', filters: {} });
+    fireEvent.change(screen.getByLabelText('Physische Server suchen'), { target: { value: 'node-50' } });
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'online' } });
+    act(() => vi.advanceTimersByTime(1000));
+    expect(query()).toEqual({ q: 'node-50', sort: '-name', status: 'online' });
+    expect(screen.getByLabelText('Physische Server suchen')).toHaveProperty('value', 'node-50');
+  });
+
   it('keeps the page, filter and sort in the URL and leaves the default order out of it', () => {
     const list = fakeList();
     renderPage(list.useList, '/x');

@@ -83,6 +83,17 @@ export function ListPage<T>({ useList, search, filters = [], sortOptions = [], t
     if (value.trim() !== params.q) update({ q: value.trim() }, { replace: true });
   };
   useEffect(() => () => clearTimeout(timer.current), []);
+  /**
+   * A filter or the order changed: a search term still waiting for its write goes along in the same URL.
+   * Written later, it was computed from the URL before the change and dropped the new order (or, in the
+   * browser, was skipped as if another page were on its way), while the box still showed the term.
+   */
+  const change = (changes: Record<string, string | undefined>) => {
+    const waiting = timer.current !== undefined && text.trim() !== params.q;
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    update(waiting ? { ...changes, q: text.trim() } : changes);
+  };
   // The URL changing otherwise (back, a link) refills the box.
   useEffect(() => {
     setText((current) => (current.trim() === params.q ? current : params.q));
@@ -114,14 +125,14 @@ export function ListPage<T>({ useList, search, filters = [], sortOptions = [], t
             label={filter.label}
             className="sm:w-48"
             value={params.filters[filter.param] ?? ''}
-            onChange={(e) => update({ [filter.param]: e.target.value })}
+            onChange={(e) => change({ [filter.param]: e.target.value })}
           >
             <option value="">{filter.allLabel}</option>
             {filter.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
           </SelectField>
         ))}
         {sortOptions.length > 1 && (
-          <SelectField label="Sortierung" className="sm:w-56" value={params.sort ?? sortOptions[0]!.value} onChange={(e) => update({ sort: e.target.value === sortOptions[0]!.value ? undefined : e.target.value })}>
+          <SelectField label="Sortierung" className="sm:w-56" value={params.sort ?? sortOptions[0]!.value} onChange={(e) => change({ sort: e.target.value === sortOptions[0]!.value ? undefined : e.target.value })}>
             {sortOptions.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
           </SelectField>
         )}
