@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
+import { readTextTypesOnce } from './pglite-parsers.ts';
 
 export type Schema = typeof schema;
 /** The common surface of the PGlite and node-postgres Drizzle databases. */
@@ -67,7 +68,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; image
     ...(opts.image ? { loadDataDir: opts.image } : {}),
     ...(settings.length ? { startParams: [...PGlite.defaultStartParams, ...settings] } : {}),
   });
-  const db = drizzle(client, { schema });
+  const db = drizzle(readTextTypesOnce(client), { schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), listenVia: { kind: 'pglite', client } };
 }
