@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { PglitePreparedQuery } from 'drizzle-orm/pglite/session';
 import { NoopLogger } from 'drizzle-orm/logger';
@@ -47,6 +47,10 @@ describe('PGlite reads the types Drizzle keeps as text once per client', () => {
       const calls = spy.mock.calls.filter(([, , options]) => options !== undefined);
       expect(calls.length).toBeGreaterThan(0);
       for (const [, , options] of calls) expect(options?.parsers).toBeUndefined();
+
+      // A caller's own parsers for other types still reach PGlite and apply.
+      const own = await client.query<{ n: unknown; t: unknown }>(`select 7::int4 as n, timestamp '2026-01-01 12:00' as t`, [], { parsers: { [types.INT4]: (v: string) => `int ${v}` } });
+      expect(own.rows[0]).toEqual({ n: 'int 7', t: '2026-01-01 12:00:00' });
     } finally {
       spy.mockRestore();
       await database.close();

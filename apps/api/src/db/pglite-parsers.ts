@@ -11,9 +11,14 @@ export const drizzleTextTypes = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTER
 type QueryOptions = Parameters<PGlite['query']>[2];
 const asText = (value: string) => value;
 
-/** The options without `parsers`: the client's own table already reads those types as text. */
+const textTypes = new Set<number>(drizzleTextTypes);
+
+/**
+ * The options without Drizzle's `parsers`: the client's own table already reads those types as text. Parsers
+ * for any other type are passed on unchanged, so a caller's own parsers still apply.
+ */
 function withoutParsers(options: QueryOptions): QueryOptions {
-  if (!options?.parsers) return options;
+  if (!options?.parsers || !Object.keys(options.parsers).every((oid) => textTypes.has(Number(oid)))) return options;
   const { parsers: _ignored, ...rest } = options;
   return rest;
 }
@@ -26,8 +31,7 @@ function forwardWithoutParsers(tx: Transaction): Transaction {
 
 /**
  * PGlite merges per-query parsers into a copy of its whole parser table (about 320 entries with the array
- * types) on every query: about 0.15 ms, a third of a one-row select, and 5 % of the unit/API suite's CPU
- * (profiled 2026-11-29). Drizzle's parsers are the same for every query, so they are set on the client once
+ * types) on every query: about 0.1 ms, a third of a one-row select (profiled 2026-11-29). Drizzle's parsers are the same for every query, so they are set on the client once
  * and the queries Drizzle sends go without them: each query reads the same table as before, uncopied.
  *
  * The client's table is changed after `PGlite.create`, which installs the array types' parsers last. Every
