@@ -16,7 +16,8 @@ export interface OrderSummary {
 /**
  * One page a product adds to the app. `path` is the full URL pattern from config/paths.ts (portal routes too,
  * e.g. '/dashboard/domains/:domainId'); `roles` limits a portal page to these roles (others see /notfound).
- * The element must be a `lazy()` page: the views are part of the public pages' first chunk.
+ * The element must be a lazy page: the views are part of the public pages' first chunk. A shop page is made with
+ * `lazyPage` (lib/lazy-page.ts), so a visit requests its module beside the query cache's (docs/decisions/042).
  */
 export interface ProductRoute { path: string; element: ReactNode; roles?: Role[] }
 

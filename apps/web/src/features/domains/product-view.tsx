@@ -1,11 +1,12 @@
 import { lazy } from 'react';
+import { lazyPage } from '../../lib/lazy-page.ts';
 import { Globe } from 'lucide-react';
 import { domainOrderSummary } from './order-summary.tsx';
 import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const DomainShopPage = lazy(() => import('./components/domain-shop-page.tsx'));
+const DomainShopPage = lazyPage(() => import('./components/domain-shop-page.tsx'), (m) => m.default);
 const DomainPage = lazy(() => import('./components/domain-page.tsx'));
 const DomainsSection = lazy(() => import('./components/domains-section.tsx').then((m) => ({ default: m.DomainsSection })));
 

@@ -1,11 +1,12 @@
 import { lazy } from 'react';
+import { lazyPage } from '../../lib/lazy-page.ts';
 import { Globe } from 'lucide-react';
 import { hostingOrderSummary } from './order-summary.tsx';
 import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const WebhostingShopPage = lazy(() => import('./components/webhosting-shop-page.tsx'));
+const WebhostingShopPage = lazyPage(() => import('./components/webhosting-shop-page.tsx'), (m) => m.default);
 const HostingPage = lazy(() => import('./components/hosting-page.tsx'));
 const WebhostingRedirect = lazy(() => import('./components/webhosting-redirect.tsx'));
 const HostingServerListPage = lazy(() => import('./components/hosting-server-list-page.tsx'));

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { lazyPage } from '../../lib/lazy-page.ts';
 import { Navigate } from 'react-router';
 import { Server } from 'lucide-react';
 import { rootServerOrderSummary } from './order-summary.tsx';
@@ -6,7 +7,7 @@ import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const KvmConfiguratorPage = lazy(() => import('./components/kvm-server-page.tsx'));
+const KvmConfiguratorPage = lazyPage(() => import('./components/kvm-server-page.tsx'), (m) => m.default);
 const ServerDetailPage = lazy(() => import('./components/server-page.tsx'));
 const MyServersSection = lazy(() => import('./components/my-servers-page.tsx').then((m) => ({ default: m.MyServersSection })));
 

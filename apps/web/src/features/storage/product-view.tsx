@@ -1,11 +1,12 @@
 import { lazy } from 'react';
+import { lazyPage } from '../../lib/lazy-page.ts';
 import { Cloud } from 'lucide-react';
 import { storageOrderSummary } from './order-summary.tsx';
 import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const StorageShopPage = lazy(() => import('./components/storage-shop-page.tsx'));
+const StorageShopPage = lazyPage(() => import('./components/storage-shop-page.tsx'), (m) => m.default);
 const StoragePage = lazy(() => import('./components/storage-page.tsx'));
 const StorageServerListPage = lazy(() => import('./components/storage-server-list-page.tsx'));
 const StorageSection = lazy(() => import('./components/storage-section.tsx').then((m) => ({ default: m.StorageSection })));

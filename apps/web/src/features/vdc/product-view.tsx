@@ -1,11 +1,12 @@
 import { lazy } from 'react';
+import { lazyPage } from '../../lib/lazy-page.ts';
 import { Boxes } from 'lucide-react';
 import { vdcOrderSummary } from './order-summary.tsx';
 import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const VdcShopPage = lazy(() => import('./components/vdc-shop-page.tsx'));
+const VdcShopPage = lazyPage(() => import('./components/vdc-shop-page.tsx'), (m) => m.default);
 const VdcPage = lazy(() => import('./components/vdc-page.tsx'));
 const VdcListPage = lazy(() => import('./components/vdc-list-page.tsx'));
 const VdcSection = lazy(() => import('./components/vdc-section.tsx').then((m) => ({ default: m.VdcSection })));
