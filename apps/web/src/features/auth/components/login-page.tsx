@@ -15,14 +15,9 @@ import { HydratedFieldset } from '../../../components/hydrated-fieldset.tsx';
 import { takeFlashNotice } from '../../../lib/flash-notice.ts';
 import { inputResolver, useSchemaForm } from '../../../lib/forms.ts';
 import { paths } from '../../../config/paths.ts';
+import { safeNext } from '../safe-next.ts';
 
 const loginResolver = inputResolver(() => import('../api/login-schema.ts').then((m) => m.LoginInput), (values: LoginInput) => values);
-
-/** `?next=` after a login: only the shop's and the portal's own pages (no open redirect). */
-export function safeNext(next: string | null): string | null {
-  if (!next || !/^\/(shop|dashboard)(\/|\?|$)/.test(next) || next.includes('//') || next.includes('\\')) return null;
-  return next;
-}
 
 export function LoginPage() {
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ import { PageMeta } from '../../../components/page-meta.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { CodeInput, normalizeAlnum } from './code-input.tsx';
 import { forgetPendingLogin, resendVerificationRequest, takePendingLogin, verifyEmailRequest } from '../api/registration.ts';
-import { safeNext } from './login-page.tsx';
+import { safeNext } from '../safe-next.ts';
 import { getToken, setToken } from '../../../lib/session.ts';
 import { setFlashNotice } from '../../../lib/flash-notice.ts';
 import { useCountdown } from '../use-countdown.ts';
