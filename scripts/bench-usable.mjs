@@ -15,8 +15,11 @@ const loads = Math.max(1, Number(process.env.BENCH_LOADS ?? 5));
 const builds = [['dieser Build', path.resolve('apps/web/dist'), 5301]];
 if (process.env.BENCH_COMPARE_DIST) builds.push(['Vergleich', path.resolve(process.env.BENCH_COMPARE_DIST), 5302]);
 
-const servers = builds.map(([, dist, port]) => spawn(process.execPath, ['apps/api/dist/server.js'], {
-  env: { ...process.env, PORT: String(port), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'hp-usable-')), LOG_LEVEL: 'warn', NODE_ENV: 'production', WEB_DIST: dist },
+// Each server on a fresh embedded database of its own (PGlite), removed afterwards.
+const dataDirs = builds.map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'hp-usable-')));
+const { DATABASE_URL: _unused, ...env } = process.env;
+const servers = builds.map(([, dist, port], i) => spawn(process.execPath, ['apps/api/dist/server.js'], {
+  env: { ...env, PORT: String(port), DATA_DIR: dataDirs[i], LOG_LEVEL: 'warn', NODE_ENV: 'production', WEB_DIST: dist },
   stdio: 'ignore',
 }));
 const median = (values) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -60,5 +63,10 @@ try {
   }
 } finally {
   await browser?.close();
-  for (const s of servers) s.kill();
+  await Promise.all(servers.map((s) => new Promise((resolve) => {
+    if (s.exitCode !== null) return resolve();
+    s.once('exit', resolve);
+    s.kill();
+  })));
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 }

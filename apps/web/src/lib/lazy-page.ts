@@ -2,16 +2,31 @@ import { isValidElement, lazy, type ComponentType, type ReactNode } from 'react'
 
 type Loader = () => Promise<unknown>;
 
+/** The loaders of the components made by `lazyPage`, by component (nothing else is loaded early). */
+const loaders = new WeakMap<object, Loader>();
+
 /**
- * A page loaded on first visit (React's `lazy`) that can also be asked to start loading early: `preload`
- * fetches the same module, so the page renders from it without a second request.
+ * A page loaded on first visit (React's `lazy`) that can also be asked to start loading early (`StartLoading`).
+ * Both share one request; a failed one is forgotten, so the next render tries again and React's error path
+ * sees the failure as before.
  */
 export function lazyPage<M, P extends object = object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>) {
-  return Object.assign(lazy(async () => ({ default: pick(await load()) })), { preload: load as Loader });
+  let pending: Promise<M> | undefined;
+  const preload = () => (pending ??= load().catch((error: unknown) => {
+    pending = undefined;
+    throw error;
+  }));
+  const page = lazy(async () => ({ default: pick(await preload()) }));
+  loaders.set(page, preload);
+  return page;
 }
+
+/** Whether a component was made by `lazyPage` (a test checks the shops' pages). */
+export const isLazyPage = (component: unknown) => typeof component === 'object' && component !== null && loaders.has(component);
 
 /** The module of a page element made by `lazyPage`: requested now, beside whatever else the route waits for. */
 export function StartLoading({ page }: { page: ReactNode }) {
-  if (isValidElement(page)) void (page.type as { preload?: Loader }).preload?.().catch(() => undefined);
+  const preload = isValidElement(page) && typeof page.type === 'object' && page.type !== null ? loaders.get(page.type) : undefined;
+  void preload?.().catch(() => undefined);
   return null;
 }
