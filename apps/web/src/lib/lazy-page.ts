@@ -1,4 +1,4 @@
-import { isValidElement, lazy, type ComponentType, type ReactNode } from 'react';
+import { isValidElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 
 type Loader = () => Promise<unknown>;
 
@@ -10,7 +10,10 @@ const loaders = new WeakMap<object, Loader>();
  * Both share one request; a failed one is forgotten, so the next render tries again and React's error path
  * sees the failure as before.
  */
-export function lazyPage<M, P extends object = object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>) {
+export function lazyPage<P extends object = object>(load: () => Promise<{ default: ComponentType<P> }>): LazyExoticComponent<ComponentType<P>>;
+/** The same for a module whose page is a named export: `pick` finds it. */
+export function lazyPage<M, P extends object = object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): LazyExoticComponent<ComponentType<P>>;
+export function lazyPage<M, P extends object>(load: () => Promise<M>, pick = (module: M) => (module as { default: ComponentType<P> }).default) {
   let pending: Promise<M> | undefined;
   const preload = () => (pending ??= load().catch((error: unknown) => {
     pending = undefined;

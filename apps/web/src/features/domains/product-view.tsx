@@ -6,7 +6,7 @@ import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const DomainShopPage = lazyPage(() => import('./components/domain-shop-page.tsx'), (m) => m.default);
+const DomainShopPage = lazyPage(() => import('./components/domain-shop-page.tsx'));
 const DomainPage = lazy(() => import('./components/domain-page.tsx'));
 const DomainsSection = lazy(() => import('./components/domains-section.tsx').then((m) => ({ default: m.DomainsSection })));
 

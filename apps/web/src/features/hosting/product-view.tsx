@@ -6,7 +6,7 @@ import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const WebhostingShopPage = lazyPage(() => import('./components/webhosting-shop-page.tsx'), (m) => m.default);
+const WebhostingShopPage = lazyPage(() => import('./components/webhosting-shop-page.tsx'));
 const HostingPage = lazy(() => import('./components/hosting-page.tsx'));
 const WebhostingRedirect = lazy(() => import('./components/webhosting-redirect.tsx'));
 const HostingServerListPage = lazy(() => import('./components/hosting-server-list-page.tsx'));

@@ -7,7 +7,7 @@ import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const KvmConfiguratorPage = lazyPage(() => import('./components/kvm-server-page.tsx'), (m) => m.default);
+const KvmConfiguratorPage = lazyPage(() => import('./components/kvm-server-page.tsx'));
 const ServerDetailPage = lazy(() => import('./components/server-page.tsx'));
 const MyServersSection = lazy(() => import('./components/my-servers-page.tsx').then((m) => ({ default: m.MyServersSection })));
 

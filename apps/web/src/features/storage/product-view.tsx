@@ -6,7 +6,7 @@ import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const StorageShopPage = lazyPage(() => import('./components/storage-shop-page.tsx'), (m) => m.default);
+const StorageShopPage = lazyPage(() => import('./components/storage-shop-page.tsx'));
 const StoragePage = lazy(() => import('./components/storage-page.tsx'));
 const StorageServerListPage = lazy(() => import('./components/storage-server-list-page.tsx'));
 const StorageSection = lazy(() => import('./components/storage-section.tsx').then((m) => ({ default: m.StorageSection })));

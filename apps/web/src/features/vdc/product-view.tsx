@@ -6,7 +6,7 @@ import type { ProductView } from '../../lib/product-views.tsx';
 import { paths } from '../../config/paths.ts';
 
 // Pages load when visited: this file is part of the public pages' first chunk.
-const VdcShopPage = lazyPage(() => import('./components/vdc-shop-page.tsx'), (m) => m.default);
+const VdcShopPage = lazyPage(() => import('./components/vdc-shop-page.tsx'));
 const VdcPage = lazy(() => import('./components/vdc-page.tsx'));
 const VdcListPage = lazy(() => import('./components/vdc-list-page.tsx'));
 const VdcSection = lazy(() => import('./components/vdc-section.tsx').then((m) => ({ default: m.VdcSection })));
