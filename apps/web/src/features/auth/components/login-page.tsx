@@ -19,6 +19,9 @@ import { safeNext } from '../safe-next.ts';
 
 const loginResolver = inputResolver(() => import('../api/login-schema.ts').then((m) => m.LoginInput), (values: LoginInput) => values);
 
+/** One toast for a failed login: a second failure replaces it, a success removes it. */
+const LOGIN_ERROR_TOAST = 'login-error';
+
 export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -35,6 +38,8 @@ export function LoginPage() {
   const onSubmit = handleSubmit(async (values) => {
     try {
       const result = await loginRequest(values);
+      // A failed attempt's message must not follow the user into the portal once the next one succeeds.
+      toast.dismiss(LOGIN_ERROR_TOAST);
       if ('token' in result) {
         setToken(result.token);
         navigate(next ?? paths.dashboard.root);
@@ -49,9 +54,9 @@ export function LoginPage() {
         if (typeof err.details.loginToken === 'string') rememberPendingLogin(err.details.userId, err.details.loginToken);
         navigate(`${paths.verification(err.details.userId)}${next ? `?next=${encodeURIComponent(next)}` : ''}`);
       } else if (err instanceof ApiRequestError && err.status !== 0) {
-        toast.error(err.code === 'INVALID_DATA' ? messages.invalidLogin : err.message, { duration: 7000 });
+        toast.error(err.code === 'INVALID_DATA' ? messages.invalidLogin : err.message, { id: LOGIN_ERROR_TOAST, duration: 7000 });
       } else {
-        toast.error(messages.loginNetwork, { duration: 7000 });
+        toast.error(messages.loginNetwork, { id: LOGIN_ERROR_TOAST, duration: 7000 });
       }
     }
   });
